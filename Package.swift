@@ -1,0 +1,53 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "epf-importer",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "epf", targets: ["epf"]),
+        .library(name: "EPFFormat", targets: ["EPFFormat"]),
+        .library(name: "EPFInput", targets: ["EPFInput"]),
+        .library(name: "EPFCatalog", targets: ["EPFCatalog"]),
+        .library(name: "EPFImport", targets: ["EPFImport"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // System C libraries (Debian: libsqlite3-dev, zlib1g-dev).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+
+        // The file format: bytes in, header and records out.
+        .target(name: "EPFFormat"),
+        // Where bytes come from: mapped files, compressed streams, folders.
+        .target(name: "EPFInput", dependencies: ["EPFFormat", "CZlib"]),
+        // The catalog: SQLite store, schema mapping, loader, journal, reads.
+        .target(name: "EPFCatalog", dependencies: ["EPFFormat", "CSQLite"]),
+        // The pipeline: plan, parse, load; progress as values.
+        .target(name: "EPFImport", dependencies: ["EPFFormat", "EPFInput", "EPFCatalog"]),
+        // The command line.
+        .executableTarget(
+            name: "epf",
+            dependencies: [
+                "EPFFormat", "EPFInput", "EPFCatalog", "EPFImport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "EPFFormatTests", dependencies: ["EPFFormat"]),
+        .testTarget(name: "EPFCatalogTests", dependencies: ["EPFCatalog", "EPFFormat", "CSQLite"]),
+        .testTarget(name: "EPFImportTests", dependencies: ["EPFImport", "EPFCatalog", "EPFInput", "EPFFormat", "CSQLite"]),
+        .testTarget(name: "EPFCLITests", dependencies: ["epf"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

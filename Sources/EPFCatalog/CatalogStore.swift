@@ -1,0 +1,72 @@
+import EPFFormat
+
+/// What a loader writes: one table file, mapped to its catalog table.
+public struct StagingTarget: Sendable {
+    /// The catalog table (the file's name, `-` made `_`, plus any prefix).
+    public var table: String
+    /// The file's header.
+    public var header: EPFHeader
+    /// The file as the user named it, for messages.
+    public var sourceName: String
+
+    public init(table: String, header: EPFHeader, sourceName: String) {
+        self.table = table
+        self.header = header
+        self.sourceName = sourceName
+    }
+}
+
+/// A table file loaded and checked into a staging table that no reader
+/// sees, waiting to be applied.
+public struct StagedTable: Sendable {
+    public var target: StagingTarget
+    /// The staging table's name in the store.
+    public var stagingName: String
+    /// The unique index that carries the key, if the table has a key.
+    public var keyIndexName: String?
+    public var counts: LoadCounts
+    /// The first row's `export_date` (epoch milliseconds), if any.
+    public var firstExportDate: Int64?
+}
+
+/// What applying one staged table changed in its live table.
+public struct ApplyOutcome: Sendable, Equatable, Codable {
+    /// Rows the live table holds after the apply.
+    public var rowsAfter: Int
+    /// INCREMENTAL: rows whose key was new. FULL: every row.
+    public var inserted: Int
+    /// INCREMENTAL: rows that replaced a row with the same key.
+    public var updated: Int
+    /// INCREMENTAL: columns the live table did not have yet.
+    public var addedColumns: [String]
+}
+
+/// Writes the rows of one table file into staging.
+public protocol TableLoader: AnyObject {
+    var target: StagingTarget { get }
+    var counts: LoadCounts { get }
+    /// Stores every record of `batch` (spans into `chunk`). `firstRecord` is
+    /// the 1-based number of the batch's first record in the file;
+    /// `chunkOffset` the chunk's offset in the file.
+    func load(_ batch: RecordBatch, chunk: UnsafeRawBufferPointer, firstRecord: Int, chunkOffset: Int64) throws
+    /// Builds the key (last row of a repeated key wins) and keeps the staged
+    /// table for `apply`.
+    func finish() throws -> StagedTable
+    /// Forgets everything loaded so far.
+    func abandon()
+}
+
+/// A catalog that imports go into. SQLite is the embedded default; other
+/// stores (PostgreSQL) implement the same steps.
+public protocol CatalogStore: AnyObject {
+    /// Starts loading one file into a staging table.
+    func makeLoader(for target: StagingTarget, strict: Bool) throws -> any TableLoader
+    /// Applies staged tables together, in one transaction, with their
+    /// journal entries: FULL tables replace their live tables, INCREMENTAL
+    /// ones are upserted by key. Readers see all of it or none of it.
+    func apply(_ staged: [StagedTable], journal: [JournalEntry]) throws -> [ApplyOutcome]
+    /// Drops staged tables that will not be applied.
+    func discard(_ staged: [StagedTable])
+    /// Records journal entries on their own (for files that failed).
+    func record(_ journal: [JournalEntry]) throws
+}

@@ -1,0 +1,56 @@
+/// One row of the import journal: a file the importer applied or refused.
+public struct JournalEntry: Sendable, Equatable, Codable {
+    /// How the file ended.
+    public enum Status: String, Sendable, Codable {
+        /// Applied to the live tables.
+        case applied
+        /// Refused: damaged input or a store error. Nothing applied.
+        case failed
+        /// Loaded and valid, but not applied because another file of the
+        /// same feed folder failed (a feed is applied whole or not at all).
+        case notApplied = "not-applied"
+    }
+
+    public var feed: String?
+    /// The feed's date from its folder name, `YYYY-MM-DD`.
+    public var feedDate: String?
+    public var table: String
+    /// The first row's `export_date` (epoch milliseconds).
+    public var exportDate: Int64?
+    public var mode: String?
+    public var rows: Int
+    public var repairedRows: Int
+    public var skippedRows: Int
+    public var sourcePath: String
+    public var sourceSize: Int64?
+    /// ISO 8601, UTC.
+    public var startedAt: String
+    public var finishedAt: String
+    public var status: Status
+    /// The error, for failed files; warnings otherwise.
+    public var message: String?
+    /// The full counters and warnings, as JSON.
+    public var details: String?
+
+    public init(
+        feed: String?, feedDate: String?, table: String, exportDate: Int64?, mode: String?, rows: Int,
+        repairedRows: Int, skippedRows: Int, sourcePath: String, sourceSize: Int64?, startedAt: String,
+        finishedAt: String, status: Status, message: String?, details: String?
+    ) {
+        self.feed = feed
+        self.feedDate = feedDate
+        self.table = table
+        self.exportDate = exportDate
+        self.mode = mode
+        self.rows = rows
+        self.repairedRows = repairedRows
+        self.skippedRows = skippedRows
+        self.sourcePath = sourcePath
+        self.sourceSize = sourceSize
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.status = status
+        self.message = message
+        self.details = details
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// Read-only access to a catalog: what tables it holds and their rows.
+/// Opening never creates or changes the file.
+public final class CatalogReader {
+    public let database: SQLiteDatabase
+
+    /// Opens the catalog at `path` read-only.
+    public init(path: String) throws(CatalogError) {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CatalogError(
+                detail: "\(path): no catalog there",
+                hint: "Run `epf import` first, or name the catalog with --db or $EPF_DB")
+        }
+        do {
+            database = try SQLiteDatabase(path: path, readOnly: true)
+            // Fails early on a file that is not a SQLite database.
+            _ = try database.scalar("SELECT count(*) FROM sqlite_schema")
+        } catch {
+            throw CatalogError(error, while: "opening the catalog \(path)")
+        }
+    }
+
+    /// One table of the catalog, for `epf tables`.
+    public struct TableSummary: Sendable, Equatable {
+        public var name: String
+        public var rows: Int
+        /// FULL or INCREMENTAL: how the last applied file was applied.
+        public var lastMode: String?
+        /// When the last file of this table was applied (ISO 8601).
+        public var lastImport: String?
+        /// The `export_date` of the last applied file (epoch milliseconds).
+        public var exportDate: Int64?
+        /// The file the last import read.
+        public var source: String?
+    }
+
+    /// The EPF tables of the catalog (not the importer's own), by name.
+    public func tables() throws(CatalogError) -> [TableSummary] {
+        do {
+            let names = try database.rows(
+                """
+                SELECT name FROM sqlite_schema WHERE type = 'table'
+                AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'epf\\_%' ESCAPE '\\' ORDER BY name
+                """
+            ).compactMap { $0.first?.textValue }
+            let hasInfo = try database.tableExists(SQLiteCatalogStore.tableInfoTable)
+            return try names.map { (name: String) throws(SQLiteError) -> TableSummary in
+                let rows = Int(try database.scalar("SELECT count(*) FROM \(quoteIdentifier(name))")?.integerValue ?? 0)
+                var summary = TableSummary(name: name, rows: rows)
+                if hasInfo, let info = try database.rows(
+                    "SELECT export_mode, applied_at, export_date, source_path FROM \(SQLiteCatalogStore.tableInfoTable) WHERE table_name = ?",
+                    [.text(name)]).first
+                {
+                    summary.lastMode = info[0].textValue
+                    summary.lastImport = info[1].textValue
+                    summary.exportDate = info[2].integerValue
+                    summary.source = info[3].textValue
+                }
+                return summary
+            }
+        } catch {
+            throw CatalogError(error, while: "listing the catalog's tables")
+        }
+    }
+
+    /// Rows of `table` whose `column` equals `value`, as (column, value)
+    /// pairs in the table's column order.
+    public func rows(of table: String, where column: String, equals value: SQLValue) throws(CatalogError) -> [[(String, SQLValue)]] {
+        do {
+            guard try database.tableExists(table) else {
+                throw CatalogError(
+                    detail: "the catalog has no \(table) table",
+                    hint: "Import the feed that holds it first (epf import itunesYYYYMMDD)")
+            }
+            let statement = try database.prepare(
+                "SELECT * FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(column)) = ?")
+            statement.bind(value, at: 1)
+            defer { statement.reset() }
+            var result: [[(String, SQLValue)]] = []
+            while try statement.step() {
+                result.append((0..<statement.columnCount).map { (statement.columnName($0), statement.value($0)) })
+            }
+            return result
+        } catch let error as CatalogError {
+            throw error
+        } catch let error as SQLiteError {
+            throw CatalogError(error, while: "reading \(table)")
+        } catch {
+            throw CatalogError(detail: "reading \(table): \(error)", hint: "")
+        }
+    }
+}

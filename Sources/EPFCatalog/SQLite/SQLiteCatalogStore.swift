@@ -1,0 +1,297 @@
+import CSQLite
+import EPFFormat
+import Foundation
+
+/// The embedded catalog: one SQLite file holding one table per EPF table,
+/// the import journal (`epf_journal`) and what the importer knows of each
+/// table (`epf_table_info`).
+///
+/// Settings chosen by measurement for bulk loads of wide EPF rows (see the
+/// README's design notes): 16 KB pages on a new catalog (rows of ~2 KB
+/// overflow 4 KB pages and load about twice as slowly), a 64 MB page cache
+/// (a larger one loads no faster), and a rollback journal, which is
+/// crash-safe and costs almost nothing for appends to new tables.
+public final class SQLiteCatalogStore: CatalogStore {
+    public let database: SQLiteDatabase
+    /// Whether this open created the catalog file.
+    public let isNew: Bool
+    /// Staging tables left by an import that was killed, dropped on open.
+    public private(set) var droppedLeftovers: [String] = []
+
+    /// Page size for new catalogs.
+    public static let pageSize = 16_384
+    /// Page cache, in KiB.
+    public static let cacheKiB = 65_536
+
+    public static let journalTable = "epf_journal"
+    public static let tableInfoTable = "epf_table_info"
+    static let stagingPrefix = "epf_stage_"
+
+    /// Opens the catalog at `path` for importing, creating it if needed.
+    public init(path: String) throws(CatalogError) {
+        isNew = !FileManager.default.fileExists(atPath: path)
+        do {
+            database = try SQLiteDatabase(path: path)
+            if isNew {
+                try database.execute("PRAGMA page_size = \(Self.pageSize)")
+            }
+            try database.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
+            try database.execute("PRAGMA foreign_keys = OFF")
+            try createInternalTables()
+            droppedLeftovers = try dropLeftoverStaging()
+        } catch {
+            throw CatalogError(error, while: "opening the catalog \(path)")
+        }
+    }
+
+    private func createInternalTables() throws(SQLiteError) {
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS \(Self.journalTable) (
+                id INTEGER PRIMARY KEY,
+                feed TEXT,
+                feed_date TEXT,
+                table_name TEXT NOT NULL,
+                export_date INTEGER,
+                mode TEXT,
+                rows INTEGER NOT NULL,
+                repaired_rows INTEGER NOT NULL,
+                skipped_rows INTEGER NOT NULL,
+                source_path TEXT NOT NULL,
+                source_size INTEGER,
+                started_at TEXT NOT NULL,
+                finished_at TEXT NOT NULL,
+                status TEXT NOT NULL,
+                message TEXT,
+                details TEXT
+            );
+            CREATE TABLE IF NOT EXISTS \(Self.tableInfoTable) (
+                table_name TEXT PRIMARY KEY,
+                feed TEXT,
+                export_mode TEXT NOT NULL,
+                export_date INTEGER,
+                columns TEXT NOT NULL,
+                primary_key TEXT NOT NULL,
+                source_path TEXT,
+                applied_at TEXT NOT NULL
+            );
+            """)
+    }
+
+    private func dropLeftoverStaging() throws(SQLiteError) -> [String] {
+        let names = try database.rows(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE ? ESCAPE '\\'",
+            [.text(Self.stagingPrefix.replacingOccurrences(of: "_", with: "\\_") + "%")]
+        ).compactMap { $0.first?.textValue }
+        for name in names {
+            try database.execute("DROP TABLE IF EXISTS \(quoteIdentifier(name))")
+        }
+        return names
+    }
+
+    /// The staging table of a catalog table.
+    public static func stagingName(for table: String) -> String { stagingPrefix + table }
+
+    /// A name for a new key index of `table` that no index has now. Live and
+    /// staging indexes alternate between two names, because an index keeps
+    /// its name when its table is renamed into place.
+    static func freeKeyIndexName(for table: String, in database: SQLiteDatabase) throws(SQLiteError) -> String {
+        for candidate in ["\(table)_key", "\(table)_key2", "\(table)_key3"] {
+            if try database.scalar("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?", [.text(candidate)]) == nil {
+                return candidate
+            }
+        }
+        return "\(table)_key_\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    // MARK: CatalogStore
+
+    public func makeLoader(for target: StagingTarget, strict: Bool) throws -> any TableLoader {
+        try SQLiteTableLoader(database: database, target: target, strict: strict)
+    }
+
+    public func apply(_ staged: [StagedTable], journal: [JournalEntry]) throws -> [ApplyOutcome] {
+        do {
+            return try database.transaction {
+                var outcomes: [ApplyOutcome] = []
+                for table in staged {
+                    switch table.target.header.exportMode {
+                    case .full: outcomes.append(try replace(with: table))
+                    case .incremental: outcomes.append(try upsert(table))
+                    }
+                    try saveTableInfo(table)
+                }
+                try insert(journal)
+                return outcomes
+            }
+        } catch let error as SQLiteError {
+            throw CatalogError(error, while: "applying \(staged.map(\.target.table).joined(separator: ", "))")
+        }
+    }
+
+    public func discard(_ staged: [StagedTable]) {
+        for table in staged {
+            _ = try? database.execute("DROP TABLE IF EXISTS \(quoteIdentifier(table.stagingName))")
+        }
+    }
+
+    public func record(_ journal: [JournalEntry]) throws {
+        do {
+            try database.transaction { try insert(journal) }
+        } catch let error as SQLiteError {
+            throw CatalogError(error, while: "writing the import journal")
+        }
+    }
+
+    // MARK: Applying
+
+    /// FULL: the staged table becomes the live table; rows the new full
+    /// lacks disappear with the old table.
+    private func replace(with table: StagedTable) throws(SQLiteError) -> ApplyOutcome {
+        let live = quoteIdentifier(table.target.table)
+        try database.execute("DROP TABLE IF EXISTS \(live)")
+        try database.execute("ALTER TABLE \(quoteIdentifier(table.stagingName)) RENAME TO \(live)")
+        let rows = table.counts.rowsRead - table.counts.duplicateKeys
+        return ApplyOutcome(rowsAfter: rows, inserted: rows, updated: 0, addedColumns: [])
+    }
+
+    /// INCREMENTAL: upsert by key, columns matched by name; columns the file
+    /// lacks keep their values, columns the table lacks are added.
+    private func upsert(_ table: StagedTable) throws -> ApplyOutcome {
+        let header = table.target.header
+        let liveName = table.target.table
+        let live = quoteIdentifier(liveName)
+        let staging = quoteIdentifier(table.stagingName)
+        let key = header.primaryKey
+        var added: [String] = []
+        if try !database.tableExists(liveName) {
+            try database.execute("CREATE TABLE \(live) (\(SchemaMapping.columnDefinitions(header)))")
+        } else {
+            let existing = Set(try database.rows("SELECT name FROM pragma_table_info(?)", [.text(liveName)]).compactMap { $0.first?.textValue })
+            for (name, type) in zip(header.columns, header.types) where !existing.contains(name) {
+                try database.execute("ALTER TABLE \(live) ADD COLUMN \(quoteIdentifier(name)) \(SchemaMapping.affinity(for: type))")
+                added.append(name)
+            }
+        }
+        if try keyIndex(of: liveName, columns: key) == nil {
+            let name = try Self.freeKeyIndexName(for: liveName, in: database)
+            let create = "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(live) (\(SchemaMapping.columnList(key)))"
+            guard try database.executeUnlessConstraintViolated(create) else {
+                throw CatalogError(
+                    detail: "the live table \(liveName) has repeated values of the key (\(key.joined(separator: ", "))) this INCREMENTAL file updates by",
+                    hint: "Import a FULL file of \(liveName) first, so the table has a usable key")
+            }
+        }
+        let matches = key.map { "l.\(quoteIdentifier($0)) = s.\(quoteIdentifier($0))" }.joined(separator: " AND ")
+        let updated = Int(try database.scalar("SELECT count(*) FROM \(staging) AS s WHERE EXISTS (SELECT 1 FROM \(live) AS l WHERE \(matches))")?.integerValue ?? 0)
+        let columns = SchemaMapping.columnList(header.columns)
+        let nonKey = header.columns.filter { !key.contains($0) }
+        let action = nonKey.isEmpty
+            ? "NOTHING"
+            : "UPDATE SET " + nonKey.map { "\(quoteIdentifier($0)) = excluded.\(quoteIdentifier($0))" }.joined(separator: ", ")
+        try database.execute(
+            "INSERT INTO \(live) (\(columns)) SELECT \(columns) FROM \(staging) WHERE true ORDER BY rowid ON CONFLICT (\(SchemaMapping.columnList(key))) DO \(action)")
+        try database.execute("DROP TABLE \(staging)")
+        let rowsAfter = Int(try database.scalar("SELECT count(*) FROM \(live)")?.integerValue ?? 0)
+        let stored = table.counts.rowsRead - table.counts.duplicateKeys
+        return ApplyOutcome(rowsAfter: rowsAfter, inserted: stored - updated, updated: updated, addedColumns: added)
+    }
+
+    /// The name of a unique index on exactly `columns` of `table`, if any.
+    func keyIndex(of table: String, columns: [String]) throws(SQLiteError) -> String? {
+        for row in try database.rows("SELECT name, \"unique\" FROM pragma_index_list(?)", [.text(table)]) {
+            guard let name = row[0].textValue, row[1] == .integer(1) else { continue }
+            let indexed = try database.rows("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(name)])
+                .compactMap { $0.first?.textValue }
+            if Set(indexed) == Set(columns) && indexed.count == columns.count { return name }
+        }
+        return nil
+    }
+
+    private func saveTableInfo(_ table: StagedTable) throws(SQLiteError) {
+        let header = table.target.header
+        // Declared types by column, in the live table's column order; columns
+        // an INCREMENTAL file lacks keep the types known before.
+        var known: [String: String] = [:]
+        if let previous = try database.scalar(
+            "SELECT columns FROM \(Self.tableInfoTable) WHERE table_name = ?", [.text(table.target.table)])?.textValue,
+            header.exportMode == .incremental
+        {
+            known = (try? JSONDecoder().decode([ColumnInfo].self, from: Data(previous.utf8)))
+                .map { Dictionary($0.map { ($0.name, $0.type) }, uniquingKeysWith: { $1 }) } ?? [:]
+        }
+        for (name, type) in zip(header.columns, header.types) { known[name] = type.declared }
+        let order = try database.rows("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(table.target.table)])
+            .compactMap { $0.first?.textValue }
+        let columns = order.map { ColumnInfo(name: $0, type: known[$0] ?? "") }
+        let columnsJSON = String(decoding: try! JSONEncoder().encode(columns), as: UTF8.self)
+        let keyJSON = String(decoding: try! JSONEncoder().encode(header.primaryKey), as: UTF8.self)
+        try database.execute(
+            """
+            INSERT INTO \(Self.tableInfoTable) (table_name, feed, export_mode, export_date, columns, primary_key, source_path, applied_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (table_name) DO UPDATE SET feed = excluded.feed, export_mode = excluded.export_mode,
+                export_date = excluded.export_date, columns = excluded.columns, primary_key = excluded.primary_key,
+                source_path = excluded.source_path, applied_at = excluded.applied_at
+            """,
+            [
+                .text(table.target.table), .null, .text(header.exportMode.rawValue),
+                table.firstExportDate.map { .integer($0) } ?? .null, .text(columnsJSON), .text(keyJSON),
+                .text(table.target.sourceName), .text(Timestamp.now()),
+            ])
+    }
+
+    private func insert(_ journal: [JournalEntry]) throws(SQLiteError) {
+        let statement = try database.prepare(
+            """
+            INSERT INTO \(Self.journalTable) (feed, feed_date, table_name, export_date, mode, rows, repaired_rows,
+                skipped_rows, source_path, source_size, started_at, finished_at, status, message, details)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for entry in journal {
+            try statement.execute([
+                entry.feed.map { .text($0) } ?? .null,
+                entry.feedDate.map { .text($0) } ?? .null,
+                .text(entry.table),
+                entry.exportDate.map { .integer($0) } ?? .null,
+                entry.mode.map { .text($0) } ?? .null,
+                .integer(Int64(entry.rows)),
+                .integer(Int64(entry.repairedRows)),
+                .integer(Int64(entry.skippedRows)),
+                .text(entry.sourcePath),
+                entry.sourceSize.map { .integer($0) } ?? .null,
+                .text(entry.startedAt),
+                .text(entry.finishedAt),
+                .text(entry.status.rawValue),
+                entry.message.map { .text($0) } ?? .null,
+                entry.details.map { .text($0) } ?? .null,
+            ])
+        }
+    }
+}
+
+/// A column as `epf_table_info.columns` lists it.
+public struct ColumnInfo: Sendable, Codable, Equatable {
+    public var name: String
+    /// The declared EPF type (`VARCHAR(1000)`, `BIGINT`, ...).
+    public var type: String
+}
+
+/// Timestamps as the journal stores them: ISO 8601 in UTC, to the second.
+public enum Timestamp {
+    public static func now() -> String { string(from: Date()) }
+
+    public static func string(from date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+}
+
+extension SQLValue {
+    /// The value as an integer, if it is one.
+    public var integerValue: Int64? {
+        if case .integer(let number) = self { return number }
+        return nil
+    }
+}

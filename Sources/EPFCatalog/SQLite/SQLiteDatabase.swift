@@ -1,0 +1,130 @@
+import CSQLite
+
+/// One SQLite connection.
+///
+/// Not thread-safe: a connection and its statements are used from one
+/// thread at a time (SQLite allows one writer anyway; the import pipeline
+/// gives the connection to its single loader).
+public final class SQLiteDatabase {
+    let handle: OpaquePointer
+    /// The path the connection was opened with.
+    public let path: String
+
+    /// Opens (and with `create`, creates) the database at `path`.
+    public init(path: String, readOnly: Bool = false, create: Bool = true) throws(SQLiteError) {
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        if readOnly {
+            flags |= SQLITE_OPEN_READONLY
+        } else {
+            flags |= SQLITE_OPEN_READWRITE
+            if create { flags |= SQLITE_OPEN_CREATE }
+        }
+        var connection: OpaquePointer?
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let error = SQLiteError(database: connection, code: code)
+            sqlite3_close_v2(connection)
+            throw error
+        }
+        self.handle = connection
+        self.path = path
+        sqlite3_busy_timeout(connection, 10_000)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Runs one or more statements that return no rows.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        if code != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_free(message)
+            throw SQLiteError(code: code, extendedCode: sqlite3_extended_errcode(handle), message: text, sql: sql)
+        }
+    }
+
+    /// Runs `sql`; false (and nothing changed) when it breaks a constraint,
+    /// such as a unique index over repeated keys.
+    public func executeUnlessConstraintViolated(_ sql: String) throws(SQLiteError) -> Bool {
+        do {
+            try execute(sql)
+            return true
+        } catch {
+            if error.isConstraintViolation { return false }
+            throw error
+        }
+    }
+
+    /// Runs one statement with `values` bound.
+    public func execute(_ sql: String, _ values: [SQLValue]) throws(SQLiteError) {
+        try prepare(sql).execute(values)
+    }
+
+    public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        try SQLiteStatement(database: self, sql: sql)
+    }
+
+    /// All rows of a query.
+    public func rows(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> [[SQLValue]] {
+        try prepare(sql).rows(values)
+    }
+
+    /// The first column of the first row, or nil.
+    public func scalar(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> SQLValue? {
+        try rows(sql, values).first?.first
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// Whether a transaction is open.
+    public var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back
+    /// when it throws.
+    public func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
+        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+
+    /// Rolls back the open transaction, if any.
+    public func rollback() {
+        if inTransaction { _ = try? execute("ROLLBACK") }
+    }
+
+    /// Whether a table (or view) of that name exists.
+    public func tableExists(_ name: String) throws(SQLiteError) -> Bool {
+        try scalar("SELECT 1 FROM sqlite_schema WHERE type IN ('table','view') AND name = ?", [.text(name)]) != nil
+    }
+
+    /// The SQLite library version, e.g. "3.40.1".
+    public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+}
+
+/// Quotes an identifier for SQL: `"name"`, with inner quotes doubled.
+public func quoteIdentifier(_ name: String) -> String {
+    quote(name, with: "\"")
+}
+
+/// Quotes a string literal for SQL: `'text'`, with inner quotes doubled.
+public func quoteLiteral(_ text: String) -> String {
+    quote(text, with: "'")
+}
+
+private func quote(_ text: String, with mark: Character) -> String {
+    var quoted = String(mark)
+    for character in text {
+        if character == mark { quoted.append(mark) }
+        quoted.append(character)
+    }
+    quoted.append(mark)
+    return quoted
+}

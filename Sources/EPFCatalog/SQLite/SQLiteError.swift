@@ -1,0 +1,36 @@
+import CSQLite
+
+/// An error reported by SQLite, with the statement that caused it.
+public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// SQLite's primary result code (`SQLITE_CONSTRAINT`, `SQLITE_FULL`, ...).
+    public var code: Int32
+    /// SQLite's extended result code.
+    public var extendedCode: Int32
+    /// SQLite's message.
+    public var message: String
+    /// The SQL that failed, when there was one.
+    public var sql: String?
+
+    public init(code: Int32, extendedCode: Int32? = nil, message: String, sql: String? = nil) {
+        self.code = code & 0xFF
+        self.extendedCode = extendedCode ?? code
+        self.message = message
+        self.sql = sql
+    }
+
+    init(database: OpaquePointer?, code: Int32, sql: String? = nil) {
+        let message = database.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+        let extended = database.map { sqlite3_extended_errcode($0) } ?? code
+        self.init(code: code, extendedCode: extended, message: message, sql: sql)
+    }
+
+    public var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
+    public var isDiskFull: Bool { code == SQLITE_FULL }
+    public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+
+    public var description: String {
+        var text = "SQLite error \(code): \(message)"
+        if let sql { text += " (in: \(sql.count > 200 ? String(sql.prefix(200)) + "..." : sql))" }
+        return text
+    }
+}

@@ -1,0 +1,146 @@
+import CSQLite
+
+/// A prepared statement. Binding text by pointer (`bindStatic`) lets the
+/// loader hand SQLite the input bytes themselves, with no copy; the bytes
+/// must then stay valid until the statement is stepped and reset.
+///
+/// Not thread-safe: a statement belongs to its connection's thread.
+public final class SQLiteStatement {
+    @usableFromInline let handle: OpaquePointer
+    unowned let database: SQLiteDatabase
+    public let sql: String
+
+    init(database: SQLiteDatabase, sql: String) throws(SQLiteError) {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            throw SQLiteError(database: database.handle, code: code, sql: sql)
+        }
+        self.handle = statement
+        self.database = database
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    // MARK: Binding (parameter indexes are 1-based, as in SQLite)
+
+    @inlinable
+    public func bind(_ value: Int64, at index: Int32) {
+        sqlite3_bind_int64(handle, index, value)
+    }
+
+    @inlinable
+    public func bind(_ value: Double, at index: Int32) {
+        sqlite3_bind_double(handle, index, value)
+    }
+
+    @inlinable
+    public func bindNull(at index: Int32) {
+        sqlite3_bind_null(handle, index)
+    }
+
+    /// Binds `count` bytes at `bytes` as TEXT without copying them. The
+    /// bytes must be valid UTF-8 and stay alive until the next `reset()`.
+    @inlinable
+    public func bindStatic(_ bytes: UnsafePointer<UInt8>, count: Int, at index: Int32) {
+        bytes.withMemoryRebound(to: CChar.self, capacity: count) { text in
+            _ = sqlite3_bind_text64(handle, index, text, sqlite3_uint64(count), nil, UInt8(SQLITE_UTF8))
+        }
+    }
+
+    /// Binds a Swift string (copied by SQLite).
+    public func bind(_ value: String, at index: Int32) {
+        _ = sqlite3_bind_text(handle, index, value, -1, sqliteTransient)
+    }
+
+    /// Binds an optional value of any kind `SQLValue` can hold.
+    public func bind(_ value: SQLValue, at index: Int32) {
+        switch value {
+        case .null: bindNull(at: index)
+        case .integer(let number): bind(number, at: index)
+        case .real(let number): bind(number, at: index)
+        case .text(let text): bind(text, at: index)
+        }
+    }
+
+    /// Binds `values` to parameters 1...n.
+    public func bind(_ values: [SQLValue]) {
+        for (offset, value) in values.enumerated() { bind(value, at: Int32(offset + 1)) }
+    }
+
+    // MARK: Running
+
+    /// Runs one step: true when a row is ready to read, false when done.
+    @inlinable
+    @discardableResult
+    public func step() throws(SQLiteError) -> Bool {
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        throw stepError(code)
+    }
+
+    @usableFromInline
+    func stepError(_ code: Int32) -> SQLiteError {
+        SQLiteError(database: database.handle, code: code, sql: sql)
+    }
+
+    /// Makes the statement ready to run again; bindings are kept.
+    @inlinable
+    public func reset() {
+        sqlite3_reset(handle)
+    }
+
+    /// Runs the statement to the end with `values` bound, then resets it.
+    public func execute(_ values: [SQLValue] = []) throws(SQLiteError) {
+        defer { reset() }
+        bind(values)
+        while try step() {}
+    }
+
+    // MARK: Reading the current row
+
+    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    public func columnName(_ index: Int) -> String {
+        String(cString: sqlite3_column_name(handle, Int32(index)))
+    }
+
+    public func value(_ index: Int) -> SQLValue {
+        let column = Int32(index)
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_NULL: return .null
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
+        default:
+            // TEXT, and BLOB read as its bytes (the importer never stores BLOBs).
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard let bytes = sqlite3_column_text(handle, column) else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
+        }
+    }
+
+    public func int64(_ index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
+
+    public func string(_ index: Int) -> String? {
+        if case .text(let text) = value(index) { return text }
+        if case .null = value(index) { return nil }
+        return value(index).textValue
+    }
+
+    /// All rows of the statement as values, with `values` bound.
+    public func rows(_ values: [SQLValue] = []) throws(SQLiteError) -> [[SQLValue]] {
+        defer { reset() }
+        bind(values)
+        var result: [[SQLValue]] = []
+        let count = columnCount
+        while try step() {
+            result.append((0..<count).map(value))
+        }
+        return result
+    }
+}
+
+/// SQLite's SQLITE_TRANSIENT: "copy the bytes now".
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

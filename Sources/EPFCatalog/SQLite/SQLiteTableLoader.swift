@@ -1,0 +1,241 @@
+import CSQLite
+import EPFFormat
+
+/// Loads the rows of one table file into a staging table, binding each field
+/// straight from the input bytes into one prepared INSERT.
+///
+/// The staging table has no index while it fills (building the key index
+/// after the load is several times faster than keeping it during the load);
+/// `finish()` builds the key, resolving duplicate keys (last row wins).
+/// Everything happens in one transaction: a failure rolls back to a catalog
+/// without the staging table.
+public final class SQLiteTableLoader: TableLoader {
+    public let target: StagingTarget
+    public private(set) var counts = LoadCounts()
+    /// The first row's `export_date`, if the table has that column.
+    public private(set) var firstExportDate: Int64?
+
+    let database: SQLiteDatabase
+    let stagingName: String
+    let insert: SQLiteStatement
+    let strict: Bool
+    let columnCount: Int
+    let kinds: [ColumnType.Kind]
+    let isKey: [Bool]
+    let exportDateColumn: Int?
+    /// Normalised dates (19 bytes per date column) then repaired text for the
+    /// current record; sized before each record, so it never moves while
+    /// SQLite holds pointers into it.
+    var scratch: UnsafeMutablePointer<UInt8>
+    var scratchCapacity: Int
+    let dateBytes: Int
+    var finished = false
+
+    init(database: SQLiteDatabase, target: StagingTarget, strict: Bool) throws(CatalogError) {
+        self.database = database
+        self.target = target
+        self.strict = strict
+        let header = target.header
+        stagingName = SQLiteCatalogStore.stagingName(for: target.table)
+        columnCount = header.columns.count
+        kinds = header.types.map(\.kind)
+        let keyIndexes = Set(header.keyColumnIndexes)
+        isKey = (0..<columnCount).map { keyIndexes.contains($0) }
+        exportDateColumn = header.columns.firstIndex(of: "export_date")
+        dateBytes = kinds.filter { $0 == .date }.count * 19
+        scratchCapacity = max(4096, dateBytes)
+        scratch = .allocate(capacity: scratchCapacity)
+        let staging = quoteIdentifier(stagingName)
+        do {
+            try database.execute("BEGIN IMMEDIATE")
+            try database.execute("DROP TABLE IF EXISTS \(staging)")
+            try database.execute("CREATE TABLE \(staging) (\(SchemaMapping.columnDefinitions(header)))")
+            let parameters = Array(repeating: "?", count: columnCount).joined(separator: ", ")
+            insert = try database.prepare("INSERT INTO \(staging) VALUES (\(parameters))")
+        } catch {
+            database.rollback()
+            scratch.deallocate()
+            throw CatalogError(error, while: "creating the staging table for \(target.table)")
+        }
+    }
+
+    deinit {
+        scratch.deallocate()
+        if !finished { database.rollback() }
+    }
+
+    /// Inserts every record of `batch`, whose spans point into `chunk`.
+    /// `firstRecord` is the 1-based number of the batch's first record in the
+    /// file and `chunkOffset` the file offset of the chunk, for errors.
+    public func load(_ batch: RecordBatch, chunk: UnsafeRawBufferPointer, firstRecord: Int, chunkOffset: Int64) throws {
+        guard batch.count > 0, let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            counts.commentRows += batch.skippedCommentRows
+            return
+        }
+        counts.commentRows += batch.skippedCommentRows
+        if firstExportDate == nil, let column = exportDateColumn {
+            let span = batch.field(0, column)
+            firstExportDate = ValueDecoding.integer(base + span.start, span.count)
+        }
+        for record in 0..<batch.count {
+            let flags = batch.flags(record)
+            var repair = RecordRepair()
+            if flags.contains(.needsTextRepair) {
+                let first = batch.field(record, 0).start
+                let last = batch.field(record, columnCount - 1).end
+                reserveScratch(dateBytes + TextRepair.repairedCapacity(last - first))
+                repair.active = true
+            }
+            var used = 0
+            for column in 0..<columnCount {
+                let span = batch.field(record, column)
+                let p = base + span.start
+                let n = span.count
+                let index = Int32(column + 1)
+                if n == 0 {
+                    if isKey[column] { insert.bindStatic(p, count: 0, at: index) } else { insert.bindNull(at: index) }
+                    continue
+                }
+                switch kinds[column] {
+                case .integer:
+                    if let value = ValueDecoding.integer(p, n) {
+                        insert.bind(value, at: index)
+                        continue
+                    }
+                    counts.nonNumericIntegers += 1
+                case .boolean:
+                    if let value = ValueDecoding.boolean(p, n) {
+                        insert.bind(Int64(value ? 1 : 0), at: index)
+                        continue
+                    }
+                    counts.nonBooleanValues += 1
+                case .decimal:
+                    if let value = ValueDecoding.decimal(p, n) {
+                        insert.bind(value, at: index)
+                        continue
+                    }
+                    counts.nonNumericDecimals += 1
+                case .date:
+                    let out = scratch + used
+                    if let length = ValueDecoding.date(p, n, into: out) {
+                        insert.bindStatic(out, count: length, at: index)
+                        used += 19
+                        continue
+                    }
+                    counts.unparsedDates += 1
+                case .text, .freeText, .unknown:
+                    break
+                }
+                // Text: the bytes themselves, or their repaired copy.
+                if repair.active {
+                    let out = scratch + dateBytes + repair.written
+                    let outcome = TextRepair.repair(p, n, into: out)
+                    repair.record(outcome)
+                    insert.bindStatic(out, count: outcome.length, at: index)
+                } else {
+                    insert.bindStatic(p, count: n, at: index)
+                }
+            }
+            if repair.active {
+                if strict, repair.invalidSequences > 0 || repair.nulBytes > 0 {
+                    insert.reset()
+                    throw strictError(repair, record: firstRecord + record, offset: chunkOffset + Int64(batch.offset(record)))
+                }
+                if repair.invalidSequences > 0 {
+                    counts.invalidUTF8Rows += 1
+                    counts.invalidUTF8Sequences += repair.invalidSequences
+                }
+                if repair.nulBytes > 0 {
+                    counts.nulRows += 1
+                    counts.nulBytes += repair.nulBytes
+                }
+            }
+            if flags.contains(.rejoined) {
+                counts.rejoinedRows += 1
+                if flags.contains(.ambiguous) { counts.ambiguousRepairs += 1 }
+            }
+            if flags.contains(.rejoined) || repair.invalidSequences > 0 || repair.nulBytes > 0 {
+                counts.repairedRows += 1
+            }
+            do {
+                try insert.step()
+            } catch {
+                insert.reset()
+                throw CatalogError(error, while: "storing record \(firstRecord + record) of \(target.table)")
+            }
+            insert.reset()
+        }
+        counts.rowsRead += batch.count
+    }
+
+    /// Builds the key on the staging table (dropping earlier duplicates of a
+    /// key: the last row wins) and commits the staging table.
+    public func finish() throws -> StagedTable {
+        let staging = quoteIdentifier(stagingName)
+        let key = target.header.primaryKey
+        var indexName: String?
+        do {
+            if !key.isEmpty {
+                let name = try SQLiteCatalogStore.freeKeyIndexName(for: target.table, in: database)
+                let create = "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(staging) (\(SchemaMapping.columnList(key)))"
+                if try !database.executeUnlessConstraintViolated(create) {
+                    // Duplicate keys: keep the last row of each key.
+                    let keys = SchemaMapping.columnList(key)
+                    try database.execute(
+                        "DELETE FROM \(staging) WHERE rowid NOT IN (SELECT max(rowid) FROM \(staging) GROUP BY \(keys))")
+                    counts.duplicateKeys = database.changes
+                    try database.execute(create)
+                }
+                indexName = name
+            }
+            try database.execute("COMMIT")
+        } catch {
+            database.rollback()
+            finished = true
+            throw CatalogError(error, while: "building the key of \(target.table)")
+        }
+        finished = true
+        return StagedTable(
+            target: target, stagingName: stagingName, keyIndexName: indexName, counts: counts,
+            firstExportDate: firstExportDate)
+    }
+
+    /// Drops the staging table (rolls back its transaction).
+    public func abandon() {
+        if !finished {
+            database.rollback()
+            finished = true
+        }
+    }
+
+    func reserveScratch(_ needed: Int) {
+        guard needed > scratchCapacity else { return }
+        scratch.deallocate()
+        scratchCapacity = max(needed, scratchCapacity * 2)
+        scratch = .allocate(capacity: scratchCapacity)
+    }
+
+    func strictError(_ repair: RecordRepair, record: Int, offset: Int64) -> FormatError {
+        let invalid = repair.invalidSequences > 0
+        return FormatError(
+            invalid ? .invalidUTF8 : .nulBytes, file: target.sourceName, record: record, byteOffset: offset,
+            detail: invalid
+                ? "the row holds \(repair.invalidSequences) invalid UTF-8 sequence(s), refused because of --strict"
+                : "the row holds \(repair.nulBytes) NUL byte(s), refused because of --strict",
+            hint: "Run without --strict to store U+FFFD in their place (counted and reported)")
+    }
+}
+
+/// What text repair did to one record.
+struct RecordRepair {
+    var active = false
+    var written = 0
+    var invalidSequences = 0
+    var nulBytes = 0
+
+    mutating func record(_ outcome: TextRepair.Outcome) {
+        written += outcome.length
+        invalidSequences += outcome.invalidSequences
+        nulBytes += outcome.nulBytes
+    }
+}

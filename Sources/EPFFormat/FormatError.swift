@@ -1,0 +1,69 @@
+/// A problem with the bytes of one table file, located precisely enough for a
+/// person to open the file at that byte and see it.
+public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, as a value tests and callers can match.
+    public enum Kind: String, Sendable, Codable {
+        case emptyFile
+        case notEPF
+        case missingHeader
+        case badHeader
+        case typeCountMismatch
+        case unknownExportMode
+        case shortRow
+        case tooManyFields
+        case truncated
+        case missingFooter
+        case footerMismatch
+        case dataAfterFooter
+        case invalidUTF8
+        case nulBytes
+        case recordTooLarge
+        case noKey
+    }
+
+    public var kind: Kind
+    /// The file, as the user named it (filled in by whoever opened it).
+    public var file: String?
+    /// 1-based number of the data record (header rows not counted), if the
+    /// problem is in a data record.
+    public var record: Int?
+    /// 1-based number of the header row, if the problem is in the header.
+    public var headerRow: Int?
+    /// Absolute byte offset in the (decompressed) file where the row starts.
+    public var byteOffset: Int64
+    /// What is wrong, in plain words.
+    public var detail: String
+    /// What the user can do about it.
+    public var hint: String
+
+    public init(
+        _ kind: Kind, file: String? = nil, record: Int? = nil, headerRow: Int? = nil,
+        byteOffset: Int64, detail: String, hint: String
+    ) {
+        self.kind = kind
+        self.file = file
+        self.record = record
+        self.headerRow = headerRow
+        self.byteOffset = byteOffset
+        self.detail = detail
+        self.hint = hint
+    }
+
+    /// The same error with record numbers and offsets shifted by what came
+    /// before the chunk it was found in.
+    public func shifted(records: Int, bytes: Int64) -> FormatError {
+        var copy = self
+        if let record = copy.record { copy.record = record + records }
+        copy.byteOffset += bytes
+        return copy
+    }
+
+    public var description: String {
+        var place: [String] = []
+        if let file { place.append(file) }
+        if let record { place.append("record \(record)") }
+        if let headerRow { place.append("header row \(headerRow)") }
+        place.append("byte \(byteOffset)")
+        return "\(place.joined(separator: ": ")): \(detail). \(hint)"
+    }
+}

@@ -1,0 +1,224 @@
+/// The header of one EPF table file: its columns, key, types and mode.
+public struct EPFHeader: Sendable, Equatable {
+    /// Column names in file order, from the first row (`#name^Aname...`).
+    public var columns: [String]
+    /// Declared types, one per column, same order.
+    public var types: [ColumnType]
+    /// Key column names as usable: declared key columns missing from
+    /// `columns` are dropped (and reported in `warnings`).
+    public var primaryKey: [String]
+    /// The `#primaryKey:` row exactly as declared.
+    public var declaredPrimaryKey: [String]
+    /// FULL or INCREMENTAL.
+    public var exportMode: ExportMode
+    /// Byte offset of the first row after the header (data or footer).
+    public var dataOffset: Int
+    /// Number of header rows (column row, tags and `##legal:` rows).
+    public var rowCount: Int
+    /// Things a person should know that do not stop the import.
+    public var warnings: [String]
+
+    /// Position of each key column in `columns`.
+    public var keyColumnIndexes: [Int] {
+        primaryKey.compactMap { columns.firstIndex(of: $0) }
+    }
+
+    public init(
+        columns: [String], types: [ColumnType], primaryKey: [String], declaredPrimaryKey: [String]? = nil,
+        exportMode: ExportMode, dataOffset: Int = 0, rowCount: Int = 0, warnings: [String] = []
+    ) {
+        self.columns = columns
+        self.types = types
+        self.primaryKey = primaryKey
+        self.declaredPrimaryKey = declaredPrimaryKey ?? primaryKey
+        self.exportMode = exportMode
+        self.dataOffset = dataOffset
+        self.rowCount = rowCount
+        self.warnings = warnings
+    }
+}
+
+/// Reads the header rows at the start of a table file.
+///
+/// The first row names the columns; tagged rows (`#primaryKey:`, `#dbTypes:`,
+/// `#exportMode:`) may follow in any order, mixed with `##legal:` rows, which
+/// are skipped. The header ends at the first row that is not a tag.
+public enum HeaderParser {
+    /// The outcome of looking at a prefix of a file.
+    public enum Result: Sendable {
+        case header(EPFHeader)
+        /// The prefix ends inside the header: call again with more bytes.
+        case needMoreBytes
+    }
+
+    /// Largest header accepted; a longer one means this is not an EPF file.
+    public static let maximumHeaderBytes = 16 << 20
+
+    /// Parses the header from `bytes`, the start of a file. `isComplete`
+    /// says `bytes` is the whole file (so running out of bytes is final).
+    public static func parse(_ bytes: UnsafeRawBufferPointer, isComplete: Bool) throws(FormatError) -> Result {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0 else {
+            if isComplete {
+                throw FormatError(
+                    .emptyFile, byteOffset: 0, detail: "the file is empty (0 bytes)",
+                    hint: "An EPF table file has at least a header and a #recordsWritten footer; download it again")
+            }
+            return .needMoreBytes
+        }
+        let end = bytes.count
+        guard base[0] == EPFByte.hash else {
+            if looksBinary(base, count: min(end, 512)) {
+                throw FormatError(
+                    .notEPF, headerRow: 1, byteOffset: 0,
+                    detail: "this is not an EPF table file: it starts with binary data, not a '#' header row",
+                    hint: "Check that the path names an extracted EPF table file (archives are read whole, not as tables)")
+            }
+            throw FormatError(
+                .missingHeader, headerRow: 1, byteOffset: 0,
+                detail: "missing header: the first row does not start with '#' and column names",
+                hint: "The file was cut at its start or is not an EPF table; download it again")
+        }
+
+        // Row 1: the column names.
+        guard let firstEnd = findRecordTerminator(base, from: 0, end: end) else {
+            if !isComplete && end < maximumHeaderBytes { return .needMoreBytes }
+            let binary = looksBinary(base, count: min(end, 512))
+            throw FormatError(
+                binary ? .notEPF : .missingHeader, headerRow: 1, byteOffset: 0,
+                detail: binary
+                    ? "this is not an EPF table file: no 0x02 0x0A row end in \(end) bytes of binary data"
+                    : "the header row is not terminated by 0x02 0x0A",
+                hint: "The file is truncated or not an EPF table file; download it again")
+        }
+        let columns = splitNames(base, from: 1, end: firstEnd)
+        if let problem = checkColumnNames(columns) {
+            throw FormatError(
+                .badHeader, headerRow: 1, byteOffset: 0, detail: problem,
+                hint: "The header row must name every column once; the file is damaged")
+        }
+
+        var declaredKey: [String]?
+        var typeNames: [String]?
+        var typesRow = (row: 0, offset: 0)
+        var mode: ExportMode?
+        var warnings: [String] = []
+        var row = 1
+        var position = firstEnd + 2
+
+        while position < end {
+            // A row that is not a tag ends the header.
+            guard base[position] == EPFByte.hash else { break }
+            guard let rowEnd = findRecordTerminator(base, from: position, end: end) else {
+                if !isComplete && end < maximumHeaderBytes { return .needMoreBytes }
+                break  // an unterminated tail: the record scanner reports it
+            }
+            let text = String(decoding: UnsafeRawBufferPointer(start: base + position, count: rowEnd - position), as: UTF8.self)
+            if text.hasPrefix("##") {
+                // ##legal: licence text.
+            } else if let colon = text.firstIndex(of: ":"), isTagName(text[text.index(after: text.startIndex)..<colon]) {
+                let tag = text[text.index(after: text.startIndex)..<colon]
+                let value = text[text.index(after: colon)...]
+                row += 1
+                switch tag {
+                case "primaryKey":
+                    declaredKey = value.isEmpty ? [] : value.split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
+                case "dbTypes":
+                    typeNames = value.split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
+                    typesRow = (row, position)
+                case "exportMode":
+                    guard let parsed = ExportMode(rawValue: value.uppercased()) else {
+                        throw FormatError(
+                            .unknownExportMode, headerRow: row, byteOffset: Int64(position),
+                            detail: "unknown #exportMode '\(value)' (expected FULL or INCREMENTAL)",
+                            hint: "The importer cannot tell whether to replace or update the table; check the file")
+                    }
+                    mode = parsed
+                case "recordsWritten":
+                    // A footer right after the header: a table with no rows.
+                    return .header(try finish())
+                default:
+                    warnings.append("header row \(row): unknown tag #\(tag): skipped")
+                }
+                position = rowEnd + 2
+                continue
+            } else {
+                break  // a data row that happens to start with '#'
+            }
+            row += 1
+            position = rowEnd + 2
+        }
+        if !isComplete && position >= end && end < maximumHeaderBytes { return .needMoreBytes }
+        return .header(try finish())
+
+        func finish() throws(FormatError) -> EPFHeader {
+            guard let typeNames else {
+                throw FormatError(
+                    .badHeader, headerRow: row, byteOffset: Int64(position),
+                    detail: "the header has no #dbTypes: row",
+                    hint: "Without declared types the values cannot be decoded; the file is damaged or not an EPF table")
+            }
+            guard typeNames.count == columns.count else {
+                throw FormatError(
+                    .typeCountMismatch, headerRow: typesRow.row, byteOffset: Int64(typesRow.offset),
+                    detail: "#dbTypes: names \(typeNames.count) types but the header has \(columns.count) columns",
+                    hint: "The header is damaged; download the file again")
+            }
+            guard let mode else {
+                throw FormatError(
+                    .badHeader, headerRow: row, byteOffset: Int64(position),
+                    detail: "the header has no #exportMode: row",
+                    hint: "The importer cannot tell whether to replace or update the table; the file is damaged")
+            }
+            let types = typeNames.map(ColumnType.init(declared:))
+            for (index, type) in types.enumerated() where type.kind == .unknown {
+                warnings.append("column \(columns[index]): unknown type '\(type.declared)': stored as text")
+            }
+            if declaredKey == nil {
+                warnings.append("the header has no #primaryKey: row: the table has no key")
+            }
+            let declared = declaredKey ?? []
+            var key: [String] = []
+            for name in declared {
+                if columns.contains(name) {
+                    if !key.contains(name) { key.append(name) }
+                } else {
+                    warnings.append("declared key column '\(name)' is not one of the columns: dropped from the key")
+                }
+            }
+            return EPFHeader(
+                columns: columns, types: types, primaryKey: key, declaredPrimaryKey: declared,
+                exportMode: mode, dataOffset: position, rowCount: row, warnings: warnings)
+        }
+    }
+
+    static func splitNames(_ base: UnsafePointer<UInt8>, from: Int, end: Int) -> [String] {
+        let text = String(decoding: UnsafeRawBufferPointer(start: base + from, count: end - from), as: UTF8.self)
+        return text.split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    static func checkColumnNames(_ columns: [String]) -> String? {
+        var seen = Set<String>()
+        for (index, name) in columns.enumerated() {
+            if name.isEmpty { return "column \(index + 1) of the header row has no name" }
+            if !seen.insert(name).inserted { return "column '\(name)' is named twice in the header row" }
+        }
+        return nil
+    }
+
+    static func isTagName(_ name: Substring) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F }
+    }
+
+    /// A few bytes that never occur in EPF text (control bytes other than the
+    /// separators and whitespace) mean binary data.
+    static func looksBinary(_ base: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var suspicious = 0
+        for index in 0..<count {
+            let byte = base[index]
+            if byte < 0x20 && byte != 0x01 && byte != 0x02 && byte != 0x0A && byte != 0x0D && byte != 0x09 {
+                suspicious += 1
+            }
+        }
+        return suspicious > max(2, count / 64)
+    }
+}

@@ -1,0 +1,98 @@
+/// Per-record facts the parser found while splitting.
+public struct RecordFlags: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// The row had more fields than columns; the extras were rejoined, with
+    /// their 0x01 bytes, into a free-text column.
+    public static let rejoined = RecordFlags(rawValue: 1 << 0)
+    /// The row had several free-text columns that could take the extras; the
+    /// first candidate was chosen.
+    public static let ambiguous = RecordFlags(rawValue: 1 << 1)
+    /// The row holds invalid UTF-8 or NUL bytes: text must be repaired
+    /// before it is stored.
+    public static let needsTextRepair = RecordFlags(rawValue: 1 << 2)
+}
+
+/// One field: `start..<end` in the chunk the batch was parsed from.
+public struct FieldSpan: Sendable, Hashable {
+    public var start: Int
+    public var end: Int
+    @inlinable public var count: Int { end - start }
+    @inlinable public init(start: Int, end: Int) {
+        self.start = start
+        self.end = end
+    }
+}
+
+/// The records of one chunk, split into fields that are aligned to the
+/// header's columns, as offsets into the chunk's bytes (nothing is copied).
+///
+/// Storage is allocated once for `capacity` records and reused for every
+/// chunk, so parsing allocates nothing per record.
+///
+/// Invariant: a batch is used by one thread at a time; it is handed between
+/// the parsing worker and the loader, never shared. That is why it may be
+/// `@unchecked Sendable`.
+public final class RecordBatch: @unchecked Sendable {
+    /// Columns per record.
+    public let columnCount: Int
+    /// Records the batch can hold.
+    public let capacity: Int
+    /// Records now in the batch.
+    public internal(set) var count = 0
+    /// Data records parsed before this batch in the same chunk pass; with the
+    /// chunk's own base, this makes record numbers absolute.
+    public internal(set) var firstRecordInChunk = 0
+    /// The `#recordsWritten:` value, when the footer was in this batch.
+    public internal(set) var footer: Int?
+    /// Chunk offset of the footer row.
+    public internal(set) var footerOffset = 0
+    /// The first damaged record, which ends the batch. Record numbers are
+    /// relative to the chunk, offsets relative to its first byte.
+    public internal(set) var fault: FormatError?
+    /// `##` rows met among the data rows (skipped like header legal rows).
+    public internal(set) var skippedCommentRows = 0
+
+    @usableFromInline let spans: UnsafeMutablePointer<FieldSpan>
+    @usableFromInline let offsets: UnsafeMutablePointer<Int>
+    @usableFromInline let flagStorage: UnsafeMutablePointer<RecordFlags>
+
+    public init(columnCount: Int, capacity: Int = 4096) {
+        precondition(columnCount > 0 && capacity > 0)
+        self.columnCount = columnCount
+        self.capacity = capacity
+        spans = .allocate(capacity: columnCount * capacity)
+        offsets = .allocate(capacity: capacity)
+        flagStorage = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        spans.deallocate()
+        offsets.deallocate()
+        flagStorage.deallocate()
+    }
+
+    /// Empties the batch for the next run of records.
+    public func reset() {
+        count = 0
+        footer = nil
+        footerOffset = 0
+        fault = nil
+        skippedCommentRows = 0
+    }
+
+    /// The field of `record` for `column`.
+    @inlinable
+    public func field(_ record: Int, _ column: Int) -> FieldSpan {
+        spans[record &* columnCount &+ column]
+    }
+
+    /// Chunk offset of the first byte of `record`.
+    @inlinable
+    public func offset(_ record: Int) -> Int { offsets[record] }
+
+    /// What the parser found about `record`.
+    @inlinable
+    public func flags(_ record: Int) -> RecordFlags { flagStorage[record] }
+}

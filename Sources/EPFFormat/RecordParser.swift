@@ -1,0 +1,180 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Splits the data rows of a table file into records and fields, repairing
+/// rows whose free text holds a stray 0x01.
+///
+/// A parser keeps scratch space for the fields of one row; it is reused for
+/// every row, so one parser belongs to one thread at a time (the same
+/// invariant as `RecordBatch`).
+public final class RecordParser: @unchecked Sendable {
+    /// The layout the rows must have.
+    public let header: EPFHeader
+    @usableFromInline let columnCount: Int
+    @usableFromInline let kinds: [ColumnType.Kind]
+    @usableFromInline let freeTextColumns: [Int]
+    @usableFromInline var rawStarts: UnsafeMutablePointer<Int>
+    @usableFromInline var rawCapacity: Int
+
+    public init(header: EPFHeader) {
+        self.header = header
+        columnCount = header.columns.count
+        kinds = header.types.map(\.kind)
+        freeTextColumns = kinds.indices.filter { header.types[$0].kind == .freeText }
+        rawCapacity = max(64, columnCount * 2)
+        rawStarts = .allocate(capacity: rawCapacity)
+    }
+
+    deinit { rawStarts.deallocate() }
+
+    /// Parses rows from `chunk[from...]` into `batch` (after resetting it)
+    /// until the batch is full, the chunk ends, the footer is read, or a row
+    /// is damaged. Returns the offset where the next call should start.
+    ///
+    /// `chunk` must end on a row boundary unless `isFinal` (the end of the
+    /// file): bytes after the last `0x02 0x0A` of a final chunk are a
+    /// truncated row. `recordsBefore` counts the data records already parsed
+    /// from this chunk, for record numbers in errors.
+    public func parse(
+        _ chunk: UnsafeRawBufferPointer, from: Int, isFinal: Bool, recordsBefore: Int, into batch: RecordBatch
+    ) -> Int {
+        batch.reset()
+        batch.firstRecordInChunk = recordsBefore
+        guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return from }
+        let end = chunk.count
+        var position = from
+        while position < end, batch.count < batch.capacity {
+            guard let terminator = findRecordTerminator(base, from: position, end: end) else {
+                if isFinal {
+                    batch.fault = FormatError(
+                        .truncated, record: recordsBefore + batch.count + 1, byteOffset: Int64(position),
+                        detail: "the file ends inside a row (\(end - position) bytes after the last 0x02 0x0A, no row end)",
+                        hint: "The download was cut short; download the file again")
+                }
+                return position
+            }
+            if base[position] == EPFByte.hash {
+                if let written = footerValue(base + position, terminator - position) {
+                    batch.footer = written
+                    batch.footerOffset = position
+                    let next = terminator + 2
+                    if next < end {
+                        batch.fault = FormatError(
+                            .dataAfterFooter, record: recordsBefore + batch.count + 1, byteOffset: Int64(next),
+                            detail: "\(end - next) bytes follow the #recordsWritten footer",
+                            hint: "The file holds more than one table or was joined by hand; check the file")
+                    }
+                    return next
+                }
+                if terminator - position >= 2, base[position + 1] == EPFByte.hash {
+                    batch.skippedCommentRows += 1
+                    position = terminator + 2
+                    continue
+                }
+            }
+            if let fault = split(base, start: position, end: terminator, into: batch) {
+                batch.fault = fault.shifted(records: recordsBefore + batch.count, bytes: 0)
+                return position
+            }
+            position = terminator + 2
+        }
+        return position
+    }
+
+    /// Splits one row into the next slot of `batch`; returns a fault (record
+    /// number 1, to be shifted) when the row cannot be aligned.
+    @inline(__always)
+    func split(_ base: UnsafePointer<UInt8>, start: Int, end: Int, into batch: RecordBatch) -> FormatError? {
+        var count = 0
+        var fieldStart = start
+        while true {
+            if count == rawCapacity { growScratch() }
+            rawStarts[count] = fieldStart
+            count += 1
+            guard let hit = memchr(base + fieldStart, Int32(EPFByte.fieldSeparator), end - fieldStart) else { break }
+            fieldStart = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+        }
+        let slot = batch.count
+        let spans = batch.spans + slot * columnCount
+        var flags: RecordFlags = []
+        if count == columnCount {
+            for column in 0..<(columnCount - 1) {
+                spans[column] = FieldSpan(start: rawStarts[column], end: rawStarts[column + 1] - 1)
+            }
+            spans[columnCount - 1] = FieldSpan(start: rawStarts[columnCount - 1], end: end)
+        } else if count > columnCount {
+            guard let chosen = rejoin(base, fieldCount: count, rowEnd: end, into: spans) else {
+                return FormatError(
+                    .tooManyFields, record: 1, byteOffset: Int64(start),
+                    detail: "the row has \(count) fields but the header has \(columnCount) columns, and no free-text (LONGTEXT/CLOB) column can take the extra 0x01 bytes",
+                    hint: "The row is damaged; fix it by hand or ask Apple for a corrected file")
+            }
+            flags.insert(.rejoined)
+            if chosen.ambiguous { flags.insert(.ambiguous) }
+        } else {
+            return FormatError(
+                .shortRow, record: 1, byteOffset: Int64(start),
+                detail: "short row: \(count) fields but the header has \(columnCount) columns",
+                hint: "The row is damaged or cut; download the file again")
+        }
+        if TextRepair.needsRepair(base + start, end - start) { flags.insert(.needsTextRepair) }
+        batch.offsets[slot] = start
+        batch.flagStorage[slot] = flags
+        batch.count = slot + 1
+        return nil
+    }
+
+    /// Aligns a row with `fieldCount > columnCount` fields: the extra fields
+    /// join the free-text column for which the fields after it fit their
+    /// declared types. Ambiguous when none or several candidates fit.
+    func rejoin(
+        _ base: UnsafePointer<UInt8>, fieldCount: Int, rowEnd: Int, into spans: UnsafeMutablePointer<FieldSpan>
+    ) -> (column: Int, ambiguous: Bool)? {
+        guard let first = freeTextColumns.first else { return nil }
+        let extra = fieldCount - columnCount
+        func rawEnd(_ field: Int) -> Int { field + 1 < fieldCount ? rawStarts[field + 1] - 1 : rowEnd }
+        func fitsAfter(_ column: Int) -> Bool {
+            for later in (column + 1)..<columnCount {
+                let field = later + extra
+                if !ValueDecoding.fits(base + rawStarts[field], rawEnd(field) - rawStarts[field], kind: kinds[later]) {
+                    return false
+                }
+            }
+            return true
+        }
+        let fitting = freeTextColumns.filter(fitsAfter)
+        let column = fitting.first ?? first
+        for index in 0..<column {
+            spans[index] = FieldSpan(start: rawStarts[index], end: rawEnd(index))
+        }
+        spans[column] = FieldSpan(start: rawStarts[column], end: rawEnd(column + extra))
+        for index in (column + 1)..<columnCount {
+            spans[index] = FieldSpan(start: rawStarts[index + extra], end: rawEnd(index + extra))
+        }
+        return (column, fitting.count != 1)
+    }
+
+    func growScratch() {
+        let bigger = UnsafeMutablePointer<Int>.allocate(capacity: rawCapacity * 2)
+        bigger.update(from: rawStarts, count: rawCapacity)
+        rawStarts.deallocate()
+        rawStarts = bigger
+        rawCapacity *= 2
+    }
+
+    /// `#recordsWritten:N` → N; nil for any other row.
+    func footerValue(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int? {
+        let tag = "#recordsWritten:".utf8
+        guard count > tag.count else { return nil }
+        var index = 0
+        for byte in tag {
+            guard p[index] == byte else { return nil }
+            index += 1
+        }
+        guard let value = ValueDecoding.integer(p + index, count - index), value >= 0 else { return nil }
+        return Int(value)
+    }
+}

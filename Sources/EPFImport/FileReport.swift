@@ -1,0 +1,79 @@
+import EPFCatalog
+import EPFFormat
+
+/// How one table file of an import ended, for the summary and `--format json`.
+public struct FileReport: Sendable, Encodable, Equatable {
+    public enum Status: String, Sendable, Codable {
+        /// Applied to the live tables.
+        case applied
+        /// Refused: nothing from it was applied.
+        case failed
+        /// Valid, but not applied because another file of its feed folder
+        /// failed (a feed folder goes live whole or not at all).
+        case notApplied = "not-applied"
+    }
+
+    public var path: String
+    public var table: String
+    public var feed: String?
+    public var feedDate: String?
+    /// FULL or INCREMENTAL, once the header was read.
+    public var mode: String?
+    public var status: Status
+    public var size: Int64
+    public var rows: Int
+    public var repaired: Int
+    public var skipped: Int
+    public var seconds: Double
+    public var rowsPerSecond: Double {
+        seconds > 0 ? Double(rows) / seconds : 0
+    }
+    public var counts: LoadCounts
+    /// For applied files: what changed in the live table.
+    public var outcome: ApplyOutcome?
+    /// The error, for failed and not-applied files.
+    public var error: String?
+    /// Header warnings and repair notes.
+    public var warnings: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case path, table, feed, feedDate, mode, status, size, rows, repaired, skipped, seconds, rowsPerSecond
+        case counts, outcome, error, warnings
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+        try container.encode(table, forKey: .table)
+        try container.encodeIfPresent(feed, forKey: .feed)
+        try container.encodeIfPresent(feedDate, forKey: .feedDate)
+        try container.encodeIfPresent(mode, forKey: .mode)
+        try container.encode(status, forKey: .status)
+        try container.encode(size, forKey: .size)
+        try container.encode(rows, forKey: .rows)
+        try container.encode(repaired, forKey: .repaired)
+        try container.encode(skipped, forKey: .skipped)
+        try container.encode((seconds * 1000).rounded() / 1000, forKey: .seconds)
+        try container.encode(rowsPerSecond.rounded(), forKey: .rowsPerSecond)
+        try container.encode(counts, forKey: .counts)
+        try container.encodeIfPresent(outcome, forKey: .outcome)
+        try container.encodeIfPresent(error, forKey: .error)
+        try container.encode(warnings, forKey: .warnings)
+    }
+}
+
+/// What happens during an import, as values: the caller decides how to
+/// show them (nothing below the command line prints).
+public enum ImportEvent: Sendable {
+    /// A file is about to be read.
+    case fileStarted(path: String, table: String, size: Int64)
+    /// Rows loaded so far from the current file.
+    case progress(path: String, bytesRead: Int64, totalBytes: Int64?, rows: Int)
+    /// A file ended (loaded, failed, ...). Applied files are reported again
+    /// in `unitFinished` with their final status.
+    case fileFinished(FileReport)
+    /// A unit (feed folder or single file) was applied or refused.
+    case unitFinished(path: String, reports: [FileReport])
+    /// Something worth telling that is not about one file.
+    case note(String)
+}

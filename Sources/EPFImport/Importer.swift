@@ -1,0 +1,255 @@
+import EPFCatalog
+import EPFFormat
+import EPFInput
+import Foundation
+
+/// Options of one import run.
+public struct ImportOptions: Sendable {
+    /// Refuse files whose text would have to be changed to be stored
+    /// (invalid UTF-8, NUL bytes) instead of repairing and counting them.
+    public var strict = false
+    /// Bytes per chunk read from a file.
+    public var chunkSize = 8 << 20
+
+    public init(strict: Bool = false, chunkSize: Int = 8 << 20) {
+        self.strict = strict
+        self.chunkSize = chunkSize
+    }
+}
+
+/// Runs an import plan against a catalog store: every file of a unit is
+/// loaded and checked into staging, then the unit is applied in one
+/// transaction; if any file of the unit fails, none of it is applied.
+public final class Importer {
+    public let store: any CatalogStore
+    public let options: ImportOptions
+    let events: (ImportEvent) -> Void
+
+    public init(store: any CatalogStore, options: ImportOptions = ImportOptions(), events: @escaping (ImportEvent) -> Void = { _ in }) {
+        self.store = store
+        self.options = options
+        self.events = events
+    }
+
+    /// Imports every unit of `plan`, in order, and reports every file.
+    public func run(_ plan: ImportPlan) -> [FileReport] {
+        var reports: [FileReport] = []
+        for unit in plan.units where !unit.files.isEmpty {
+            reports += run(unit)
+        }
+        return reports
+    }
+
+    /// Imports one unit.
+    public func run(_ unit: ImportUnit) -> [FileReport] {
+        var staged: [(StagedTable, FileReport, String)] = []
+        var reports: [FileReport] = []
+        var failed = false
+        for file in unit.files {
+            let started = Timestamp.now()
+            let clock = ContinuousClock.now
+            var report = FileReport(
+                path: file.path, table: file.table, feed: unit.feed?.feed, feedDate: unit.feed?.isoDate, mode: nil,
+                status: .applied, size: file.size, rows: 0, repaired: 0, skipped: 0, seconds: 0,
+                counts: LoadCounts(), outcome: nil, error: nil, warnings: [])
+            events(.fileStarted(path: file.path, table: file.table, size: file.size))
+            do {
+                let table = try load(file, into: &report)
+                report.counts = table.counts
+                staged.append((table, report, started))
+            } catch {
+                failed = true
+                report.status = .failed
+                report.error = describe(error, file: file.path)
+                report.seconds = seconds(since: clock)
+                reports.append(report)
+                journalFailure(report, started: started)
+                events(.fileFinished(report))
+                continue
+            }
+            report.seconds = seconds(since: clock)
+            staged[staged.count - 1].1 = report
+            events(.fileFinished(report))
+        }
+
+        if failed {
+            store.discard(staged.map(\.0))
+            let reason = "not applied: another file of \(unit.path) failed, and a feed folder is applied whole or not at all"
+            var notApplied: [JournalEntry] = []
+            for (_, report, started) in staged {
+                var report = report
+                report.status = .notApplied
+                report.error = reason
+                reports.append(report)
+                notApplied.append(journalEntry(report, started: started, status: .notApplied, message: reason))
+            }
+            try? store.record(notApplied)
+        } else if !staged.isEmpty {
+            let entries = staged.map { journalEntry($0.1, started: $0.2, status: .applied, message: nil) }
+            do {
+                let outcomes = try store.apply(staged.map(\.0), journal: entries)
+                for ((_, report, _), outcome) in zip(staged, outcomes) {
+                    var report = report
+                    report.outcome = outcome
+                    reports.append(report)
+                }
+            } catch {
+                store.discard(staged.map(\.0))
+                let message = describe(error, file: unit.path)
+                var failures: [JournalEntry] = []
+                for (_, report, started) in staged {
+                    var report = report
+                    report.status = .failed
+                    report.error = message
+                    reports.append(report)
+                    failures.append(journalEntry(report, started: started, status: .failed, message: message))
+                }
+                try? store.record(failures)
+            }
+        }
+        // Keep the unit's files in plan order.
+        let order = Dictionary(uniqueKeysWithValues: unit.files.enumerated().map { ($1.path, $0) })
+        reports.sort { order[$0.path, default: 0] < order[$1.path, default: 0] }
+        events(.unitFinished(path: unit.path, reports: reports))
+        return reports
+    }
+
+    /// Reads, checks and stages one file.
+    func load(_ file: PlannedFile, into report: inout FileReport) throws -> StagedTable {
+        let source = try MappedChunkSource(path: file.path, chunkSize: options.chunkSize)
+        guard let first = try source.nextChunk() else {
+            throw FormatError(.emptyFile, file: file.path, byteOffset: 0, detail: "the file is empty (0 bytes)", hint: "Download it again")
+        }
+        var header: EPFHeader
+        do throws(FormatError) {
+            switch try HeaderParser.parse(first.bytes, isComplete: first.isFinal) {
+            case .header(let parsed): header = parsed
+            case .needMoreBytes:
+                throw FormatError(
+                    .badHeader, byteOffset: 0, detail: "the header is longer than \(first.bytes.count) bytes",
+                    hint: "This is not an EPF table file, or its header is damaged")
+            }
+        } catch var error {
+            error.file = file.path
+            throw error
+        }
+        report.mode = header.exportMode.rawValue
+        report.warnings = header.warnings
+        if header.primaryKey.isEmpty && header.exportMode == .incremental {
+            let declared = header.declaredPrimaryKey
+            throw FormatError(
+                .noKey, file: file.path, headerRow: nil, byteOffset: 0,
+                detail: declared.isEmpty
+                    ? "an INCREMENTAL file with no #primaryKey cannot be applied (rows are matched by key)"
+                    : "an INCREMENTAL file whose key columns (\(declared.joined(separator: ", "))) are not among its columns cannot be applied",
+                hint: "Import the next FULL file of this table instead")
+        }
+
+        let target = StagingTarget(table: file.table, header: header, sourceName: file.path)
+        let loader = try store.makeLoader(for: target, strict: options.strict)
+        do {
+            try stream(source, first: first, header: header, path: file.path, into: loader)
+            var staged = try loader.finish()
+            staged.target = target
+            report.rows = staged.counts.rowsRead
+            report.repaired = staged.counts.repairedRows
+            report.skipped = staged.counts.skippedRows
+            report.warnings += staged.counts.notes
+            return staged
+        } catch {
+            loader.abandon()
+            throw error
+        }
+    }
+
+    /// Parses every chunk into batches and hands them to the loader; checks
+    /// the footer.
+    func stream(_ source: any ChunkSource, first: Chunk, header: EPFHeader, path: String, into loader: any TableLoader) throws {
+        let parser = RecordParser(header: header)
+        let batch = RecordBatch(columnCount: header.columns.count)
+        var recordsBefore = 0
+        var footer: (count: Int, offset: Int64)?
+        var chunk: Chunk? = first
+        var position = header.dataOffset
+        var lastProgress = ContinuousClock.now
+        while let current = chunk {
+            if let footer, current.bytes.count > 0 {
+                throw FormatError(
+                    .dataAfterFooter, file: path, record: recordsBefore + 1, byteOffset: current.fileOffset,
+                    detail: "data follows the #recordsWritten footer at byte \(footer.offset)",
+                    hint: "The file holds more than one table or was joined by hand; check the file")
+            }
+            var inChunk = 0
+            repeat {
+                position = parser.parse(current.bytes, from: position, isFinal: current.isFinal, recordsBefore: inChunk, into: batch)
+                try loader.load(batch, chunk: current.bytes, firstRecord: recordsBefore + inChunk + 1, chunkOffset: current.fileOffset)
+                inChunk += batch.count
+                if var fault = batch.fault {
+                    fault = fault.shifted(records: recordsBefore, bytes: current.fileOffset)
+                    fault.file = path
+                    throw fault
+                }
+                if let count = batch.footer {
+                    footer = (count, current.fileOffset + Int64(batch.footerOffset))
+                }
+            } while position < current.bytes.count && footer == nil && batch.count > 0
+            recordsBefore += inChunk
+            if ContinuousClock.now - lastProgress > .milliseconds(250) {
+                lastProgress = .now
+                events(.progress(path: path, bytesRead: source.bytesRead, totalBytes: source.knownSize, rows: recordsBefore))
+            }
+            chunk = try source.nextChunk()
+            position = 0
+        }
+        events(.progress(path: path, bytesRead: source.bytesRead, totalBytes: source.knownSize, rows: recordsBefore))
+        guard let footer else {
+            throw FormatError(
+                .missingFooter, file: path, record: recordsBefore, byteOffset: source.bytesRead,
+                detail: "the file ends after record \(recordsBefore) with no #recordsWritten footer",
+                hint: "The download was cut short; download the file again")
+        }
+        guard footer.count == recordsBefore else {
+            throw FormatError(
+                .footerMismatch, file: path, byteOffset: footer.offset,
+                detail: "#recordsWritten says \(footer.count) records but the file holds \(recordsBefore)",
+                hint: "The file is damaged or was cut by hand; download it again")
+        }
+    }
+
+    // MARK: Reporting
+
+    func describe(_ error: any Error, file: String) -> String {
+        switch error {
+        case let error as FormatError: return error.description
+        case let error as InputError: return error.description
+        case let error as CatalogError: return "\(file): \(error.description)"
+        default: return "\(file): \(error)"
+        }
+    }
+
+    func journalFailure(_ report: FileReport, started: String) {
+        try? store.record([journalEntry(report, started: started, status: .failed, message: report.error)])
+    }
+
+    func journalEntry(_ report: FileReport, started: String, status: JournalEntry.Status, message: String?) -> JournalEntry {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let details = try? encoder.encode(JournalDetails(counts: report.counts, warnings: report.warnings))
+        return JournalEntry(
+            feed: report.feed, feedDate: report.feedDate, table: report.table, exportDate: nil, mode: report.mode,
+            rows: report.rows, repairedRows: report.repaired, skippedRows: report.skipped, sourcePath: report.path,
+            sourceSize: report.size, startedAt: started, finishedAt: Timestamp.now(), status: status,
+            message: message ?? (report.warnings.isEmpty ? nil : report.warnings.joined(separator: "; ")),
+            details: details.map { String(decoding: $0, as: UTF8.self) })
+    }
+
+    func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+}
+
+struct JournalDetails: Codable {
+    var counts: LoadCounts
+    var warnings: [String]
+}

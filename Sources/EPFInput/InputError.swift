@@ -1,0 +1,34 @@
+/// A problem reaching the bytes of a file (as opposed to a problem with the
+/// bytes themselves, which is a `FormatError`).
+public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var detail: String
+    public var hint: String
+
+    public init(path: String, detail: String, hint: String) {
+        self.path = path
+        self.detail = detail
+        self.hint = hint
+    }
+
+    public var description: String { "\(path): \(detail). \(hint)" }
+
+    /// An error for a failed system call, with `errno`'s text.
+    static func system(_ path: String, _ action: String, errno code: Int32) -> InputError {
+        let reason = String(cString: strerror(code))
+        let hint: String
+        switch code {
+        case ENOENT: hint = "Check the path"
+        case EACCES, EPERM: hint = "Check the file's permissions"
+        case EISDIR: hint = "Name a table file or a feed folder"
+        default: hint = "Check the file and the disk"
+        }
+        return InputError(path: path, detail: "cannot \(action): \(reason)", hint: hint)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

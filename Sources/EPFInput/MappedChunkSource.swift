@@ -1,0 +1,55 @@
+import EPFFormat
+
+/// Chunks of a memory-mapped file: slices of the mapping, cut at row ends,
+/// so nothing is copied.
+public final class MappedChunkSource: ChunkSource, @unchecked Sendable {
+    public let file: MappedFile
+    public let chunkSize: Int
+    public var name: String { file.path }
+    public var knownSize: Int64? { Int64(file.size) }
+    public private(set) var bytesRead: Int64 = 0
+    private var position = 0
+    private var finished = false
+
+    /// - Parameter chunkSize: target bytes per chunk; a chunk grows past it
+    ///   only to finish a row longer than that.
+    public init(file: MappedFile, chunkSize: Int = 8 << 20) {
+        self.file = file
+        self.chunkSize = max(chunkSize, 1024)
+    }
+
+    public convenience init(path: String, chunkSize: Int = 8 << 20) throws(InputError) {
+        self.init(file: try MappedFile(path: path), chunkSize: chunkSize)
+    }
+
+    public func nextChunk() throws -> Chunk? {
+        guard !finished else { return nil }
+        let all = file.bytes
+        guard let base = all.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            finished = true
+            return Chunk(bytes: UnsafeRawBufferPointer(start: nil, count: 0), fileOffset: 0, isFinal: true)
+        }
+        let start = position
+        var end = all.count
+        var isFinal = true
+        if all.count - start > chunkSize {
+            let target = start + chunkSize
+            if let cut = lastRecordBoundary(base, from: start, end: target) {
+                end = cut
+                isFinal = false
+            } else if let terminator = findRecordTerminator(base, from: target - 1, end: all.count) {
+                end = terminator + 2
+                isFinal = end == all.count
+            }
+        }
+        if isFinal {
+            // The tail after the last row end belongs to the final chunk.
+            end = all.count
+            finished = true
+        }
+        position = end
+        bytesRead = Int64(end)
+        return Chunk(
+            bytes: UnsafeRawBufferPointer(rebasing: all[start..<end]), fileOffset: Int64(start), isFinal: isFinal)
+    }
+}

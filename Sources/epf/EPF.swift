@@ -1,0 +1,18 @@
+import ArgumentParser
+
+/// `epf`: imports Apple's Enterprise Partner Feed into a catalog and answers
+/// questions from it.
+@main
+struct EPF: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "epf",
+        abstract: "Import Apple's Enterprise Partner Feed (EPF) into an indexed catalog and query it.",
+        discussion: """
+            Data goes to standard output, messages to standard error.
+            Exit status: 0 success (also when there was nothing to do), 1 when a file failed \
+            or the catalog could not answer, 64 for usage errors.
+            """,
+        version: "0.1.0",
+        subcommands: [ImportCommand.self, TablesCommand.self, LookupCommand.self]
+    )
+}

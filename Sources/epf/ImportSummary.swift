@@ -1,0 +1,51 @@
+import EPFCatalog
+import EPFImport
+import Foundation
+
+/// The per-file summary of an import, as a table, JSON or CSV.
+struct ImportSummary {
+    var reports: [FileReport]
+    var catalog: String
+    var elapsed: Duration
+
+    var applied: Int { reports.filter { $0.status == .applied }.count }
+    var failed: Int { reports.filter { $0.status == .failed }.count }
+
+    private var output: TabularOutput {
+        TabularOutput(
+            columns: ["table", "mode", "status", "rows", "repaired", "skipped", "seconds", "rows/s", "file"],
+            rows: reports.map { report in
+                [
+                    .text(report.table), report.mode.map { .text($0) } ?? .null, .text(report.status.rawValue),
+                    .integer(Int64(report.rows)), .integer(Int64(report.repaired)), .integer(Int64(report.skipped)),
+                    .text(String(format: "%.3f", report.seconds)), .integer(Int64(report.rowsPerSecond.rounded())),
+                    .text(report.path),
+                ]
+            })
+    }
+
+    func table() -> String {
+        var text = output.render(.table)
+        let rows = reports.filter { $0.status == .applied }.reduce(0) { $0 + $1.rows }
+        text += "\(applied) file(s) applied, \(failed) failed, \(Format.count(rows)) rows in \(String(format: "%.2f", Format.seconds(elapsed))) s -> \(catalog)"
+        return text
+    }
+
+    func csv() -> String { output.render(.csv) }
+
+    func json() -> String {
+        struct Document: Encodable {
+            var catalog: String
+            var seconds: Double
+            var applied: Int
+            var failed: Int
+            var files: [FileReport]
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let document = Document(
+            catalog: catalog, seconds: (Format.seconds(elapsed) * 1000).rounded() / 1000, applied: applied, failed: failed,
+            files: reports)
+        return String(decoding: (try? encoder.encode(document)) ?? Data("{}".utf8), as: UTF8.self) + "\n"
+    }
+}

@@ -1,0 +1,88 @@
+import EPFImport
+import Foundation
+
+/// Shows import events on standard error: a status line refreshed in place
+/// on a terminal, plain lines otherwise.
+final class ProgressDisplay {
+    let live: Bool
+    private var current: (path: String, table: String, started: ContinuousClock.Instant)?
+
+    init(live: Bool) { self.live = live }
+
+    func show(_ event: ImportEvent) {
+        switch event {
+        case .fileStarted(let path, let table, let size):
+            current = (path, table, .now)
+            if live {
+                Console.status("\(table): reading \(Format.bytes(size))")
+            } else {
+                Console.message("\(table): reading \(path) (\(Format.bytes(size)))")
+            }
+        case .progress(_, let bytesRead, let totalBytes, let rows):
+            guard live, let current else { return }
+            let seconds = max(0.001, Format.seconds(ContinuousClock.now - current.started))
+            var line = "\(current.table): \(Format.count(rows)) rows, \(Format.bytes(Int64(Double(bytesRead) / seconds)))/s"
+            if let totalBytes, totalBytes > 0 {
+                let fraction = Double(bytesRead) / Double(totalBytes)
+                line += String(format: ", %.0f%%", fraction * 100)
+                if fraction > 0.02 && fraction < 1 {
+                    line += ", ETA \(Format.duration(seconds / fraction - seconds))"
+                }
+            }
+            Console.status(line)
+        case .fileFinished(let report):
+            if live { Console.clearStatus() }
+            if report.status == .failed, let error = report.error {
+                Console.message("error: \(error)")
+            } else {
+                for warning in report.warnings { Console.message("warning: \(report.table): \(warning)") }
+            }
+        case .unitFinished(let path, let reports):
+            let failed = reports.filter { $0.status == .failed }.count
+            if failed > 0 {
+                Console.message("\(path): \(failed) file(s) failed: nothing from this folder was applied; the catalog is unchanged")
+            }
+        case .note(let text):
+            Console.message("note: \(text)")
+        }
+    }
+
+    func finish() {
+        if live { Console.clearStatus() }
+    }
+}
+
+/// Number and size formats for people.
+enum Format {
+    static func count(_ value: Int) -> String {
+        let digits = String(value)
+        var out = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(character)
+        }
+        return out
+    }
+
+    static func bytes(_ value: Int64) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var amount = Double(value)
+        var unit = 0
+        while amount >= 1000 && unit < units.count - 1 {
+            amount /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(value) B" : String(format: "%.1f %@", amount, units[unit])
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        if seconds < 60 { return String(format: "%.0fs", seconds) }
+        let minutes = Int(seconds) / 60
+        if minutes < 60 { return "\(minutes)m\(Int(seconds) % 60)s" }
+        return "\(minutes / 60)h\(minutes % 60)m"
+    }
+}

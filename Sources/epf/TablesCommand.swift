@@ -1,0 +1,35 @@
+import ArgumentParser
+import EPFCatalog
+
+/// `epf tables`
+struct TablesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tables",
+        abstract: "List the catalog's tables with their row counts and last import.")
+
+    @OptionGroup var catalog: CatalogOption
+
+    @Option(name: .long, help: "Output format.")
+    var format: OutputFormat = .table
+
+    func run() throws {
+        let tables: [CatalogReader.TableSummary]
+        do {
+            tables = try CatalogReader(path: catalog.path).tables()
+        } catch {
+            Console.message("epf tables: \(error.description)")
+            throw ExitCode(1)
+        }
+        if tables.isEmpty { Console.message("epf tables: the catalog has no tables yet") }
+        let output = TabularOutput(
+            columns: ["table", "rows", "last_mode", "last_import", "export_date", "source"],
+            rows: tables.map { table in
+                [
+                    .text(table.name), .integer(Int64(table.rows)), table.lastMode.map { .text($0) } ?? .null,
+                    table.lastImport.map { .text($0) } ?? .null, table.exportDate.map { .integer($0) } ?? .null,
+                    table.source.map { .text($0) } ?? .null,
+                ]
+            })
+        Console.out(output.render(format))
+    }
+}

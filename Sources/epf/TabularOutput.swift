@@ -1,0 +1,91 @@
+import EPFCatalog
+import Foundation
+
+/// Rows with named columns, printed as an aligned table, CSV or JSON.
+struct TabularOutput {
+    var columns: [String]
+    var rows: [[SQLValue]]
+
+    func render(_ format: OutputFormat) -> String {
+        switch format {
+        case .table: return table()
+        case .csv: return csv()
+        case .json: return JSONText.array(rows.map { row in JSONText.object(zip(columns, row).map { ($0, JSONText.value($1)) }) }) + "\n"
+        }
+    }
+
+    private func table() -> String {
+        let cells = rows.map { $0.map { ($0.textValue ?? "").replacingOccurrences(of: "\n", with: "⏎") } }
+        var widths = columns.map(\.count)
+        for row in cells {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        func line(_ values: [String], numeric: [Bool]) -> String {
+            zip(values.indices, values).map { index, value in
+                let padding = String(repeating: " ", count: max(0, widths[index] - value.count))
+                return numeric[index] ? padding + value : value + padding
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
+        let numeric = columns.indices.map { index in
+            !rows.isEmpty && rows.allSatisfy { row in
+                switch row[index] {
+                case .integer, .real, .null: return true
+                case .text: return false
+                }
+            }
+        }
+        var text = line(columns, numeric: numeric) + "\n"
+        for row in cells { text += line(row, numeric: numeric) + "\n" }
+        return text
+    }
+
+    private func csv() -> String {
+        func field(_ value: String) -> String {
+            guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
+            return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        var text = columns.map(field).joined(separator: ",") + "\n"
+        for row in rows {
+            text += row.map { field($0.textValue ?? "") }.joined(separator: ",") + "\n"
+        }
+        return text
+    }
+}
+
+/// JSON text built in a fixed key order (JSONEncoder's dictionaries have
+/// none), for output people and scripts read.
+enum JSONText {
+    static func value(_ value: SQLValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .integer(let number): return String(number)
+        case .real(let number): return number.isFinite ? (value.textValue ?? "null") : "null"
+        case .text(let text): return string(text)
+        }
+    }
+
+    static func object(_ members: [(String, String)]) -> String {
+        "{" + members.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+    }
+
+    static func array(_ elements: [String]) -> String {
+        "[" + elements.joined(separator: ",") + "]"
+    }
+
+    static func string(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
