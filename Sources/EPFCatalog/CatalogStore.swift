@@ -8,11 +8,14 @@ public struct StagingTarget: Sendable {
     public var header: EPFHeader
     /// The file as the user named it, for messages.
     public var sourceName: String
+    /// The feed the file belongs to (`itunes`, `pricing`, ...), if known.
+    public var feed: String?
 
-    public init(table: String, header: EPFHeader, sourceName: String) {
+    public init(table: String, header: EPFHeader, sourceName: String, feed: String? = nil) {
         self.table = table
         self.header = header
         self.sourceName = sourceName
+        self.feed = feed
     }
 }
 

@@ -19,6 +19,8 @@ public struct FileReport: Sendable, Encodable, Equatable {
     public var feedDate: String?
     /// FULL or INCREMENTAL, once the header was read.
     public var mode: String?
+    /// The first row's `export_date` (epoch milliseconds), once read.
+    public var exportDate: Int64?
     public var status: Status
     public var size: Int64
     public var rows: Int
@@ -37,7 +39,7 @@ public struct FileReport: Sendable, Encodable, Equatable {
     public var warnings: [String]
 
     enum CodingKeys: String, CodingKey {
-        case path, table, feed, feedDate, mode, status, size, rows, repaired, skipped, seconds, rowsPerSecond
+        case path, table, feed, feedDate, mode, exportDate, status, size, rows, repaired, skipped, seconds, rowsPerSecond
         case counts, outcome, error, warnings
     }
 
@@ -48,6 +50,7 @@ public struct FileReport: Sendable, Encodable, Equatable {
         try container.encodeIfPresent(feed, forKey: .feed)
         try container.encodeIfPresent(feedDate, forKey: .feedDate)
         try container.encodeIfPresent(mode, forKey: .mode)
+        try container.encodeIfPresent(exportDate, forKey: .exportDate)
         try container.encode(status, forKey: .status)
         try container.encode(size, forKey: .size)
         try container.encode(rows, forKey: .rows)

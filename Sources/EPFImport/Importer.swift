@@ -49,7 +49,7 @@ public final class Importer {
             let started = Timestamp.now()
             let clock = ContinuousClock.now
             var report = FileReport(
-                path: file.path, table: file.table, feed: unit.feed?.feed, feedDate: unit.feed?.isoDate, mode: nil,
+                path: file.path, table: file.table, feed: unit.feed?.feed, feedDate: unit.feed?.isoDate, mode: nil, exportDate: nil,
                 status: .applied, size: file.size, rows: 0, repaired: 0, skipped: 0, seconds: 0,
                 counts: LoadCounts(), outcome: nil, error: nil, warnings: [])
             events(.fileStarted(path: file.path, table: file.table, size: file.size))
@@ -145,7 +145,7 @@ public final class Importer {
                 hint: "Import the next FULL file of this table instead")
         }
 
-        let target = StagingTarget(table: file.table, header: header, sourceName: file.path)
+        let target = StagingTarget(table: file.table, header: header, sourceName: file.path, feed: report.feed)
         let loader = try store.makeLoader(for: target, strict: options.strict)
         do {
             try stream(source, first: first, header: header, path: file.path, into: loader)
@@ -154,6 +154,7 @@ public final class Importer {
             report.rows = staged.counts.rowsRead
             report.repaired = staged.counts.repairedRows
             report.skipped = staged.counts.skippedRows
+            report.exportDate = staged.firstExportDate
             report.warnings += staged.counts.notes
             return staged
         } catch {
@@ -236,7 +237,7 @@ public final class Importer {
         encoder.outputFormatting = [.sortedKeys]
         let details = try? encoder.encode(JournalDetails(counts: report.counts, warnings: report.warnings))
         return JournalEntry(
-            feed: report.feed, feedDate: report.feedDate, table: report.table, exportDate: nil, mode: report.mode,
+            feed: report.feed, feedDate: report.feedDate, table: report.table, exportDate: report.exportDate, mode: report.mode,
             rows: report.rows, repairedRows: report.repaired, skippedRows: report.skipped, sourcePath: report.path,
             sourceSize: report.size, startedAt: started, finishedAt: Timestamp.now(), status: status,
             message: message ?? (report.warnings.isEmpty ? nil : report.warnings.joined(separator: "; ")),

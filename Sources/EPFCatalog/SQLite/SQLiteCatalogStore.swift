@@ -235,7 +235,7 @@ public final class SQLiteCatalogStore: CatalogStore {
                 source_path = excluded.source_path, applied_at = excluded.applied_at
             """,
             [
-                .text(table.target.table), .null, .text(header.exportMode.rawValue),
+                .text(table.target.table), table.target.feed.map { .text($0) } ?? .null, .text(header.exportMode.rawValue),
                 table.firstExportDate.map { .integer($0) } ?? .null, .text(columnsJSON), .text(keyJSON),
                 .text(table.target.sourceName), .text(Timestamp.now()),
             ])
