@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "EPFInput", targets: ["EPFInput"]),
         .library(name: "EPFCatalog", targets: ["EPFCatalog"]),
         .library(name: "EPFImport", targets: ["EPFImport"]),
+        .library(name: "EPFSynthetic", targets: ["EPFSynthetic"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -33,13 +34,15 @@ let package = Package(
         .target(name: "EPFInput", dependencies: ["EPFFormat", "CZlib"]),
         // The catalog: SQLite store, schema mapping, loader, journal, reads.
         .target(name: "EPFCatalog", dependencies: ["EPFFormat", "CSQLite"]),
+        // Deterministic synthetic feeds for benchmarks and stress tests.
+        .target(name: "EPFSynthetic", dependencies: ["EPFFormat"]),
         // The pipeline: plan, parse, load; progress as values.
         .target(name: "EPFImport", dependencies: ["EPFFormat", "EPFInput", "EPFCatalog"]),
         // The command line.
         .executableTarget(
             name: "epf",
             dependencies: [
-                "EPFFormat", "EPFInput", "EPFCatalog", "EPFImport",
+                "EPFFormat", "EPFInput", "EPFCatalog", "EPFImport", "EPFSynthetic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -4,38 +4,67 @@
 /// (one per maximal invalid subpart, as Unicode recommends) and NUL bytes are
 /// removed. Both are counted, never silent.
 public enum TextRepair {
-    /// True when `bytes` hold a NUL or anything that is not valid UTF-8: the
-    /// record needs `repair` before its text can be stored.
+    /// True when the bytes hold a NUL or anything that is not valid UTF-8:
+    /// the record needs `repair` before its text can be stored.
     ///
-    /// Runs 16 bytes at a time while the text is ASCII (most EPF text), and
-    /// falls back to a full decoder from the first non-ASCII block on.
+    /// Clean ASCII (most EPF text) is skipped 16 bytes at a time with word
+    /// arithmetic; a non-ASCII sequence is decoded, then the fast skip
+    /// resumes, so a few accented letters or CJK words in a long description
+    /// cost little.
     @inlinable
     public static func needsRepair(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-        var index = 0
         let raw = UnsafeRawPointer(p)
-        while index + 16 <= count {
-            let block = raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
-            // High bit set (non-ASCII) or zero byte: leave the fast path.
-            let special = (block .>= 0x80) .| (block .== 0)
-            if any(special) { break }
-            index += 16
-        }
-        return !isCleanUTF8(p + index, count - index)
-    }
-
-    /// Valid UTF-8 with no NUL byte.
-    @usableFromInline
-    static func isCleanUTF8(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
         var index = 0
-        while index < count {
-            let byte = p[index]
-            if byte == 0 { return false }
-            if byte < 0x80 { index += 1; continue }
-            let length = sequence(p + index, count - index)
-            if length < 0 { return false }
+        while true {
+            // Skip clean ASCII a word at a time, landing on the first byte
+            // that is NUL or non-ASCII.
+            while index + 8 <= count {
+                let clean = asciiWithoutNUL(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                if clean != highBits {
+                    index += (~clean & highBits).trailingZeroBitCount >> 3
+                    break
+                }
+                index += 8
+            }
+            if index + 8 > count {
+                while index < count, p[index] &- 1 < 0x7F { index += 1 }
+            }
+            guard index < count else { return false }
+            let length = validSequenceLength(p + index, count - index)
+            if length == 0 { return true }
             index += length
         }
-        return true
+    }
+
+    /// Length of the valid UTF-8 sequence at `p` (a byte >= 0x80 or NUL),
+    /// or 0 when it is invalid or NUL. The common two- and three-byte forms
+    /// (accents, CJK) are checked inline.
+    @inlinable @inline(__always)
+    static func validSequenceLength(_ p: UnsafePointer<UInt8>, _ available: Int) -> Int {
+        let lead = p[0]
+        if lead >= 0xC2 && lead <= 0xDF {
+            return available >= 2 && p[1] & 0xC0 == 0x80 ? 2 : 0
+        }
+        if lead & 0xF0 == 0xE0, available >= 3 {
+            let second = p[1]
+            let low: UInt8 = lead == 0xE0 ? 0xA0 : 0x80
+            let high: UInt8 = lead == 0xED ? 0x9F : 0xBF
+            return second >= low && second <= high && p[2] & 0xC0 == 0x80 ? 3 : 0
+        }
+        if lead == 0 { return 0 }
+        let length = sequence(p, available)
+        return length > 0 ? length : 0
+    }
+
+    @usableFromInline static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// Sets the high bit of each byte of the result exactly where the byte
+    /// of `word` is ASCII and not NUL (1...0x7F): adding 0x7F to the low
+    /// seven bits carries into the high bit unless they are all zero, and
+    /// `~word` clears the bytes that had the high bit set.
+    @inlinable
+    static func asciiWithoutNUL(_ word: UInt64) -> UInt64 {
+        ((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) & ~word & highBits
     }
 
     /// Classifies the multi-byte sequence that starts at `p` (a byte >= 0x80):
