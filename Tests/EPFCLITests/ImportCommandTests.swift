@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+@Suite("epf import")
+struct ImportCommandTests {
+    @Test func importsTheSampleFeedsWithASummaryOnStandardError() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let result = try cli.run(["import"] + CLIRunner.sampleFeedsInOrder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("14 file(s) applied, 0 failed"))
+        #expect(result.stderr.contains("1 row(s) had a stray 0x01 in free text"))
+        #expect(FileManager.default.fileExists(atPath: cli.path("catalog.sqlite")))
+    }
+
+    @Test func jsonSummaryGoesToStandardOutput() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let result = try cli.run(["import", "--db", cli.path("c.sqlite"), "--format", "json", CLIRunner.sampleFeed("itunes20261101")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(document["applied"] as? Int == 9)
+        #expect(document["failed"] as? Int == 0)
+        let files = try #require(document["files"] as? [[String: Any]])
+        let application = try #require(files.first { $0["table"] as? String == "application" })
+        #expect(application["rows"] as? Int == 25)
+        #expect(application["repaired"] as? Int == 1)
+        #expect(application["mode"] as? String == "FULL")
+        #expect(application["feed"] as? String == "itunes")
+        #expect(application["feedDate"] as? String == "2026-11-01")
+    }
+
+    @Test func csvSummaryHasOneLinePerFile() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let result = try cli.run(["import", "--db", cli.path("c.sqlite"), "--format", "csv", CLIRunner.sampleFeed("pricing20261101")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0].hasPrefix("table,mode,status,rows"))
+        #expect(lines[1].hasPrefix("application_price,FULL,applied,175,0,0,"))
+    }
+
+    @Test func includeAndExcludeMatchWholeTableNames() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = cli.path("c.sqlite")
+        let result = try cli.run([
+            "import", "--db", db, "--include", "application.*", "--exclude", "application_device_type",
+            "--format", "csv", CLIRunner.sampleFeed("itunes20261101"),
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let tables = result.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[0] }
+        #expect(tables == ["application", "application_detail"])
+    }
+
+    @Test func tablePrefixNamesTheTables() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = cli.path("c.sqlite")
+        #expect(try cli.run(["import", "--db", db, "--table-prefix", "epf1_", CLIRunner.sampleFeed("pricing20261101")]).status == 0)
+        let tables = try cli.run(["tables", "--db", db, "--format", "csv"])
+        #expect(tables.stdout.contains("epf1_application_price,175,"))
+    }
+
+    @Test func damagedFileExitsOneAndNamesFileRecordAndByte() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let folder = cli.path("itunes20261101")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: CLIRunner.sampleFeed("itunes20261101") + "/storefront"))
+        bytes.removeLast(20)  // cuts the footer and part of the last row
+        try bytes.write(to: URL(fileURLWithPath: folder + "/storefront"))
+        let result = try cli.run(["import", "--db", cli.path("c.sqlite"), folder])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(folder)/storefront"))
+        #expect(result.stderr.contains("record "))
+        #expect(result.stderr.contains("byte "))
+        #expect(result.stderr.contains("the catalog is unchanged"))
+    }
+
+    @Test func missingPathExitsOne() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let result = try cli.run(["import", "--db", cli.path("c.sqlite"), cli.path("nowhere")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no such file or folder"))
+    }
+
+    @Test func folderOfFeedFoldersSuggestsTheOrder() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let result = try cli.run(["import", "--db", cli.path("c.sqlite"), CLIRunner.packageRoot.appendingPathComponent("SampleFeeds").path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("holds folders, not table files"))
+        #expect(result.stderr.contains("itunes20261101"))
+    }
+
+    @Test(arguments: [
+        ["import"],
+        ["import", "--format", "xml", "x"],
+        ["import", "--include", "(", "x"],
+        ["import", "--table-prefix", "a-b", "x"],
+        ["frobnicate"],
+    ])
+    func usageErrorsExitSixtyFour(_ arguments: [String]) throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let result = try cli.run(arguments)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(!result.stderr.isEmpty)
+    }
+
+    @Test func environmentNamesTheCatalog() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = cli.path("from-env.sqlite")
+        let result = try cli.run(["import", CLIRunner.sampleFeed("pricing20261101")], environment: ["EPF_DB": db])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: db))
+        #expect(!FileManager.default.fileExists(atPath: cli.path("catalog.sqlite")))
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@Suite("epf tables and epf lookup")
+struct QueryCommandTests {
+    /// A catalog with all the sample feeds applied.
+    static func importedCatalog(_ cli: CLIRunner) throws -> String {
+        let db = cli.path("c.sqlite")
+        let result = try cli.run(["import", "--db", db] + CLIRunner.sampleFeedsInOrder)
+        #expect(result.status == 0, "\(result.stderr)")
+        return db
+    }
+
+    @Test func tablesListsRowCountsAndLastImport() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = try Self.importedCatalog(cli)
+        let result = try cli.run(["tables", "--db", db, "--format", "json"])
+        #expect(result.status == 0)
+        let tables = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(tables.count == 11)
+        let application = try #require(tables.first { $0["table"] as? String == "application" })
+        #expect(application["rows"] as? Int == 27)
+        #expect(application["last_mode"] as? String == "INCREMENTAL")
+        #expect(application["export_date"] as? Int == 1_793_577_600_000)
+        let price = try #require(tables.first { $0["table"] as? String == "application_price" })
+        #expect(price["rows"] as? Int == 175)
+        #expect(!tables.contains { ($0["table"] as? String)?.hasPrefix("epf_") == true })
+    }
+
+    @Test func tablesOnAMissingCatalogExitsOne() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let result = try cli.run(["tables", "--db", cli.path("none.sqlite")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no catalog there"))
+        #expect(!FileManager.default.fileExists(atPath: cli.path("none.sqlite")))
+    }
+
+    @Test func lookupPrintsTheApplicationAsJSON() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = try Self.importedCatalog(cli)
+        let result = try cli.run(["lookup", "--db", db, "553910284"])
+        #expect(result.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(document["resultCount"] as? Int == 1)
+        let app = try #require((document["results"] as? [[String: Any]])?.first)
+        #expect(app["application_id"] as? Int == 553_910_284)
+        #expect(app["title"] as? String == "Puzzle Box Deluxe")
+        #expect((app["description"] as? String)?.contains("Tip:\u{1}press") == true)
+        #expect(result.stdout.contains("\"application_id\":553910284"))
+    }
+
+    @Test func lookupOfAnUnknownIDIsEmptyWithAMessage() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = try Self.importedCatalog(cli)
+        let result = try cli.run(["lookup", "--db", db, "1"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "{\"resultCount\":0,\"results\":[]}\n")
+        #expect(result.stderr.contains("no application with Apple ID 1"))
+    }
+
+    @Test func lookupRejectsWhatIsNotAnID() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let result = try cli.run(["lookup", "abc"])
+        #expect(result.status == 64)
+    }
+}
