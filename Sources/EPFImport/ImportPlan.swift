@@ -90,7 +90,7 @@ public enum ImportPlanner {
                 var planned: [PlannedFile] = []
                 var subfolders: [String] = []
                 for name in entries where !name.hasPrefix(".") {
-                    let full = url.appendingPathComponent(name).path
+                    let full = trimmed == "/" ? "/" + name : trimmed + "/" + name
                     var entryIsDirectory: ObjCBool = false
                     _ = files.fileExists(atPath: full, isDirectory: &entryIsDirectory)
                     if entryIsDirectory.boolValue {
@@ -106,7 +106,7 @@ public enum ImportPlanner {
                 }
                 if planned.isEmpty && !subfolders.isEmpty {
                     let feeds = subfolders.compactMap { name in FeedName(name).map { (name, $0) } }
-                        .sorted { $0.1 < $1.1 }.map { URL(fileURLWithPath: trimmed).appendingPathComponent($0.0).path }
+                        .sorted { $0.1 < $1.1 }.map { trimmed + "/" + $0.0 }
                     throw PlanError(
                         detail: "\(path) holds folders, not table files: name the feed folders to import, oldest first"
                             + (feeds.isEmpty ? "" : ", for example: epf import \(feeds.joined(separator: " "))"))
