@@ -48,6 +48,7 @@ let package = Package(
         ),
 
         .testTarget(name: "EPFFormatTests", dependencies: ["EPFFormat"]),
+        .testTarget(name: "EPFInputTests", dependencies: ["EPFInput", "EPFFormat"]),
         .testTarget(name: "EPFCatalogTests", dependencies: ["EPFCatalog", "EPFFormat", "CSQLite"]),
         .testTarget(name: "EPFImportTests", dependencies: ["EPFImport", "EPFCatalog", "EPFInput", "EPFFormat", "CSQLite"]),
         .testTarget(name: "EPFCLITests", dependencies: ["epf"]),

@@ -98,7 +98,7 @@ public enum ImportPlanner {
                         continue
                     }
                     guard let table = tableName(forFile: name) else {
-                        notes.append("\(full): not a table file name (table files have no extension): ignored")
+                        notes.append("\(full): not a table file (table files have no extension, or .gz): ignored")
                         continue
                     }
                     guard filter.accepts(table) else { continue }
@@ -119,7 +119,7 @@ public enum ImportPlanner {
                 let url = URL(fileURLWithPath: trimmed)
                 let name = url.lastPathComponent
                 guard let table = tableName(forFile: name) else {
-                    throw PlanError(detail: "\(path): not a table file name (EPF table files have no extension)")
+                    throw PlanError(detail: "\(path): not a table file name (EPF table files have no extension; a gzipped one ends in .gz)")
                 }
                 guard filter.accepts(table) else {
                     notes.append("\(path): table \(table) left out by --include/--exclude")
@@ -134,11 +134,14 @@ public enum ImportPlanner {
         return ImportPlan(units: units, notes: notes)
     }
 
-    /// The table a file holds: its name with `-` made `_`. Names with an
-    /// extension (archives, `.md5` files) are not table files.
+    /// The table a file holds: its name with `-` made `_`; a gzipped table
+    /// file (`application.gz`) holds the table of its stem. Other names with
+    /// an extension (archives, `.md5` files) are not table files.
     public static func tableName(forFile name: String) -> String? {
-        guard !name.isEmpty, !name.contains("."), !name.hasPrefix("#") else { return nil }
-        return name.replacingOccurrences(of: "-", with: "_")
+        var stem = Substring(name)
+        if stem.hasSuffix(".gz") { stem = stem.dropLast(3) }
+        guard !stem.isEmpty, !stem.contains("."), !stem.hasPrefix("#") else { return nil }
+        return stem.replacingOccurrences(of: "-", with: "_")
     }
 
     static func fileSize(_ path: String) -> Int64 {

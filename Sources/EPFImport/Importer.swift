@@ -116,7 +116,7 @@ public final class Importer {
 
     /// Reads, checks and stages one file.
     func load(_ file: PlannedFile, into report: inout FileReport) throws -> StagedTable {
-        let source = try MappedChunkSource(path: file.path, chunkSize: options.chunkSize)
+        let source = try Self.openSource(file.path, chunkSize: options.chunkSize)
         guard let first = try source.nextChunk() else {
             throw FormatError(.emptyFile, file: file.path, byteOffset: 0, detail: "the file is empty (0 bytes)", hint: "Download it again")
         }
@@ -161,6 +161,14 @@ public final class Importer {
             loader.abandon()
             throw error
         }
+    }
+
+    /// A gzipped file streams through zlib; a plain one is memory-mapped.
+    static func openSource(_ path: String, chunkSize: Int) throws -> any ChunkSource {
+        if path.hasSuffix(".gz") {
+            return StreamChunkSource(stream: try GzipStream(path: path), name: path, chunkSize: chunkSize)
+        }
+        return try MappedChunkSource(path: path, chunkSize: chunkSize)
     }
 
     /// Parses every chunk into batches and hands them to the loader; checks

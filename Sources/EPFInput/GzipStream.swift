@@ -1,0 +1,105 @@
+import CZlib
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A gzip file (`.gz`, also zlib streams and several gzip members one after
+/// the other, as `cat a.gz b.gz` makes) decompressed as it is read.
+public final class GzipStream: ByteStream {
+    public let path: String
+    public private(set) var sourceBytesRead: Int64 = 0
+    public let sourceSize: Int64?
+
+    let descriptor: Int32
+    /// zlib keeps a pointer back to its stream: it must not move, so it lives
+    /// on the heap.
+    let zstream: UnsafeMutablePointer<z_stream>
+    let input: UnsafeMutableRawBufferPointer
+    var inputEnded = false
+    var streamEnded = false
+    /// Bytes of output produced, for error positions.
+    var produced: Int64 = 0
+
+    public init(path: String) throws(InputError) {
+        self.path = path
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .system(path, "open the file", errno: errno) }
+        var status = stat()
+        sourceSize = fstat(descriptor, &status) == 0 ? Int64(status.st_size) : nil
+        zstream = .allocate(capacity: 1)
+        zstream.initialize(to: z_stream())
+        input = .allocate(byteCount: 1 << 20, alignment: 16)
+        // 15 window bits + 32: accept gzip and zlib headers alike.
+        let code = inflateInit2_(zstream, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        guard code == Z_OK else {
+            close(descriptor)
+            input.deallocate()
+            zstream.deallocate()
+            throw InputError(path: path, detail: "cannot start zlib (code \(code))", hint: "Check the system's zlib")
+        }
+    }
+
+    deinit {
+        inflateEnd(zstream)
+        zstream.deallocate()
+        input.deallocate()
+        close(descriptor)
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard !buffer.isEmpty else { return 0 }
+        zstream.pointee.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
+        zstream.pointee.avail_out = uInt(min(buffer.count, Int(UInt32.max)))
+        while zstream.pointee.avail_out > 0 {
+            if zstream.pointee.avail_in == 0 && !inputEnded {
+                try refill()
+            }
+            if streamEnded {
+                // Another gzip member may follow.
+                if zstream.pointee.avail_in == 0 && inputEnded { break }
+                if zstream.pointee.avail_in == 0 { continue }
+                inflateReset(zstream)
+                streamEnded = false
+            }
+            let before = zstream.pointee.avail_out
+            let code = inflate(zstream, Z_NO_FLUSH)
+            switch code {
+            case Z_OK, Z_BUF_ERROR:
+                if zstream.pointee.avail_out == before && zstream.pointee.avail_in == 0 && inputEnded {
+                    throw InputError(
+                        path: path,
+                        detail: "the gzip data ends early (after \(sourceBytesRead) compressed bytes, \(produced + Int64(buffer.count - Int(zstream.pointee.avail_out))) bytes out)",
+                        hint: "The download was cut short; download it again")
+                }
+            case Z_STREAM_END:
+                streamEnded = true
+            default:
+                let message = zstream.pointee.msg.map { String(cString: $0) } ?? "code \(code)"
+                throw InputError(
+                    path: path, detail: "corrupt gzip data near compressed byte \(sourceBytesRead - Int64(zstream.pointee.avail_in)): \(message)",
+                    hint: "The archive is damaged; download it again")
+            }
+        }
+        let written = buffer.count - Int(zstream.pointee.avail_out)
+        produced += Int64(written)
+        return written
+    }
+
+    private func refill() throws(InputError) {
+        var count: Int
+        repeat {
+            count = Glibc.read(descriptor, input.baseAddress!, input.count)
+        } while count < 0 && errno == EINTR
+        guard count >= 0 else { throw .system(path, "read the file", errno: errno) }
+        if count == 0 {
+            inputEnded = true
+            return
+        }
+        sourceBytesRead += Int64(count)
+        zstream.pointee.next_in = input.baseAddress!.assumingMemoryBound(to: Bytef.self)
+        zstream.pointee.avail_in = uInt(count)
+    }
+}
