@@ -1,0 +1,80 @@
+import EPFCatalog
+import EPFFormat
+import Foundation
+import Testing
+
+/// Builds a table file's bytes: a header and rows of fields.
+struct TableBytes {
+    var columns: [String]
+    var types: [String]
+    var key: [String]
+    var mode = "FULL"
+    var rows: [[String]] = []
+
+    var bytes: [UInt8] {
+        var lines = [
+            "#" + columns.joined(separator: "\u{1}"),
+            "#primaryKey:" + key.joined(separator: "\u{1}"),
+            "#dbTypes:" + types.joined(separator: "\u{1}"),
+            "#exportMode:" + mode,
+        ]
+        lines += rows.map { $0.joined(separator: "\u{1}") }
+        lines.append("#recordsWritten:\(rows.count)")
+        return lines.flatMap { Array($0.utf8) + [0x02, 0x0A] }
+    }
+}
+
+/// A catalog in a temporary folder.
+final class TemporaryCatalog {
+    let folder: URL
+    let path: String
+    let store: SQLiteCatalogStore
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("epf-catalog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        path = folder.appendingPathComponent("catalog.sqlite").path
+        store = try SQLiteCatalogStore(path: path)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// Parses `table` and loads it into staging, as the importer does.
+    func stage(_ table: TableBytes, as name: String, strict: Bool = false) throws -> StagedTable {
+        try stage(bytes: table.bytes, as: name, strict: strict)
+    }
+
+    /// Parses a table file's bytes and loads them into staging.
+    func stage(bytes: [UInt8], as name: String, strict: Bool = false) throws -> StagedTable {
+        try bytes.withUnsafeBytes { raw in
+            guard case .header(let header) = try HeaderParser.parse(raw, isComplete: true) else {
+                Issue.record("header incomplete")
+                throw CancellationError()
+            }
+            let loader = try store.makeLoader(for: StagingTarget(table: name, header: header, sourceName: name), strict: strict)
+            let parser = RecordParser(header: header)
+            let batch = RecordBatch(columnCount: header.columns.count, capacity: 2)
+            var position = header.dataOffset
+            var records = 0
+            repeat {
+                position = parser.parse(raw, from: position, isFinal: true, recordsBefore: records, into: batch)
+                if let fault = batch.fault { throw fault }
+                try loader.load(batch, chunk: raw, firstRecord: records + 1, chunkOffset: 0)
+                records += batch.count
+            } while batch.count > 0 && batch.footer == nil
+            return try loader.finish()
+        }
+    }
+
+    /// Stages and applies one table.
+    @discardableResult
+    func apply(_ table: TableBytes, as name: String) throws -> ApplyOutcome {
+        let staged = try stage(table, as: name)
+        return try store.apply([staged], journal: []).first!
+    }
+
+    /// Every row of `table` in key order, as values.
+    func rows(_ sql: String) throws -> [[SQLValue]] {
+        try store.database.rows(sql)
+    }
+}
