@@ -10,6 +10,8 @@ public struct ImportOptions: Sendable {
     public var strict = false
     /// Bytes per chunk read from a file.
     public var chunkSize = 8 << 20
+    /// Chunks read but not yet loaded, at most: bounds memory.
+    public var chunksInFlight = 2 * ProcessInfo.processInfo.activeProcessorCount + 2
 
     public init(strict: Bool = false, chunkSize: Int = 8 << 20) {
         self.strict = strict
@@ -171,49 +173,46 @@ public final class Importer {
         return try MappedChunkSource(path: path, chunkSize: chunkSize)
     }
 
-    /// Parses every chunk into batches and hands them to the loader; checks
-    /// the footer.
+    /// Parses the chunks on worker threads and hands their batches, in file
+    /// order, to the loader on this thread; checks the footer.
     func stream(_ source: any ChunkSource, first: Chunk, header: EPFHeader, path: String, into loader: any TableLoader) throws {
-        let parser = RecordParser(header: header)
-        let batch = RecordBatch(columnCount: header.columns.count)
         var recordsBefore = 0
         var footer: (count: Int, offset: Int64)?
-        var chunk: Chunk? = first
-        var position = header.dataOffset
         var lastProgress = ContinuousClock.now
-        while let current = chunk {
-            if let footer, current.bytes.count > 0 {
+        var endOffset = Int64(0)
+        let pipeline = ParsePipeline(header: header, inFlight: options.chunksInFlight)
+        try pipeline.run(source: source, first: first, start: header.dataOffset) { parsed in
+            let chunk = parsed.chunk
+            if let footer, parsed.records > 0 || chunk.bytes.count > 0 {
                 throw FormatError(
-                    .dataAfterFooter, file: path, record: recordsBefore + 1, byteOffset: current.fileOffset,
+                    .dataAfterFooter, file: path, record: recordsBefore + 1, byteOffset: chunk.fileOffset,
                     detail: "data follows the #recordsWritten footer at byte \(footer.offset)",
                     hint: "The file holds more than one table or was joined by hand; check the file")
             }
-            var inChunk = 0
-            repeat {
-                position = parser.parse(current.bytes, from: position, isFinal: current.isFinal, recordsBefore: inChunk, into: batch)
-                try loader.load(batch, chunk: current.bytes, firstRecord: recordsBefore + inChunk + 1, chunkOffset: current.fileOffset)
-                inChunk += batch.count
+            for batch in parsed.batches {
+                try loader.load(
+                    batch, chunk: chunk.bytes, firstRecord: recordsBefore + batch.firstRecordInChunk + 1,
+                    chunkOffset: chunk.fileOffset)
                 if var fault = batch.fault {
-                    fault = fault.shifted(records: recordsBefore, bytes: current.fileOffset)
+                    fault = fault.shifted(records: recordsBefore, bytes: chunk.fileOffset)
                     fault.file = path
                     throw fault
                 }
                 if let count = batch.footer {
-                    footer = (count, current.fileOffset + Int64(batch.footerOffset))
+                    footer = (count, chunk.fileOffset + Int64(batch.footerOffset))
                 }
-            } while position < current.bytes.count && footer == nil && batch.count > 0
-            recordsBefore += inChunk
-            if ContinuousClock.now - lastProgress > .milliseconds(250) {
-                lastProgress = .now
-                events(.progress(path: path, bytesRead: source.bytesRead, totalBytes: source.knownSize, rows: recordsBefore))
             }
-            chunk = try source.nextChunk()
-            position = 0
+            recordsBefore += parsed.records
+            endOffset = chunk.fileOffset + Int64(chunk.bytes.count)
+            if ContinuousClock.now - lastProgress > .milliseconds(200) {
+                lastProgress = .now
+                events(.progress(path: path, bytesRead: parsed.sourcePosition, totalBytes: source.knownSize, rows: recordsBefore))
+            }
         }
         events(.progress(path: path, bytesRead: source.bytesRead, totalBytes: source.knownSize, rows: recordsBefore))
         guard let footer else {
             throw FormatError(
-                .missingFooter, file: path, record: recordsBefore, byteOffset: source.bytesRead,
+                .missingFooter, file: path, record: recordsBefore, byteOffset: endOffset,
                 detail: "the file ends after record \(recordsBefore) with no #recordsWritten footer",
                 hint: "The download was cut short; download the file again")
         }

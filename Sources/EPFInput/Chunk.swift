@@ -1,18 +1,25 @@
 /// A run of whole rows of one table file, ready to parse.
+///
+/// Invariant: `bytes` stay valid and unchanged for as long as any copy of the
+/// chunk is alive, because the chunk holds their `owner` (the mapped file,
+/// or a pooled buffer that goes back to its pool when released). So a chunk
+/// may be handed to other threads (`@unchecked Sendable`).
 public struct Chunk: @unchecked Sendable {
-    /// The bytes; valid while the source that produced them is alive and,
-    /// for streamed sources, until the source's next `nextChunk()` call.
+    /// The bytes, valid while the chunk is alive.
     public var bytes: UnsafeRawBufferPointer
     /// Offset of `bytes[0]` in the (decompressed) file.
     public var fileOffset: Int64
     /// The last chunk of the file: bytes after its last row end are a
     /// truncated row.
     public var isFinal: Bool
+    /// Keeps `bytes` alive.
+    public var owner: AnyObject?
 
-    public init(bytes: UnsafeRawBufferPointer, fileOffset: Int64, isFinal: Bool) {
+    public init(bytes: UnsafeRawBufferPointer, fileOffset: Int64, isFinal: Bool, owner: AnyObject?) {
         self.bytes = bytes
         self.fileOffset = fileOffset
         self.isFinal = isFinal
+        self.owner = owner
     }
 }
 
@@ -26,6 +33,7 @@ public protocol ChunkSource: AnyObject {
     /// Bytes of the file read so far (compressed bytes for a compressed
     /// source: what progress against `knownSize` should count).
     var bytesRead: Int64 { get }
-    /// The next chunk, or nil after the final one.
+    /// The next chunk, or nil after the final one. Chunks may be kept and
+    /// used (on any thread) while later ones are read.
     func nextChunk() throws -> Chunk?
 }

@@ -27,7 +27,7 @@ public final class MappedChunkSource: ChunkSource, @unchecked Sendable {
         let all = file.bytes
         guard let base = all.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             finished = true
-            return Chunk(bytes: UnsafeRawBufferPointer(start: nil, count: 0), fileOffset: 0, isFinal: true)
+            return Chunk(bytes: UnsafeRawBufferPointer(start: nil, count: 0), fileOffset: 0, isFinal: true, owner: file)
         }
         let start = position
         var end = all.count
@@ -50,6 +50,7 @@ public final class MappedChunkSource: ChunkSource, @unchecked Sendable {
         position = end
         bytesRead = Int64(end)
         return Chunk(
-            bytes: UnsafeRawBufferPointer(rebasing: all[start..<end]), fileOffset: Int64(start), isFinal: isFinal)
+            bytes: UnsafeRawBufferPointer(rebasing: all[start..<end]), fileOffset: Int64(start), isFinal: isFinal,
+            owner: file)
     }
 }

@@ -1,4 +1,5 @@
 import EPFFormat
+import Foundation
 
 /// Bytes that arrive as a stream (a decompressor, a pipe), read in order.
 public protocol ByteStream: AnyObject {
@@ -11,23 +12,21 @@ public protocol ByteStream: AnyObject {
     var sourceSize: Int64? { get }
 }
 
-/// Record-aligned chunks of a stream, through one reused buffer: each chunk
-/// ends at a row end, the bytes after it move to the front for the next one.
-/// A chunk is valid until the next `nextChunk()` call.
-///
-/// The buffer grows only to hold a row longer than itself.
+/// Record-aligned chunks of a stream. Each chunk owns its buffer, so chunks
+/// can be parsed and loaded while later ones are read; released buffers go
+/// back to a pool, so a long file reuses the same few buffers.
 public final class StreamChunkSource: ChunkSource {
     public let name: String
     public var knownSize: Int64? { stream.sourceSize }
     public var bytesRead: Int64 { stream.sourceBytesRead }
 
     let stream: any ByteStream
-    var buffer: UnsafeMutableRawBufferPointer
-    /// Bytes of `buffer` holding data.
+    let pool: BufferPool
+    /// The buffer being filled; its front holds the rows the last chunk did
+    /// not take.
+    var current: ChunkBuffer
     var filled = 0
-    /// Bytes at the front of `buffer` handed out in the last chunk.
-    var handedOut = 0
-    /// File offset of `buffer[0]`.
+    /// File offset of `current`'s first byte.
     var bufferOffset: Int64 = 0
     var reachedEnd = false
     var finished = false
@@ -35,45 +34,97 @@ public final class StreamChunkSource: ChunkSource {
     public init(stream: any ByteStream, name: String, chunkSize: Int = 8 << 20) {
         self.stream = stream
         self.name = name
-        buffer = .allocate(byteCount: max(chunkSize, 4096), alignment: 16)
+        pool = BufferPool(size: max(chunkSize, 4096))
+        current = pool.take()
     }
-
-    deinit { buffer.deallocate() }
 
     public func nextChunk() throws -> Chunk? {
         guard !finished else { return nil }
-        // Keep what the last chunk did not take.
-        if handedOut > 0 {
-            let rest = filled - handedOut
-            if rest > 0 {
-                buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + handedOut, byteCount: rest)
-            }
-            bufferOffset += Int64(handedOut)
-            filled = rest
-            handedOut = 0
-        }
         var searchedUpTo = 0
         while true {
-            while !reachedEnd && filled < buffer.count {
-                let count = try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            while !reachedEnd && filled < current.capacity {
+                let room = UnsafeMutableRawBufferPointer(start: current.base + filled, count: current.capacity - filled)
+                let count = try stream.read(into: room)
                 if count == 0 { reachedEnd = true } else { filled += count }
             }
-            let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let base = current.base.assumingMemoryBound(to: UInt8.self)
             if reachedEnd {
                 finished = true
-                handedOut = filled
-                return Chunk(bytes: UnsafeRawBufferPointer(start: base, count: filled), fileOffset: bufferOffset, isFinal: true)
+                return Chunk(
+                    bytes: UnsafeRawBufferPointer(start: current.base, count: filled), fileOffset: bufferOffset,
+                    isFinal: true, owner: current)
             }
             if let cut = lastRecordBoundary(base, from: max(0, searchedUpTo - 1), end: filled) {
-                handedOut = cut
-                return Chunk(bytes: UnsafeRawBufferPointer(start: base, count: cut), fileOffset: bufferOffset, isFinal: false)
+                let chunk = Chunk(
+                    bytes: UnsafeRawBufferPointer(start: current.base, count: cut), fileOffset: bufferOffset,
+                    isFinal: false, owner: current)
+                // The rows after the cut start the next buffer.
+                let rest = filled - cut
+                let next = rest < pool.size / 2 ? pool.take() : ChunkBuffer(capacity: max(pool.size, rest * 2), pool: nil)
+                next.base.copyMemory(from: current.base + cut, byteCount: rest)
+                current = next
+                filled = rest
+                bufferOffset += Int64(cut)
+                return chunk
             }
-            // One row longer than the buffer: make room and read on.
+            // One row longer than the buffer: a bigger buffer, and read on.
             searchedUpTo = filled
-            let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 16)
-            bigger.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: filled)
-            buffer.deallocate()
-            buffer = bigger
+            let bigger = ChunkBuffer(capacity: current.capacity * 2, pool: nil)
+            bigger.base.copyMemory(from: current.base, byteCount: filled)
+            current = bigger
         }
+    }
+}
+
+/// A buffer that a chunk owns; a pooled one goes back to its pool when the
+/// last chunk holding it is released.
+///
+/// Invariant: written only by the source before its chunk is handed out,
+/// read-only afterwards (`@unchecked Sendable`).
+final class ChunkBuffer: @unchecked Sendable {
+    let base: UnsafeMutableRawPointer
+    let capacity: Int
+    let pool: BufferPool?
+
+    init(capacity: Int, pool: BufferPool?) {
+        self.capacity = capacity
+        self.pool = pool
+        base = .allocate(byteCount: capacity, alignment: 16)
+    }
+
+    init(reusing base: UnsafeMutableRawPointer, capacity: Int, pool: BufferPool) {
+        self.base = base
+        self.capacity = capacity
+        self.pool = pool
+    }
+
+    deinit {
+        if let pool { pool.give(base) } else { base.deallocate() }
+    }
+}
+
+/// Free buffers of one size, shared by the source and the threads that
+/// release chunks. Guarded by a lock.
+final class BufferPool: @unchecked Sendable {
+    let size: Int
+    private var free: [UnsafeMutableRawPointer] = []
+    private let lock = NSLock()
+
+    init(size: Int) { self.size = size }
+
+    deinit { for buffer in free { buffer.deallocate() } }
+
+    func take() -> ChunkBuffer {
+        lock.lock()
+        let reused = free.popLast()
+        lock.unlock()
+        if let reused { return ChunkBuffer(reusing: reused, capacity: size, pool: self) }
+        return ChunkBuffer(reusing: .allocate(byteCount: size, alignment: 16), capacity: size, pool: self)
+    }
+
+    func give(_ buffer: UnsafeMutableRawPointer) {
+        lock.lock()
+        free.append(buffer)
+        lock.unlock()
     }
 }
