@@ -64,6 +64,15 @@ public struct FeedGenerator: Sendable {
         return path
     }
 
+    /// The `application` table file's bytes, in memory (for benchmarks).
+    public func applicationBytes() throws -> [UInt8] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("epf-generate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try writeApplication(to: folder.path)
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
     /// Writes `application_price` into `folder` and returns its path.
     @discardableResult
     public func writePrices(to folder: String, name: String = "application_price") throws -> String {

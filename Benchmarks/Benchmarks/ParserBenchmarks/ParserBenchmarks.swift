@@ -1,0 +1,85 @@
+import Benchmark
+import EPFFormat
+import EPFSynthetic
+
+/// The parsing core: record and field splitting, stray-0x01 repair, UTF-8
+/// checks. Must stay fast (bytes/s) and allocate nothing per record: the
+/// malloc count of a run over 2,000 rows equals that over 20,000.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal, .throughput, ParserMetric.megabytesPerSecond],
+        timeUnits: .milliseconds,
+        warmupIterations: 2,
+        maxDuration: .seconds(3),
+        maxIterations: 50,
+        thresholds: [
+            // A shared 2-core machine: wall clock is noisy, allocations are not.
+            .wallClock: .init(relative: [.p50: 60, .p90: 100]),
+            .throughput: .init(relative: [.p50: 60, .p90: 100]),
+            ParserMetric.megabytesPerSecond: .init(relative: [.p50: 60, .p90: 100]),
+            .mallocCountTotal: .init(absolute: [.p50: 2, .p90: 2]),
+        ])
+
+    for rows in [2_000, 20_000] {
+        let file = ParsedFile(rows: rows)
+        Benchmark("Parser.application.\(rows)rows") { benchmark in
+            let start = ContinuousClock.now
+            for _ in benchmark.scaledIterations {
+                blackHole(file.parseAll())
+            }
+            ParserMetric.record(bytes: file.bytes.count * benchmark.scaledIterations.count, since: start, in: benchmark)
+        }
+    }
+
+    let text = ParsedFile(rows: 20_000)
+    Benchmark("TextRepair.needsRepair.application.20000rows") { benchmark in
+        let start = ContinuousClock.now
+        for _ in benchmark.scaledIterations {
+            blackHole(text.bytes.withUnsafeBufferPointer { TextRepair.needsRepair($0.baseAddress!, $0.count) })
+        }
+        ParserMetric.record(bytes: text.bytes.count * benchmark.scaledIterations.count, since: start, in: benchmark)
+    }
+}
+
+enum ParserMetric {
+    static let megabytesPerSecond = BenchmarkMetric.custom("MB/s", polarity: .prefersLarger)
+
+    /// Records the bytes per second of the work since `start`.
+    static func record(bytes: Int, since start: ContinuousClock.Instant, in benchmark: Benchmark) {
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        benchmark.measurement(megabytesPerSecond, Int(Double(bytes) / 1e6 / max(seconds, 1e-9)))
+    }
+}
+
+/// A generated application table and what parsing it needs, made once.
+final class ParsedFile: @unchecked Sendable {
+    let bytes: [UInt8]
+    let header: EPFHeader
+    let parser: RecordParser
+    let batch: RecordBatch
+
+    init(rows: Int) {
+        bytes = try! FeedGenerator(rows: rows, seed: 7, storefronts: 0).applicationBytes()
+        header = bytes.withUnsafeBytes { raw in
+            guard case .header(let header) = try! HeaderParser.parse(raw, isComplete: true) else { fatalError("header") }
+            return header
+        }
+        parser = RecordParser(header: header)
+        batch = RecordBatch(columnCount: header.columns.count)
+    }
+
+    /// Splits every row and field of the file; returns the records seen.
+    func parseAll() -> Int {
+        bytes.withUnsafeBytes { raw in
+            var position = header.dataOffset
+            var records = 0
+            repeat {
+                position = parser.parse(raw, from: position, isFinal: true, recordsBefore: records, into: batch)
+                records += batch.count
+            } while batch.count == batch.capacity
+            precondition(batch.footer == records && batch.fault == nil)
+            return records
+        }
+    }
+}
