@@ -20,6 +20,17 @@ let benchmarks: @Sendable () -> Void = {
             .mallocCountTotal: .init(absolute: [.p50: 2, .p90: 2]),
         ])
 
+    // Splitting alone: rows and fields, stray-0x01 repair, no UTF-8 check.
+    let split = ParsedFile(rows: 20_000, checksText: false)
+    Benchmark("Parser.split.application.20000rows") { benchmark in
+        let start = ContinuousClock.now
+        for _ in benchmark.scaledIterations {
+            blackHole(split.parseAll())
+        }
+        ParserMetric.record(bytes: split.bytes.count * benchmark.scaledIterations.count, since: start, in: benchmark)
+    }
+
+    // What an import runs: splitting plus the UTF-8 and NUL check.
     for rows in [2_000, 20_000] {
         let file = ParsedFile(rows: rows)
         Benchmark("Parser.application.\(rows)rows") { benchmark in
@@ -59,13 +70,13 @@ final class ParsedFile: @unchecked Sendable {
     let parser: RecordParser
     let batch: RecordBatch
 
-    init(rows: Int) {
+    init(rows: Int, checksText: Bool = true) {
         bytes = try! FeedGenerator(rows: rows, seed: 7, storefronts: 0).applicationBytes()
         header = bytes.withUnsafeBytes { raw in
             guard case .header(let header) = try! HeaderParser.parse(raw, isComplete: true) else { fatalError("header") }
             return header
         }
-        parser = RecordParser(header: header)
+        parser = RecordParser(header: header, checksText: checksText)
         batch = RecordBatch(columnCount: header.columns.count)
     }
 
