@@ -118,6 +118,8 @@ public enum HeaderParser {
             } else if let colon = text.firstIndex(of: ":"), isTagName(text[text.index(after: text.startIndex)..<colon]) {
                 let tag = text[text.index(after: text.startIndex)..<colon]
                 let value = text[text.index(after: colon)...]
+                // A footer right after the header: a table with no rows.
+                if tag == "recordsWritten" { return .header(try finish()) }
                 row += 1
                 switch tag {
                 case "primaryKey":
@@ -133,9 +135,6 @@ public enum HeaderParser {
                             hint: "The importer cannot tell whether to replace or update the table; check the file")
                     }
                     mode = parsed
-                case "recordsWritten":
-                    // A footer right after the header: a table with no rows.
-                    return .header(try finish())
                 default:
                     warnings.append("header row \(row): unknown tag #\(tag): skipped")
                 }

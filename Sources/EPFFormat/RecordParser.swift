@@ -64,6 +64,15 @@ public final class RecordParser: @unchecked Sendable {
                 return position
             }
             if base[position] == EPFByte.hash {
+                if isFooter(base + position, terminator - position),
+                    footerValue(base + position, terminator - position) == nil
+                {
+                    batch.fault = FormatError(
+                        .footerMismatch, record: recordsBefore + batch.count + 1, byteOffset: Int64(position),
+                        detail: "the #recordsWritten footer holds no record count",
+                        hint: "The file is damaged; download it again")
+                    return position
+                }
                 if let written = footerValue(base + position, terminator - position) {
                     batch.footer = written
                     batch.footerOffset = position
@@ -135,7 +144,7 @@ public final class RecordParser: @unchecked Sendable {
     }
 
     /// Aligns a row with `fieldCount > columnCount` fields: the extra fields
-    /// join the free-text column for which the fields after it fit their
+    /// join the free-text column for which the realigned row fits its
     /// declared types. Ambiguous when none or several candidates fit.
     func rejoin(
         _ base: UnsafePointer<UInt8>, fieldCount: Int, rowEnd: Int, into spans: UnsafeMutablePointer<FieldSpan>
@@ -143,7 +152,14 @@ public final class RecordParser: @unchecked Sendable {
         guard let first = freeTextColumns.first else { return nil }
         let extra = fieldCount - columnCount
         func rawEnd(_ field: Int) -> Int { field + 1 < fieldCount ? rawStarts[field + 1] - 1 : rowEnd }
-        func fitsAfter(_ column: Int) -> Bool {
+        // A candidate fits when the whole realigned row fits its declared
+        // types: the columns before it keep their fields, the ones after it
+        // take the fields shifted by the extras.
+        func fits(_ column: Int) -> Bool {
+            for earlier in 0..<column
+            where !ValueDecoding.fits(base + rawStarts[earlier], rawEnd(earlier) - rawStarts[earlier], kind: kinds[earlier]) {
+                return false
+            }
             for later in (column + 1)..<columnCount {
                 let field = later + extra
                 if !ValueDecoding.fits(base + rawStarts[field], rawEnd(field) - rawStarts[field], kind: kinds[later]) {
@@ -152,7 +168,7 @@ public final class RecordParser: @unchecked Sendable {
             }
             return true
         }
-        let fitting = freeTextColumns.filter(fitsAfter)
+        let fitting = freeTextColumns.filter(fits)
         let column = fitting.first ?? first
         for index in 0..<column {
             spans[index] = FieldSpan(start: rawStarts[index], end: rawEnd(index))
@@ -172,16 +188,21 @@ public final class RecordParser: @unchecked Sendable {
         rawCapacity *= 2
     }
 
-    /// `#recordsWritten:N` → N; nil for any other row.
+    static let footerTag = Array("#recordsWritten:".utf8)
+
+    /// Whether the row starts with `#recordsWritten:`.
+    func isFooter(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        let tag = Self.footerTag
+        guard count >= tag.count else { return false }
+        for index in 0..<tag.count where p[index] != tag[index] { return false }
+        return true
+    }
+
+    /// `#recordsWritten:N` → N; nil for any other row or a bad count.
     func footerValue(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int? {
-        let tag = "#recordsWritten:".utf8
-        guard count > tag.count else { return nil }
-        var index = 0
-        for byte in tag {
-            guard p[index] == byte else { return nil }
-            index += 1
-        }
-        guard let value = ValueDecoding.integer(p + index, count - index), value >= 0 else { return nil }
+        guard isFooter(p, count) else { return nil }
+        let start = Self.footerTag.count
+        guard let value = ValueDecoding.integer(p + start, count - start), value >= 0 else { return nil }
         return Int(value)
     }
 }

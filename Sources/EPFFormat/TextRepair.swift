@@ -7,7 +7,7 @@ public enum TextRepair {
     /// True when the bytes hold a NUL or anything that is not valid UTF-8:
     /// the record needs `repair` before its text can be stored.
     ///
-    /// Clean ASCII (most EPF text) is skipped 16 bytes at a time with word
+    /// Clean ASCII (most EPF text) is skipped 8 bytes at a time with word
     /// arithmetic; a non-ASCII sequence is decoded, then the fast skip
     /// resumes, so a few accented letters or CJK words in a long description
     /// cost little.

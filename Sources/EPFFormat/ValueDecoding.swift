@@ -172,7 +172,7 @@ public enum ValueDecoding {
             hasTime = true
         }
         guard let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
-            year > 0, month >= 1, month <= 12, day >= 1, day <= 31
+            year > 0, month >= 1, month <= 12, day >= 1, day <= daysIn(month: month, year: year)
         else { return nil }
         writeDigits(out, p, 0, 4)
         out[4] = UInt8(ascii: "-")
@@ -190,6 +190,15 @@ public enum ValueDecoding {
         out[16] = UInt8(ascii: ":")
         writeDigits(out + 17, p, 17, 2)
         return 19
+    }
+
+    @usableFromInline
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     @usableFromInline
