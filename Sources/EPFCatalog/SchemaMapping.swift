@@ -2,28 +2,39 @@ import EPFFormat
 
 /// How EPF columns become SQLite columns.
 ///
-/// | declared type                  | SQLite affinity | stored as                          |
-/// |--------------------------------|-----------------|------------------------------------|
-/// | BIGINT, INTEGER, INT, TINYINT  | INTEGER         | integer; non-numeric text kept     |
-/// | BOOLEAN                        | INTEGER         | 0 / 1                              |
-/// | DECIMAL(p,s)                   | REAL            | the nearest double                 |
-/// | DATETIME, DATE, TIMESTAMP      | TEXT            | `YYYY-MM-DD[ HH:MM:SS]`            |
-/// | VARCHAR, LONGTEXT, CLOB, other | TEXT            | the text, valid UTF-8              |
+/// The loader decides each value's storage class (it binds an integer, a
+/// double or text), so columns that hold numbers are declared with no type:
+/// SQLite's INTEGER, REAL and NUMERIC affinities would rewrite the text the
+/// loader keeps for values that do not fit (`12.5` or ` 7` in an INTEGER
+/// column would become numbers, `99999999999999999999` a lossy REAL).
+/// Columns that hold text are declared TEXT.
+///
+/// | declared type                  | SQLite column | stored as                          |
+/// |--------------------------------|---------------|------------------------------------|
+/// | BIGINT, INTEGER, INT, TINYINT  | (no type)     | integer; text kept when not one    |
+/// | BOOLEAN                        | (no type)     | 0 / 1; text kept otherwise         |
+/// | DECIMAL(p,s)                   | (no type)     | the nearest double; text otherwise |
+/// | DATETIME, DATE, TIMESTAMP      | TEXT          | `YYYY-MM-DD[ HH:MM:SS]`            |
+/// | VARCHAR, LONGTEXT, CLOB, other | TEXT          | the text, valid UTF-8              |
 public enum SchemaMapping {
-    /// The SQLite column type (and so affinity) for a declared EPF type.
+    /// The SQLite column type for a declared EPF type: empty (no affinity:
+    /// values keep the class they were bound with) or TEXT.
     public static func affinity(for type: ColumnType) -> String {
         switch type.kind {
-        case .integer, .boolean: return "INTEGER"
-        case .decimal: return "REAL"
+        case .integer, .boolean, .decimal: return ""
         case .date, .text, .freeText, .unknown: return "TEXT"
         }
     }
 
+    /// One column of a `CREATE TABLE` or `ADD COLUMN`: `"name"` or `"name" TEXT`.
+    public static func columnDefinition(_ name: String, _ type: ColumnType) -> String {
+        let affinity = affinity(for: type)
+        return affinity.isEmpty ? quoteIdentifier(name) : "\(quoteIdentifier(name)) \(affinity)"
+    }
+
     /// The column list of a `CREATE TABLE`: `"name" AFFINITY, ...`.
     public static func columnDefinitions(_ header: EPFHeader) -> String {
-        zip(header.columns, header.types)
-            .map { "\(quoteIdentifier($0)) \(affinity(for: $1))" }
-            .joined(separator: ", ")
+        zip(header.columns, header.types).map(columnDefinition).joined(separator: ", ")
     }
 
     /// A comma-separated list of quoted names.

@@ -119,21 +119,31 @@ public final class Importer {
     /// Reads, checks and stages one file.
     func load(_ file: PlannedFile, into report: inout FileReport) throws -> StagedTable {
         let source = try Self.openSource(file.path, chunkSize: options.chunkSize)
-        guard let first = try source.nextChunk() else {
+        guard var first = try source.nextChunk() else {
             throw FormatError(.emptyFile, file: file.path, byteOffset: 0, detail: "the file is empty (0 bytes)", hint: "Download it again")
         }
-        var header: EPFHeader
-        do throws(FormatError) {
-            switch try HeaderParser.parse(first.bytes, isComplete: first.isFinal) {
-            case .header(let parsed): header = parsed
-            case .needMoreBytes:
-                throw FormatError(
-                    .badHeader, byteOffset: 0, detail: "the header is longer than \(first.bytes.count) bytes",
-                    hint: "This is not an EPF table file, or its header is damaged")
+        // The header, from as many chunks as it takes (a chunk may end where
+        // the header ends, before the first row).
+        var header: EPFHeader?
+        while header == nil {
+            do throws(FormatError) {
+                if case .header(let parsed) = try HeaderParser.parse(first.bytes, isComplete: first.isFinal) {
+                    header = parsed
+                }
+            } catch var error {
+                error.file = file.path
+                throw error
             }
-        } catch var error {
-            error.file = file.path
-            throw error
+            if header == nil {
+                // Not final, or the parser would have decided.
+                guard let next = try source.nextChunk() else { break }
+                first = first.joined(with: next)
+            }
+        }
+        guard let header else {
+            throw FormatError(
+                .badHeader, file: file.path, byteOffset: 0, detail: "the file ends inside its header",
+                hint: "The download was cut short; download the file again")
         }
         report.mode = header.exportMode.rawValue
         report.warnings = header.warnings

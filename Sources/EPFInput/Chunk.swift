@@ -37,3 +37,34 @@ public protocol ChunkSource: AnyObject {
     /// used (on any thread) while later ones are read.
     func nextChunk() throws -> Chunk?
 }
+
+extension Chunk {
+    /// This chunk and the one that follows it in the file, as one chunk
+    /// (copied into a buffer of its own). For a header that spans chunks.
+    public func joined(with next: Chunk) -> Chunk {
+        let storage = OwnedBytes(count: bytes.count + next.bytes.count)
+        if let base = bytes.baseAddress, !bytes.isEmpty {
+            storage.base.copyMemory(from: base, byteCount: bytes.count)
+        }
+        if let base = next.bytes.baseAddress, !next.bytes.isEmpty {
+            (storage.base + bytes.count).copyMemory(from: base, byteCount: next.bytes.count)
+        }
+        return Chunk(
+            bytes: UnsafeRawBufferPointer(start: storage.base, count: storage.count), fileOffset: fileOffset,
+            isFinal: next.isFinal, owner: storage)
+    }
+}
+
+/// Bytes a chunk owns outright. Invariant: written once, before the chunk
+/// that holds them is made, read-only after (`@unchecked Sendable`).
+final class OwnedBytes: @unchecked Sendable {
+    let base: UnsafeMutableRawPointer
+    let count: Int
+
+    init(count: Int) {
+        self.count = count
+        base = .allocate(byteCount: max(count, 1), alignment: 16)
+    }
+
+    deinit { base.deallocate() }
+}

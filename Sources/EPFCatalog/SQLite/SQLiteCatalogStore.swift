@@ -169,7 +169,7 @@ public final class SQLiteCatalogStore: CatalogStore {
         } else {
             let existing = Set(try database.rows("SELECT name FROM pragma_table_info(?)", [.text(liveName)]).compactMap { $0.first?.textValue })
             for (name, type) in zip(header.columns, header.types) where !existing.contains(name) {
-                try database.execute("ALTER TABLE \(live) ADD COLUMN \(quoteIdentifier(name)) \(SchemaMapping.affinity(for: type))")
+                try database.execute("ALTER TABLE \(live) ADD COLUMN \(SchemaMapping.columnDefinition(name, type))")
                 added.append(name)
             }
         }
