@@ -72,6 +72,10 @@ public enum ImportEvent: Sendable {
     case fileStarted(path: String, table: String, size: Int64)
     /// Rows loaded so far from the current file.
     case progress(path: String, bytesRead: Int64, totalBytes: Int64?, rows: Int)
+    /// Every row of the file is loaded; its key index is being built.
+    case buildingKey(path: String, table: String)
+    /// The unit's staged tables are being applied to the live catalog.
+    case applying(path: String, tables: Int)
     /// A file ended (loaded, failed, ...). Applied files are reported again
     /// in `unitFinished` with their final status.
     case fileFinished(FileReport)

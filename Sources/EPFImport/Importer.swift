@@ -88,6 +88,7 @@ public final class Importer {
             try? store.record(notApplied)
         } else if !staged.isEmpty {
             let entries = staged.map { journalEntry($0.1, started: $0.2, status: .applied, message: nil) }
+            events(.applying(path: unit.path, tables: staged.count))
             do {
                 let outcomes = try store.apply(staged.map(\.0), journal: entries)
                 for ((_, report, _), outcome) in zip(staged, outcomes) {
@@ -161,6 +162,7 @@ public final class Importer {
         let loader = try store.makeLoader(for: target, strict: options.strict)
         do {
             try stream(source, first: first, header: header, path: file.path, into: loader)
+            events(.buildingKey(path: file.path, table: file.table))
             var staged = try loader.finish()
             staged.target = target
             report.rows = staged.counts.rowsRead

@@ -6,6 +6,10 @@ import Foundation
 final class ProgressDisplay {
     let live: Bool
     private var current: (path: String, table: String, started: ContinuousClock.Instant)?
+    /// When the last plain progress line was written (not on a terminal:
+    /// one line every `logInterval`, so a nightly job's log shows it moving).
+    private var lastLogged = ContinuousClock.now
+    private let logInterval = Duration.seconds(10)
 
     init(live: Bool) { self.live = live }
 
@@ -13,13 +17,18 @@ final class ProgressDisplay {
         switch event {
         case .fileStarted(let path, let table, let size):
             current = (path, table, .now)
+            lastLogged = .now
             if live {
                 Console.status("\(table): reading \(Format.bytes(size))")
             } else {
                 Console.message("\(table): reading \(path) (\(Format.bytes(size)))")
             }
         case .progress(_, let bytesRead, let totalBytes, let rows):
-            guard live, let current else { return }
+            guard let current else { return }
+            if !live {
+                guard ContinuousClock.now - lastLogged >= logInterval else { return }
+                lastLogged = .now
+            }
             let seconds = max(0.001, Format.seconds(ContinuousClock.now - current.started))
             var line = "\(current.table): \(Format.count(rows)) rows, \(Format.bytes(Int64(Double(bytesRead) / seconds)))/s"
             if let totalBytes, totalBytes > 0 {
@@ -29,7 +38,11 @@ final class ProgressDisplay {
                     line += ", ETA \(Format.duration(seconds / fraction - seconds))"
                 }
             }
-            Console.status(line)
+            if live { Console.status(line) } else { Console.message(line) }
+        case .buildingKey(_, let table):
+            show(status: "\(table): building the key index")
+        case .applying(let path, let tables):
+            show(status: "\(path): applying \(tables) table(s) in one transaction")
         case .fileFinished(let report):
             if live { Console.clearStatus() }
             if report.status == .failed, let error = report.error {
@@ -44,6 +57,16 @@ final class ProgressDisplay {
             }
         case .note(let text):
             Console.message("note: \(text)")
+        }
+    }
+
+    /// A status line on a terminal; a log line elsewhere only when the
+    /// current file has been going for a while (quiet for small files).
+    private func show(status: String) {
+        if live {
+            Console.status(status)
+        } else if let current, ContinuousClock.now - current.started >= logInterval {
+            Console.message(status)
         }
     }
 
