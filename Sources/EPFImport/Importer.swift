@@ -75,17 +75,8 @@ public final class Importer {
         }
 
         if failed {
-            store.discard(staged.map(\.0))
             let reason = "not applied: another file of \(unit.path) failed, and a feed folder is applied whole or not at all"
-            var notApplied: [JournalEntry] = []
-            for (_, report, started) in staged {
-                var report = report
-                report.status = .notApplied
-                report.error = reason
-                reports.append(report)
-                notApplied.append(journalEntry(report, started: started, status: .notApplied, message: reason))
-            }
-            try? store.record(notApplied)
+            reports += refuse(staged, status: .notApplied, message: reason)
         } else if !staged.isEmpty {
             let entries = staged.map { journalEntry($0.1, started: $0.2, status: .applied, message: nil) }
             events(.applying(path: unit.path, tables: staged.count))
@@ -97,23 +88,31 @@ public final class Importer {
                     reports.append(report)
                 }
             } catch {
-                store.discard(staged.map(\.0))
-                let message = describe(error, file: unit.path)
-                var failures: [JournalEntry] = []
-                for (_, report, started) in staged {
-                    var report = report
-                    report.status = .failed
-                    report.error = message
-                    reports.append(report)
-                    failures.append(journalEntry(report, started: started, status: .failed, message: message))
-                }
-                try? store.record(failures)
+                reports += refuse(staged, status: .failed, message: describe(error, file: unit.path))
             }
         }
         // Keep the unit's files in plan order.
         let order = Dictionary(uniqueKeysWithValues: unit.files.enumerated().map { ($1.path, $0) })
         reports.sort { order[$0.path, default: 0] < order[$1.path, default: 0] }
         events(.unitFinished(path: unit.path, reports: reports))
+        return reports
+    }
+
+    /// Drops staged tables that will not be applied and journals their files
+    /// with `status`.
+    func refuse(_ staged: [(StagedTable, FileReport, String)], status: FileReport.Status, message: String) -> [FileReport] {
+        store.discard(staged.map(\.0))
+        let journalStatus: JournalEntry.Status = status == .notApplied ? .notApplied : .failed
+        var reports: [FileReport] = []
+        var entries: [JournalEntry] = []
+        for (_, report, started) in staged {
+            var report = report
+            report.status = status
+            report.error = message
+            reports.append(report)
+            entries.append(journalEntry(report, started: started, status: journalStatus, message: message))
+        }
+        recordInJournal(entries)
         return reports
     }
 
@@ -248,7 +247,17 @@ public final class Importer {
     }
 
     func journalFailure(_ report: FileReport, started: String) {
-        try? store.record([journalEntry(report, started: started, status: .failed, message: report.error)])
+        recordInJournal([journalEntry(report, started: started, status: .failed, message: report.error)])
+    }
+
+    /// Journals files that were not applied. The catalog's data is unchanged
+    /// either way; a journal that cannot be written is said, not hidden.
+    func recordInJournal(_ entries: [JournalEntry]) {
+        do {
+            try store.record(entries)
+        } catch {
+            events(.note("could not record \(entries.count) file(s) in the import journal: \(error)"))
+        }
     }
 
     func journalEntry(_ report: FileReport, started: String, status: JournalEntry.Status, message: String?) -> JournalEntry {
