@@ -16,7 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        // System C libraries (Debian: libsqlite3-dev, zlib1g-dev).
+        // System C libraries (Debian: libsqlite3-dev, zlib1g-dev, libbz2-dev).
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -28,10 +28,16 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
 
+        // Debian: libbz2-dev (no pkg-config file).
+        .systemLibrary(
+            name: "CBZip2",
+            providers: [.apt(["libbz2-dev"]), .brew(["bzip2"])]
+        ),
+
         // The file format: bytes in, header and records out.
         .target(name: "EPFFormat"),
         // Where bytes come from: mapped files, compressed streams, folders.
-        .target(name: "EPFInput", dependencies: ["EPFFormat", "CZlib"]),
+        .target(name: "EPFInput", dependencies: ["EPFFormat", "CZlib", "CBZip2"]),
         // The catalog: SQLite store, schema mapping, loader, journal, reads.
         .target(name: "EPFCatalog", dependencies: ["EPFFormat", "CSQLite"]),
         // Deterministic synthetic feeds for benchmarks and stress tests.

@@ -3,22 +3,50 @@ import Foundation
 
 /// One table file to import.
 public struct PlannedFile: Sendable, Equatable {
-    /// The path as the user will see it.
+    /// The path as the user will see it (`archive:entry` inside an archive).
     public var path: String
     /// The catalog table it goes into (prefix included).
     public var table: String
-    /// The file's size in bytes.
+    /// The file's size in bytes (compressed size for a compressed file).
     public var size: Int64
+    /// How the file holds its table: plain, compressed, or a one-table archive.
+    public var format: InputFormat = .plain
+    /// The md5 its `.md5` side file gives, checked in the same pass.
+    public var expectedMD5: String?
 }
 
-/// Files applied together: all of a feed folder's files go live in one
-/// transaction, or none do. A table file named on its own is its own unit.
+/// A feed shipped as one archive (`itunes20261101.tbz` holding
+/// `itunes20261101/<table>`): its files are found as the archive is read.
+public struct PlannedArchive: Sendable, Equatable {
+    public var path: String
+    public var format: InputFormat
+    public var size: Int64
+    public var expectedMD5: String?
+}
+
+/// Files applied together: all of a feed folder's (or feed archive's) files
+/// go live in one transaction, or none do. A table file named on its own is
+/// its own unit.
 public struct ImportUnit: Sendable, Equatable {
     /// The folder or file the user named.
     public var path: String
     /// Feed and date, when the folder (or a file's folder) is named like one.
     public var feed: FeedName?
+    /// The files, for a folder or a single file.
     public var files: [PlannedFile]
+    /// The archive, for a feed shipped as one archive (`files` is empty).
+    public var archive: PlannedArchive?
+    /// Table names to import and the prefix, for an archive's entries.
+    public var filter: TableFilter?
+    public var tablePrefix: String = ""
+
+    /// Whether the unit has anything to import.
+    public var isEmpty: Bool { files.isEmpty && archive == nil }
+
+    public static func == (lhs: ImportUnit, rhs: ImportUnit) -> Bool {
+        lhs.path == rhs.path && lhs.feed == rhs.feed && lhs.files == rhs.files && lhs.archive == rhs.archive
+            && lhs.tablePrefix == rhs.tablePrefix
+    }
 }
 
 /// What to import, in order.
@@ -27,7 +55,8 @@ public struct ImportPlan: Sendable, Equatable {
     /// Things the user should know about the paths (files ignored, ...).
     public var notes: [String]
 
-    public var fileCount: Int { units.reduce(0) { $0 + $1.files.count } }
+    /// Files known before reading (a feed archive counts as one).
+    public var fileCount: Int { units.reduce(0) { $0 + $1.files.count + ($1.archive == nil ? 0 : 1) } }
 }
 
 /// Which tables to import: `--include` / `--exclude` regular expressions,
@@ -97,18 +126,32 @@ public enum ImportPlanner {
                         subfolders.append(name)
                         continue
                     }
-                    guard let table = tableName(forFile: name) else {
-                        notes.append("\(full): not a table file (table files have no extension, or .gz): ignored")
+                    if InputFormat.isPartialDownload(name) {
+                        notes.append("\(full): a partial download: ignored")
                         continue
                     }
+                    if name.hasSuffix(".md5") { continue }  // read beside its archive
+                    guard let (format, stem) = InputFormat.of(fileName: name) else {
+                        notes.append("\(full): not a table file or archive: ignored")
+                        continue
+                    }
+                    if format.isArchive, FeedName(stem) != nil {
+                        subfolders.append(name)  // a whole feed: named on its own, in date order
+                        continue
+                    }
+                    let table = tableName(stem)
                     guard filter.accepts(table) else { continue }
-                    planned.append(PlannedFile(path: full, table: tablePrefix + table, size: fileSize(full)))
+                    planned.append(PlannedFile(
+                        path: full, table: tablePrefix + table, size: fileSize(full), format: format,
+                        expectedMD5: try expectedMD5(full, format: format)))
                 }
                 if planned.isEmpty && !subfolders.isEmpty {
-                    let feeds = subfolders.compactMap { name in FeedName(name).map { (name, $0) } }
+                    let feeds = subfolders.compactMap { name in
+                        FeedName(InputFormat.of(fileName: name)?.stem ?? name).map { (name, $0) }
+                    }
                         .sorted { $0.1 < $1.1 }.map { trimmed + "/" + $0.0 }
                     throw PlanError(
-                        detail: "\(path) holds folders, not table files: name the feed folders to import, oldest first"
+                        detail: "\(path) holds feeds, not table files: name the feed folders or archives to import, oldest first"
                             + (feeds.isEmpty ? "" : ", for example: epf import \(feeds.joined(separator: " "))"))
                 }
                 if planned.isEmpty {
@@ -118,30 +161,51 @@ public enum ImportPlanner {
             } else {
                 let url = URL(fileURLWithPath: trimmed)
                 let name = url.lastPathComponent
-                guard let table = tableName(forFile: name) else {
-                    throw PlanError(detail: "\(path): not a table file name (EPF table files have no extension; a gzipped one ends in .gz)")
+                guard let (format, stem) = InputFormat.of(fileName: name) else {
+                    throw PlanError(detail: "\(path): not a table file or archive (EPF table files have no extension; .gz, .bz2, .tbz, .tar.bz2, .tgz and .tar.gz are read)")
                 }
+                let md5 = try expectedMD5(trimmed, format: format)
+                if format.isArchive, let feed = FeedName(stem) {
+                    // One archive holding a whole feed.
+                    var unit = ImportUnit(path: trimmed, feed: feed, files: [], archive: PlannedArchive(
+                        path: trimmed, format: format, size: fileSize(trimmed), expectedMD5: md5))
+                    unit.filter = filter
+                    unit.tablePrefix = tablePrefix
+                    units.append(unit)
+                    continue
+                }
+                let table = tableName(stem)
                 guard filter.accepts(table) else {
                     notes.append("\(path): table \(table) left out by --include/--exclude")
                     continue
                 }
                 let feed = FeedName(url.deletingLastPathComponent().lastPathComponent)
                 units.append(ImportUnit(path: trimmed, feed: feed, files: [
-                    PlannedFile(path: trimmed, table: tablePrefix + table, size: fileSize(trimmed))
+                    PlannedFile(path: trimmed, table: tablePrefix + table, size: fileSize(trimmed), format: format, expectedMD5: md5)
                 ]))
             }
         }
         return ImportPlan(units: units, notes: notes)
     }
 
-    /// The table a file holds: its name with `-` made `_`; a gzipped table
-    /// file (`application.gz`) holds the table of its stem. Other names with
-    /// an extension (archives, `.md5` files) are not table files.
+    /// The table a file holds: its name without extension, `-` made `_`;
+    /// nil for names that are not table files or archives.
     public static func tableName(forFile name: String) -> String? {
-        var stem = Substring(name)
-        if stem.hasSuffix(".gz") { stem = stem.dropLast(3) }
-        guard !stem.isEmpty, !stem.contains("."), !stem.hasPrefix("#") else { return nil }
-        return stem.replacingOccurrences(of: "-", with: "_")
+        InputFormat.of(fileName: name).map { tableName($0.stem) }
+    }
+
+    static func tableName(_ stem: String) -> String {
+        stem.replacingOccurrences(of: "-", with: "_")
+    }
+
+    /// The md5 a compressed file's side file gives (plain files have none).
+    static func expectedMD5(_ path: String, format: InputFormat) throws(PlanError) -> String? {
+        guard format != .plain else { return nil }
+        do {
+            return try MD5SideFile.expectedDigest(forArchive: path)
+        } catch {
+            throw PlanError(detail: "\(error)")
+        }
     }
 
     static func fileSize(_ path: String) -> Int64 {

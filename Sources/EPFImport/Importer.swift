@@ -36,7 +36,7 @@ public final class Importer {
     /// Imports every unit of `plan`, in order, and reports every file.
     public func run(_ plan: ImportPlan) -> [FileReport] {
         var reports: [FileReport] = []
-        for unit in plan.units where !unit.files.isEmpty {
+        for unit in plan.units where !unit.isEmpty {
             reports += run(unit)
         }
         return reports
@@ -47,7 +47,9 @@ public final class Importer {
         var staged: [(StagedTable, FileReport, String)] = []
         var reports: [FileReport] = []
         var failed = false
-        for file in unit.files {
+
+        /// Loads one file into staging; a failure is recorded as that file's.
+        func stage(_ file: PlannedFile, open: () throws -> OpenedFile) {
             let started = Timestamp.now()
             let clock = ContinuousClock.now
             var report = FileReport(
@@ -56,8 +58,16 @@ public final class Importer {
                 counts: LoadCounts(), outcome: nil, error: nil, warnings: [])
             events(.fileStarted(path: file.path, table: file.table, size: file.size))
             do {
-                let table = try load(file, into: &report)
+                let opened = try open()
+                let table = try load(file, from: opened.source, into: &report)
+                do {
+                    try opened.finish()
+                } catch {
+                    store.discard([table])
+                    throw error
+                }
                 report.counts = table.counts
+                report.seconds = seconds(since: clock)
                 staged.append((table, report, started))
             } catch {
                 failed = true
@@ -66,12 +76,30 @@ public final class Importer {
                 report.seconds = seconds(since: clock)
                 reports.append(report)
                 journalFailure(report, started: started)
-                events(.fileFinished(report))
-                continue
             }
-            report.seconds = seconds(since: clock)
-            staged[staged.count - 1].1 = report
             events(.fileFinished(report))
+        }
+
+        if let archive = unit.archive {
+            do {
+                try readArchive(archive, unit: unit) { file, entry in
+                    stage(file) { OpenedFile(source: StreamChunkSource(stream: entry, name: file.path, chunkSize: options.chunkSize)) }
+                }
+            } catch {
+                // The archive itself is damaged: nothing of it is applied.
+                failed = true
+                let report = FileReport(
+                    path: archive.path, table: "", feed: unit.feed?.feed, feedDate: unit.feed?.isoDate, mode: nil,
+                    exportDate: nil, status: .failed, size: archive.size, rows: 0, repaired: 0, skipped: 0, seconds: 0,
+                    counts: LoadCounts(), outcome: nil, error: describe(error, file: archive.path), warnings: [])
+                reports.append(report)
+                journalFailure(report, started: Timestamp.now())
+                events(.fileFinished(report))
+            }
+        } else {
+            for file in unit.files {
+                stage(file) { try open(file) }
+            }
         }
 
         if failed {
@@ -91,9 +119,11 @@ public final class Importer {
                 reports += refuse(staged, status: .failed, message: describe(error, file: unit.path))
             }
         }
-        // Keep the unit's files in plan order.
-        let order = Dictionary(uniqueKeysWithValues: unit.files.enumerated().map { ($1.path, $0) })
-        reports.sort { order[$0.path, default: 0] < order[$1.path, default: 0] }
+        // Keep the unit's files in the order they were read.
+        let order = Dictionary(reports.map(\.path).enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let readOrder = Dictionary(
+            (unit.files.map(\.path) + staged.map(\.1.path)).enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        reports.sort { (readOrder[$0.path] ?? order[$0.path] ?? 0) < (readOrder[$1.path] ?? order[$1.path] ?? 0) }
         events(.unitFinished(path: unit.path, reports: reports))
         return reports
     }
@@ -117,8 +147,7 @@ public final class Importer {
     }
 
     /// Reads, checks and stages one file.
-    func load(_ file: PlannedFile, into report: inout FileReport) throws -> StagedTable {
-        let source = try Self.openSource(file.path, chunkSize: options.chunkSize)
+    func load(_ file: PlannedFile, from source: any ChunkSource, into report: inout FileReport) throws -> StagedTable {
         guard var first = try source.nextChunk() else {
             throw FormatError(.emptyFile, file: file.path, byteOffset: 0, detail: "the file is empty (0 bytes)", hint: "Download it again")
         }
@@ -174,14 +203,6 @@ public final class Importer {
             loader.abandon()
             throw error
         }
-    }
-
-    /// A gzipped file streams through zlib; a plain one is memory-mapped.
-    static func openSource(_ path: String, chunkSize: Int) throws -> any ChunkSource {
-        if path.hasSuffix(".gz") {
-            return StreamChunkSource(stream: try GzipStream(path: path), name: path, chunkSize: chunkSize)
-        }
-        return try MappedChunkSource(path: path, chunkSize: chunkSize)
     }
 
     /// Parses the chunks on worker threads and hands their batches, in file

@@ -1,42 +1,28 @@
 import CZlib
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A gzip file (`.gz`, also zlib streams and several gzip members one after
 /// the other, as `cat a.gz b.gz` makes) decompressed as it is read.
 public final class GzipStream: ByteStream {
-    public let path: String
-    public private(set) var sourceBytesRead: Int64 = 0
-    public let sourceSize: Int64?
+    public var path: String { input.path }
+    public var sourceBytesRead: Int64 { input.bytesRead }
+    public var sourceSize: Int64? { input.size }
 
-    let descriptor: Int32
+    let input: FileInput
     /// zlib keeps a pointer back to its stream: it must not move, so it lives
     /// on the heap.
     let zstream: UnsafeMutablePointer<z_stream>
-    let input: UnsafeMutableRawBufferPointer
-    var inputEnded = false
+    var inputEnded: Bool { input.reachedEnd }
     var streamEnded = false
     /// Bytes of output produced, for error positions.
     var produced: Int64 = 0
 
     public init(path: String) throws(InputError) {
-        self.path = path
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .system(path, "open the file", errno: errno) }
-        var status = stat()
-        sourceSize = fstat(descriptor, &status) == 0 ? Int64(status.st_size) : nil
+        input = try FileInput(path: path)
         zstream = .allocate(capacity: 1)
         zstream.initialize(to: z_stream())
-        input = .allocate(byteCount: 1 << 20, alignment: 16)
         // 15 window bits + 32: accept gzip and zlib headers alike.
         let code = inflateInit2_(zstream, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         guard code == Z_OK else {
-            close(descriptor)
-            input.deallocate()
             zstream.deallocate()
             throw InputError(path: path, detail: "cannot start zlib (code \(code))", hint: "Check the system's zlib")
         }
@@ -45,8 +31,11 @@ public final class GzipStream: ByteStream {
     deinit {
         inflateEnd(zstream)
         zstream.deallocate()
-        input.deallocate()
-        close(descriptor)
+    }
+
+    /// Called with every compressed byte read (for an md5 in the same pass).
+    public func observeInput(_ observer: @escaping (UnsafeRawBufferPointer) -> Void) {
+        input.observer = observer
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
@@ -89,17 +78,9 @@ public final class GzipStream: ByteStream {
     }
 
     private func refill() throws(InputError) {
-        var count: Int
-        repeat {
-            count = Glibc.read(descriptor, input.baseAddress!, input.count)
-        } while count < 0 && errno == EINTR
-        guard count >= 0 else { throw .system(path, "read the file", errno: errno) }
-        if count == 0 {
-            inputEnded = true
-            return
-        }
-        sourceBytesRead += Int64(count)
-        zstream.pointee.next_in = input.baseAddress!.assumingMemoryBound(to: Bytef.self)
+        let count = try input.fill()
+        guard count > 0 else { return }
+        zstream.pointee.next_in = input.buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
         zstream.pointee.avail_in = uInt(count)
     }
 }

@@ -93,7 +93,7 @@ struct ImportCommandTests {
         defer { cli.cleanUp() }
         let result = try cli.run(["import", "--db", cli.path("c.sqlite"), CLIRunner.packageRoot.appendingPathComponent("SampleFeeds").path])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("holds folders, not table files"))
+        #expect(result.stderr.contains("holds feeds, not table files"))
         #expect(result.stderr.contains("itunes20261101"))
     }
 

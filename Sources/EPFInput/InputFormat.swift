@@ -1,0 +1,58 @@
+/// How a file found in a download holds its table(s), from its name.
+public enum InputFormat: String, Sendable, Equatable, Codable {
+    /// An extracted table file: no extension (`application_price`).
+    case plain
+    /// One gzipped table file: `application.gz`.
+    case gzip
+    /// One bzip2-compressed table file: `application.bz2`.
+    case bzip2
+    /// A tar archive compressed with bzip2: `.tbz`, `.tbz2`, `.tar.bz2`.
+    case tarBzip2
+    /// A tar archive compressed with gzip: `.tgz`, `.tar.gz`.
+    case tarGzip
+
+    /// Whether files of this format are tar archives (hold several files).
+    public var isArchive: Bool { self == .tarBzip2 || self == .tarGzip }
+
+    static let suffixes: [(String, InputFormat)] = [
+        (".tar.bz2", .tarBzip2), (".tbz2", .tarBzip2), (".tbz", .tarBzip2),
+        (".tar.gz", .tarGzip), (".tgz", .tarGzip),
+        (".bz2", .bzip2), (".gz", .gzip),
+    ]
+
+    /// The format and the name without its extension (`itunes20261101.tbz`
+    /// -> `.tarBzip2`, `itunes20261101`); nil for names that are none of
+    /// these (`.md5` side files, partial downloads, other files).
+    public static func of(fileName name: String) -> (format: InputFormat, stem: String)? {
+        for (suffix, format) in suffixes where name.hasSuffix(suffix) && name.count > suffix.count {
+            let stem = String(name.dropLast(suffix.count))
+            return stem.contains(".") ? nil : (format, stem)
+        }
+        return name.contains(".") || name.isEmpty ? nil : (.plain, name)
+    }
+
+    /// Partial downloads that must never be read: `.part`, `.tmp`,
+    /// `.crdownload`.
+    public static func isPartialDownload(_ name: String) -> Bool {
+        name.hasSuffix(".part") || name.hasSuffix(".tmp") || name.hasSuffix(".crdownload")
+    }
+
+    /// Opens a compressed stream over the file at `path` (nil for plain
+    /// files, which are memory-mapped instead).
+    public static func openStream(_ path: String, format: InputFormat) throws -> (any ByteStream & InputObservable)? {
+        switch format {
+        case .plain: return nil
+        case .gzip, .tarGzip: return try GzipStream(path: path)
+        case .bzip2, .tarBzip2: return try Bzip2Stream(path: path)
+        }
+    }
+}
+
+/// A stream whose raw input bytes can be watched as they are read (to
+/// compute an md5 in the same pass).
+public protocol InputObservable: AnyObject {
+    func observeInput(_ observer: @escaping (UnsafeRawBufferPointer) -> Void)
+}
+
+extension GzipStream: InputObservable {}
+extension Bzip2Stream: InputObservable {}
