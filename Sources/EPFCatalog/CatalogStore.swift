@@ -72,4 +72,35 @@ public protocol CatalogStore: AnyObject {
     func discard(_ staged: [StagedTable])
     /// Records journal entries on their own (for files that failed).
     func record(_ journal: [JournalEntry]) throws
+    /// Every file the journal lists as applied, oldest first: what a nightly
+    /// run must not apply again.
+    func appliedFiles() throws -> [AppliedFile]
+    /// Rows of a live table; nil when the table does not exist.
+    func rowCount(of table: String) throws -> Int?
+}
+
+/// A file the import journal lists as applied.
+public struct AppliedFile: Sendable, Equatable {
+    public var feed: String?
+    /// `YYYY-MM-DD`.
+    public var feedDate: String?
+    public var table: String
+    /// FULL or INCREMENTAL.
+    public var mode: String?
+    public var exportDate: Int64?
+    public var originSize: Int64?
+    public var originMD5: String?
+
+    public init(
+        feed: String?, feedDate: String?, table: String, mode: String?, exportDate: Int64?, originSize: Int64?,
+        originMD5: String?
+    ) {
+        self.feed = feed
+        self.feedDate = feedDate
+        self.table = table
+        self.mode = mode
+        self.exportDate = exportDate
+        self.originSize = originSize
+        self.originMD5 = originMD5
+    }
 }

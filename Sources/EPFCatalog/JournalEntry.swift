@@ -31,11 +31,17 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public var message: String?
     /// The full counters and warnings, as JSON.
     public var details: String?
+    /// The size of the file as downloaded: the table file, or the archive
+    /// that held it. With `originMD5`, what tells a download already applied.
+    public var originSize: Int64?
+    /// The md5 its `.md5` side file gave, if there was one.
+    public var originMD5: String?
 
     public init(
         feed: String?, feedDate: String?, table: String, exportDate: Int64?, mode: String?, rows: Int,
         repairedRows: Int, skippedRows: Int, sourcePath: String, sourceSize: Int64?, startedAt: String,
-        finishedAt: String, status: Status, message: String?, details: String?
+        finishedAt: String, status: Status, message: String?, details: String?, originSize: Int64? = nil,
+        originMD5: String? = nil
     ) {
         self.feed = feed
         self.feedDate = feedDate
@@ -52,5 +58,7 @@ public struct JournalEntry: Sendable, Equatable, Codable {
         self.status = status
         self.message = message
         self.details = details
+        self.originSize = originSize
+        self.originMD5 = originMD5
     }
 }

@@ -11,6 +11,9 @@ public struct FileReport: Sendable, Encodable, Equatable {
         /// Valid, but not applied because another file of its feed folder
         /// failed (a feed folder goes live whole or not at all).
         case notApplied = "not-applied"
+        /// Not read: an earlier file of the same feed failed, and a later
+        /// day must never be applied before an earlier one.
+        case blocked
     }
 
     public var path: String
@@ -37,6 +40,10 @@ public struct FileReport: Sendable, Encodable, Equatable {
     public var error: String?
     /// Header warnings and repair notes.
     public var warnings: [String]
+    /// The size and md5 of the file as downloaded (the archive that held it,
+    /// for an archive's entry): the journal's identity of a download.
+    public var originSize: Int64? = nil
+    public var originMD5: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case path, table, feed, feedDate, mode, exportDate, status, size, rows, repaired, skipped, seconds, rowsPerSecond

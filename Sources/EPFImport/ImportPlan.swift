@@ -13,6 +13,9 @@ public struct PlannedFile: Sendable, Equatable {
     public var format: InputFormat = .plain
     /// The md5 its `.md5` side file gives, checked in the same pass.
     public var expectedMD5: String?
+
+    /// Compressed files come with an `.md5` side file; plain ones do not.
+    public var lacksMD5: Bool { format != .plain && expectedMD5 == nil }
 }
 
 /// A feed shipped as one archive (`itunes20261101.tbz` holding
@@ -39,13 +42,16 @@ public struct ImportUnit: Sendable, Equatable {
     /// Table names to import and the prefix, for an archive's entries.
     public var filter: TableFilter?
     public var tablePrefix: String = ""
+    /// Found in a download folder (so scheduled by date against the journal)
+    /// rather than named by the user.
+    public var fromDownloadTree = false
 
     /// Whether the unit has anything to import.
     public var isEmpty: Bool { files.isEmpty && archive == nil }
 
     public static func == (lhs: ImportUnit, rhs: ImportUnit) -> Bool {
         lhs.path == rhs.path && lhs.feed == rhs.feed && lhs.files == rhs.files && lhs.archive == rhs.archive
-            && lhs.tablePrefix == rhs.tablePrefix
+            && lhs.tablePrefix == rhs.tablePrefix && lhs.fromDownloadTree == rhs.fromDownloadTree
     }
 }
 
@@ -95,9 +101,11 @@ public struct PlanError: Error, Sendable, CustomStringConvertible {
 
 /// Turns the paths of `epf import` into an ordered plan.
 public enum ImportPlanner {
-    /// Plans `paths` in the order given. A path is a table file or a folder
-    /// of table files (an extracted feed such as `itunes20261101/`); files in
-    /// a folder go in name order.
+    /// Plans `paths` in the order given. A path is a table file, a feed
+    /// folder of table files (`itunes20261101/`), a feed archive
+    /// (`itunes20261101.tbz`), or a download folder holding feeds at any
+    /// depth, whose feeds are planned in date order (which of them to apply
+    /// is decided against the journal by `ImportSchedule`).
     public static func plan(paths: [String], filter: TableFilter, tablePrefix: String = "") throws(PlanError) -> ImportPlan {
         var units: [ImportUnit] = []
         var notes: [String] = []
@@ -108,84 +116,82 @@ public enum ImportPlanner {
                 throw PlanError(detail: "\(path): no such file or folder")
             }
             let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
-            if isDirectory.boolValue {
-                let url = URL(fileURLWithPath: trimmed)
-                let entries: [String]
-                do {
-                    entries = try files.contentsOfDirectory(atPath: trimmed).sorted()
-                } catch {
-                    throw PlanError(detail: "\(path): cannot list the folder: \(error.localizedDescription)")
+            if isDirectory.boolValue, try FeedDiscovery.isDownloadTree(trimmed) {
+                let feeds = try FeedDiscovery.feeds(under: trimmed, notes: &notes)
+                for feed in feeds {
+                    var unit = feed.isArchive
+                        ? try fileUnit(feed.path, filter: filter, tablePrefix: tablePrefix, notes: &notes)
+                        : try folderUnit(feed.path, filter: filter, tablePrefix: tablePrefix, notes: &notes)
+                    unit?.fromDownloadTree = true
+                    if let unit { units.append(unit) }
                 }
-                var planned: [PlannedFile] = []
-                var subfolders: [String] = []
-                for name in entries where !name.hasPrefix(".") {
-                    let full = trimmed == "/" ? "/" + name : trimmed + "/" + name
-                    var entryIsDirectory: ObjCBool = false
-                    _ = files.fileExists(atPath: full, isDirectory: &entryIsDirectory)
-                    if entryIsDirectory.boolValue {
-                        subfolders.append(name)
-                        continue
-                    }
-                    if InputFormat.isPartialDownload(name) {
-                        notes.append("\(full): a partial download: ignored")
-                        continue
-                    }
-                    if name.hasSuffix(".md5") { continue }  // read beside its archive
-                    guard let (format, stem) = InputFormat.of(fileName: name) else {
-                        notes.append("\(full): not a table file or archive: ignored")
-                        continue
-                    }
-                    if format.isArchive, FeedName(stem) != nil {
-                        subfolders.append(name)  // a whole feed: named on its own, in date order
-                        continue
-                    }
-                    let table = tableName(stem)
-                    guard filter.accepts(table) else { continue }
-                    planned.append(PlannedFile(
-                        path: full, table: tablePrefix + table, size: fileSize(full), format: format,
-                        expectedMD5: try expectedMD5(full, format: format)))
-                }
-                if planned.isEmpty && !subfolders.isEmpty {
-                    let feeds = subfolders.compactMap { name in
-                        FeedName(InputFormat.of(fileName: name)?.stem ?? name).map { (name, $0) }
-                    }
-                        .sorted { $0.1 < $1.1 }.map { trimmed + "/" + $0.0 }
-                    throw PlanError(
-                        detail: "\(path) holds feeds, not table files: name the feed folders or archives to import, oldest first"
-                            + (feeds.isEmpty ? "" : ", for example: epf import \(feeds.joined(separator: " "))"))
-                }
-                if planned.isEmpty {
-                    notes.append("\(path): no table files to import")
-                }
-                units.append(ImportUnit(path: trimmed, feed: FeedName(url.lastPathComponent), files: planned))
-            } else {
-                let url = URL(fileURLWithPath: trimmed)
-                let name = url.lastPathComponent
-                guard let (format, stem) = InputFormat.of(fileName: name) else {
-                    throw PlanError(detail: "\(path): not a table file or archive (EPF table files have no extension; .gz, .bz2, .tbz, .tar.bz2, .tgz and .tar.gz are read)")
-                }
-                let md5 = try expectedMD5(trimmed, format: format)
-                if format.isArchive, let feed = FeedName(stem) {
-                    // One archive holding a whole feed.
-                    var unit = ImportUnit(path: trimmed, feed: feed, files: [], archive: PlannedArchive(
-                        path: trimmed, format: format, size: fileSize(trimmed), expectedMD5: md5))
-                    unit.filter = filter
-                    unit.tablePrefix = tablePrefix
+                if feeds.isEmpty { notes.append("\(path): no feeds found") }
+            } else if isDirectory.boolValue {
+                if let unit = try folderUnit(trimmed, filter: filter, tablePrefix: tablePrefix, notes: &notes) {
                     units.append(unit)
-                    continue
                 }
-                let table = tableName(stem)
-                guard filter.accepts(table) else {
-                    notes.append("\(path): table \(table) left out by --include/--exclude")
-                    continue
-                }
-                let feed = FeedName(url.deletingLastPathComponent().lastPathComponent)
-                units.append(ImportUnit(path: trimmed, feed: feed, files: [
-                    PlannedFile(path: trimmed, table: tablePrefix + table, size: fileSize(trimmed), format: format, expectedMD5: md5)
-                ]))
+            } else if let unit = try fileUnit(trimmed, filter: filter, tablePrefix: tablePrefix, notes: &notes) {
+                units.append(unit)
             }
         }
         return ImportPlan(units: units, notes: notes)
+    }
+
+    /// A feed folder: its table files, compressed ones and one-table
+    /// archives included, applied together.
+    static func folderUnit(_ folder: String, filter: TableFilter, tablePrefix: String, notes: inout [String]) throws(PlanError) -> ImportUnit? {
+        let listing = try FeedDiscovery.list(folder)
+        var planned: [PlannedFile] = []
+        for name in listing.tableFiles {
+            let full = FeedDiscovery.join(folder, name)
+            if InputFormat.isPartialDownload(name) {
+                notes.append("\(full): a partial download: ignored")
+                continue
+            }
+            if name.hasSuffix(".md5") { continue }  // read beside its archive
+            guard let (format, stem) = InputFormat.of(fileName: name) else {
+                notes.append("\(full): not a table file or archive: ignored")
+                continue
+            }
+            let table = tableName(stem)
+            guard filter.accepts(table) else { continue }
+            planned.append(try plannedFile(full, table: tablePrefix + table, format: format))
+        }
+        for name in listing.feedArchives + listing.feedFolders + listing.otherFolders {
+            notes.append("\(FeedDiscovery.join(folder, name)): inside a feed folder: ignored")
+        }
+        if planned.isEmpty {
+            notes.append("\(folder): no table files to import")
+        }
+        return ImportUnit(path: folder, feed: FeedName(URL(fileURLWithPath: folder).lastPathComponent), files: planned)
+    }
+
+    /// A file named on its own: a table file (its own unit), or a feed
+    /// archive (the feed's unit).
+    static func fileUnit(_ path: String, filter: TableFilter, tablePrefix: String, notes: inout [String]) throws(PlanError) -> ImportUnit? {
+        let url = URL(fileURLWithPath: path)
+        guard let (format, stem) = InputFormat.of(fileName: url.lastPathComponent) else {
+            throw PlanError(detail: "\(path): not a table file or archive (EPF table files have no extension; .gz, .bz2, .tbz, .tar.bz2, .tgz, .tar.gz and .zip are read)")
+        }
+        if format.isArchive, let feed = FeedName(stem) {
+            let md5 = try expectedMD5(path, format: format)
+            var unit = ImportUnit(path: path, feed: feed, files: [], archive: PlannedArchive(
+                path: path, format: format, size: fileSize(path), expectedMD5: md5))
+            unit.filter = filter
+            unit.tablePrefix = tablePrefix
+            return unit
+        }
+        let table = tableName(stem)
+        guard filter.accepts(table) else {
+            notes.append("\(path): table \(table) left out by --include/--exclude")
+            return nil
+        }
+        let feed = FeedName(url.deletingLastPathComponent().lastPathComponent)
+        return ImportUnit(path: path, feed: feed, files: [try plannedFile(path, table: tablePrefix + table, format: format)])
+    }
+
+    static func plannedFile(_ path: String, table: String, format: InputFormat) throws(PlanError) -> PlannedFile {
+        PlannedFile(path: path, table: table, size: fileSize(path), format: format, expectedMD5: try expectedMD5(path, format: format))
     }
 
     /// The table a file holds: its name without extension, `-` made `_`;

@@ -12,10 +12,19 @@ public struct ImportOptions: Sendable {
     public var chunkSize = 8 << 20
     /// Chunks read but not yet loaded, at most: bounds memory.
     public var chunksInFlight = 2 * ProcessInfo.processInfo.activeProcessorCount + 2
+    /// Fail a compressed file or archive that has no `.md5` beside it
+    /// (otherwise it is imported unverified, with a note).
+    public var requireMD5 = false
+    /// Apply a FULL file even when it has fewer than half the rows of the
+    /// live table it replaces (otherwise the feed is refused: a cut or
+    /// wrong download must not empty a catalog).
+    public var allowShrink = false
 
-    public init(strict: Bool = false, chunkSize: Int = 8 << 20) {
+    public init(strict: Bool = false, chunkSize: Int = 8 << 20, requireMD5: Bool = false, allowShrink: Bool = false) {
         self.strict = strict
         self.chunkSize = chunkSize
+        self.requireMD5 = requireMD5
+        self.allowShrink = allowShrink
     }
 }
 
@@ -33,13 +42,38 @@ public final class Importer {
         self.events = events
     }
 
-    /// Imports every unit of `plan`, in order, and reports every file.
+    /// Imports every unit of `plan`, in order, and reports every file. Once
+    /// a unit of a feed fails, that feed's later units are not read
+    /// (reported as blocked), so a later day never goes in before an
+    /// earlier one.
     public func run(_ plan: ImportPlan) -> [FileReport] {
         var reports: [FileReport] = []
+        var failedFeeds: [String: String] = [:]  // feed -> the unit that failed
         for unit in plan.units where !unit.isEmpty {
-            reports += run(unit)
+            if let feed = unit.feed?.feed, let failed = failedFeeds[feed] {
+                let blocked = blockedReports(unit, because: failed)
+                for report in blocked { events(.fileFinished(report)) }
+                reports += blocked
+                continue
+            }
+            let unitReports = run(unit)
+            if let feed = unit.feed?.feed, unitReports.contains(where: { $0.status != .applied }) {
+                failedFeeds[feed] = unit.path
+            }
+            reports += unitReports
         }
         return reports
+    }
+
+    func blockedReports(_ unit: ImportUnit, because failed: String) -> [FileReport] {
+        let message = "blocked: \(failed) of the same feed failed; fix it and run again (a later day is never applied before an earlier one)"
+        let files = unit.archive.map { [PlannedFile(path: $0.path, table: "", size: $0.size, format: $0.format)] } ?? unit.files
+        return files.map { file in
+            FileReport(
+                path: file.path, table: file.table, feed: unit.feed?.feed, feedDate: unit.feed?.isoDate, mode: nil,
+                exportDate: nil, status: .blocked, size: file.size, rows: 0, repaired: 0, skipped: 0, seconds: 0,
+                counts: LoadCounts(), outcome: nil, error: message, warnings: [])
+        }
     }
 
     /// Imports one unit.
@@ -55,7 +89,8 @@ public final class Importer {
             var report = FileReport(
                 path: file.path, table: file.table, feed: unit.feed?.feed, feedDate: unit.feed?.isoDate, mode: nil, exportDate: nil,
                 status: .applied, size: file.size, rows: 0, repaired: 0, skipped: 0, seconds: 0,
-                counts: LoadCounts(), outcome: nil, error: nil, warnings: [])
+                counts: LoadCounts(), outcome: nil, error: nil, warnings: [],
+                originSize: unit.archive?.size ?? file.size, originMD5: unit.archive?.expectedMD5 ?? file.expectedMD5)
             events(.fileStarted(path: file.path, table: file.table, size: file.size))
             do {
                 let opened = try open()
@@ -91,7 +126,8 @@ public final class Importer {
                 let report = FileReport(
                     path: archive.path, table: "", feed: unit.feed?.feed, feedDate: unit.feed?.isoDate, mode: nil,
                     exportDate: nil, status: .failed, size: archive.size, rows: 0, repaired: 0, skipped: 0, seconds: 0,
-                    counts: LoadCounts(), outcome: nil, error: describe(error, file: archive.path), warnings: [])
+                    counts: LoadCounts(), outcome: nil, error: describe(error, file: archive.path), warnings: [],
+                    originSize: archive.size, originMD5: archive.expectedMD5)
                 reports.append(report)
                 journalFailure(report, started: Timestamp.now())
                 events(.fileFinished(report))
@@ -105,6 +141,13 @@ public final class Importer {
         if failed {
             let reason = "not applied: another file of \(unit.path) failed, and a feed folder is applied whole or not at all"
             reports += refuse(staged, status: .notApplied, message: reason)
+        } else if let shrinking = shrinkingTable(staged.map(\.0)) {
+            let (table, rows, live) = shrinking
+            let failedReason = "\(table.target.sourceName): this FULL file has \(rows) rows but the live table \(table.target.table) has \(live): applying it would remove more than half of the table. If the export really is that small, run again with --allow-shrink; otherwise download it again"
+            let failedFile = staged.filter { $0.0.stagingName == table.stagingName }
+            let others = staged.filter { $0.0.stagingName != table.stagingName }
+            reports += refuse(failedFile, status: .failed, message: failedReason)
+            reports += refuse(others, status: .notApplied, message: "not applied: \(table.target.sourceName) failed, and a feed folder is applied whole or not at all")
         } else if !staged.isEmpty {
             let entries = staged.map { journalEntry($0.1, started: $0.2, status: .applied, message: nil) }
             events(.applying(path: unit.path, tables: staged.count))
@@ -126,6 +169,18 @@ public final class Importer {
         reports.sort { (readOrder[$0.path] ?? order[$0.path] ?? 0) < (readOrder[$1.path] ?? order[$1.path] ?? 0) }
         events(.unitFinished(path: unit.path, reports: reports))
         return reports
+    }
+
+    /// The first staged FULL table that would shrink its live table to less
+    /// than half, unless shrinking is allowed: (table, new rows, live rows).
+    func shrinkingTable(_ staged: [StagedTable]) -> (StagedTable, Int, Int)? {
+        guard !options.allowShrink else { return nil }
+        for table in staged where table.target.header.exportMode == .full {
+            let rows = table.counts.rowsRead - table.counts.duplicateKeys
+            guard let live = try? store.rowCount(of: table.target.table), live > 0, rows * 2 < live else { continue }
+            return (table, rows, live)
+        }
+        return nil
     }
 
     /// Drops staged tables that will not be applied and journals their files
@@ -290,7 +345,8 @@ public final class Importer {
             rows: report.rows, repairedRows: report.repaired, skippedRows: report.skipped, sourcePath: report.path,
             sourceSize: report.size, startedAt: started, finishedAt: Timestamp.now(), status: status,
             message: message ?? (report.warnings.isEmpty ? nil : report.warnings.joined(separator: "; ")),
-            details: details.map { String(decoding: $0, as: UTF8.self) })
+            details: details.map { String(decoding: $0, as: UTF8.self) }, originSize: report.originSize,
+            originMD5: report.originMD5)
     }
 
     func seconds(since start: ContinuousClock.Instant) -> Double {

@@ -45,39 +45,43 @@ extension Importer {
     /// stream through their decompressor, with the md5 checked in the same
     /// pass; a one-table archive yields its (first) file.
     func open(_ file: PlannedFile) throws -> OpenedFile {
+        if options.requireMD5 && file.lacksMD5 {
+            throw InputError.missingMD5(file.path)
+        }
+        if let archive = try InputFormat.openArchive(file.path, format: file.format) {
+            let md5 = RunningMD5.watching(archive, expected: file.expectedMD5)
+            guard let entry = try archive.nextFile() else {
+                throw InputError(path: file.path, detail: "the archive holds no file", hint: "Download it again")
+            }
+            let source = StreamChunkSource(stream: archive.entryStream(), name: "\(file.path):\(entry.name)", chunkSize: options.chunkSize)
+            return OpenedFile(source: source) {
+                var extra: [String] = []
+                while let more = try archive.nextFile() { extra.append(more.name) }
+                try RunningMD5.check(md5, expected: file.expectedMD5, path: file.path)
+                if !extra.isEmpty {
+                    self.events(.note("\(file.path): holds more than one file; read \(entry.name), passed over \(extra.joined(separator: ", "))"))
+                }
+            }
+        }
         guard let stream = try InputFormat.openStream(file.path, format: file.format) else {
             return OpenedFile(source: try MappedChunkSource(path: file.path, chunkSize: options.chunkSize))
         }
         let md5 = RunningMD5.watching(stream, expected: file.expectedMD5)
-        guard file.format.isArchive else {
-            return OpenedFile(source: StreamChunkSource(stream: stream, name: file.path, chunkSize: options.chunkSize)) {
-                try RunningMD5.check(md5, expected: file.expectedMD5, path: file.path)
-            }
-        }
-        let reader = TarReader(stream: stream, archiveName: file.path)
-        guard let entry = try reader.nextEntry() else {
-            throw InputError(path: file.path, detail: "the archive holds no file", hint: "Download it again")
-        }
-        let source = StreamChunkSource(stream: reader.entryStream(), name: "\(file.path):\(entry.name)", chunkSize: options.chunkSize)
-        return OpenedFile(source: source) {
-            var extra: [String] = []
-            while let more = try reader.nextEntry() { extra.append(more.name) }
+        return OpenedFile(source: StreamChunkSource(stream: stream, name: file.path, chunkSize: options.chunkSize)) {
             try RunningMD5.check(md5, expected: file.expectedMD5, path: file.path)
-            if !extra.isEmpty {
-                self.events(.note("\(file.path): holds more than one file; read \(entry.name), passed over \(extra.joined(separator: ", "))"))
-            }
         }
     }
 
     /// Reads a feed archive's entries in order, handing each table file to
     /// `body` with a stream of its bytes; checks the archive's md5 at the end.
     func readArchive(_ archive: PlannedArchive, unit: ImportUnit, body: (PlannedFile, any ByteStream) -> Void) throws {
-        guard let stream = try InputFormat.openStream(archive.path, format: archive.format) else { return }
-        let md5 = RunningMD5.watching(stream, expected: archive.expectedMD5)
-        let reader = TarReader(stream: stream, archiveName: archive.path)
-        while let entry = try reader.nextEntry() {
-            let name = entry.name.split(separator: "/").last.map(String.init) ?? entry.name
-            guard let (format, stem) = InputFormat.of(fileName: name), format == .plain else {
+        if options.requireMD5 && archive.expectedMD5 == nil {
+            throw InputError.missingMD5(archive.path)
+        }
+        guard let reader = try InputFormat.openArchive(archive.path, format: archive.format) else { return }
+        let md5 = RunningMD5.watching(reader, expected: archive.expectedMD5)
+        while let entry = try reader.nextFile() {
+            guard let (format, stem) = InputFormat.of(fileName: entry.fileName), format == .plain else {
                 events(.note("\(archive.path): \(entry.name) is not a table file: passed over"))
                 continue
             }

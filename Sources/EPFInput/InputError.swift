@@ -13,6 +13,14 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(path): \(detail). \(hint)" }
 
+    /// A compressed file or archive with no `.md5` beside it, when md5s are
+    /// required (`--require-md5`).
+    public static func missingMD5(_ path: String) -> InputError {
+        InputError(
+            path: path, detail: "no \(path).md5 beside it, and --require-md5 is set",
+            hint: "Download its .md5 file too (it comes beside every archive), or run without --require-md5")
+    }
+
     /// An error for a failed system call, with `errno`'s text.
     static func system(_ path: String, _ action: String, errno code: Int32) -> InputError {
         let reason = String(cString: strerror(code))

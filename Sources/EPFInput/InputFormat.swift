@@ -10,14 +10,16 @@ public enum InputFormat: String, Sendable, Equatable, Codable {
     case tarBzip2
     /// A tar archive compressed with gzip: `.tgz`, `.tar.gz`.
     case tarGzip
+    /// A PKZip archive (deflate or stored entries, zip64): `.zip`.
+    case zip
 
     /// Whether files of this format are tar archives (hold several files).
-    public var isArchive: Bool { self == .tarBzip2 || self == .tarGzip }
+    public var isArchive: Bool { self == .tarBzip2 || self == .tarGzip || self == .zip }
 
     static let suffixes: [(String, InputFormat)] = [
         (".tar.bz2", .tarBzip2), (".tbz2", .tarBzip2), (".tbz", .tarBzip2),
         (".tar.gz", .tarGzip), (".tgz", .tarGzip),
-        (".bz2", .bzip2), (".gz", .gzip),
+        (".bz2", .bzip2), (".gz", .gzip), (".zip", .zip),
     ]
 
     /// The format and the name without its extension (`itunes20261101.tbz`
@@ -38,12 +40,24 @@ public enum InputFormat: String, Sendable, Equatable, Codable {
     }
 
     /// Opens a compressed stream over the file at `path` (nil for plain
-    /// files, which are memory-mapped instead).
+    /// files, which are memory-mapped instead, and for zip archives, which
+    /// `openArchive` reads).
     public static func openStream(_ path: String, format: InputFormat) throws -> (any ByteStream & InputObservable)? {
         switch format {
-        case .plain: return nil
+        case .plain, .zip: return nil
         case .gzip, .tarGzip: return try GzipStream(path: path)
         case .bzip2, .tarBzip2: return try Bzip2Stream(path: path)
+        }
+    }
+
+    /// Opens the archive at `path` (nil for formats that are not archives).
+    public static func openArchive(_ path: String, format: InputFormat) throws -> (any ArchiveReader)? {
+        switch format {
+        case .plain, .gzip, .bzip2: return nil
+        case .zip: return try ZipReader(path: path)
+        case .tarGzip, .tarBzip2:
+            guard let compressed = try openStream(path, format: format) else { return nil }
+            return CompressedTarArchive(compressed: compressed, path: path)
         }
     }
 }

@@ -7,11 +7,15 @@ import Foundation
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import EPF table files or feed folders into the catalog.",
+        abstract: "Import EPF feeds (download folders, feed folders or archives, table files) into the catalog.",
         discussion: """
-            PATH is a table file (application, application_price, ...) or a folder of table \
-            files (an extracted feed such as itunes20261101/). Paths are applied in the order \
-            given: name a FULL feed before the INCREMENTAL days after it.
+            PATH is a download folder holding feeds at any depth (folders such as \
+            itunes20261101/ or archives such as itunes20261101.tbz), one feed folder or \
+            archive, or one table file (plain, .gz, .bz2, or a one-table .tbz). In a download \
+            folder, each feed's newest FULL export is applied, then the INCREMENTAL days after \
+            it in date order; what the import journal lists as applied (same feed, date, \
+            table, size and md5) is skipped, so running the same command again imports only \
+            what is new. Paths are applied in the order given.
 
             The files of one folder are loaded and checked first, then applied together in \
             one transaction: if any of them fails, none of the folder is applied, and the \
@@ -39,6 +43,18 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .long, help: "Refuse files with invalid UTF-8 or NUL bytes instead of repairing and counting them.")
     var strict = false
 
+    @Flag(name: .long, help: "Print what would be imported and skipped, and why; change nothing.")
+    var dryRun = false
+
+    @Flag(name: .long, help: "Apply files again even if the import journal lists them as applied.")
+    var force = false
+
+    @Flag(name: .long, help: "Apply a FULL file even if it has fewer than half the rows of the table it replaces.")
+    var allowShrink = false
+
+    @Flag(name: .long, help: "Fail compressed files and archives that have no .md5 file beside them.")
+    var requireMD5 = false
+
     @Option(name: .long, help: "Where the summary goes: table (standard error), json or csv (standard output).")
     var format: OutputFormat = .table
 
@@ -63,8 +79,22 @@ struct ImportCommand: ParsableCommand {
             throw ExitCode(1)
         }
         for note in plan.notes { Console.message("note: \(note)") }
-        if plan.fileCount == 0 {
-            Console.message("epf import: nothing to import")
+        for file in plan.units.flatMap(\.files) where file.lacksMD5 && !requireMD5 {
+            Console.message("note: \(file.path): no .md5 beside it; its md5 is not checked")
+        }
+        for archive in plan.units.compactMap(\.archive) where archive.expectedMD5 == nil && !requireMD5 {
+            Console.message("note: \(archive.path): no .md5 beside it; its md5 is not checked")
+        }
+
+        if dryRun {
+            do {
+                let schedule = ImportSchedule(
+                    plan: plan, applied: try SQLiteCatalogStore.appliedFiles(catalogAt: catalog.path), force: force)
+                Console.out(PlanListing(schedule: schedule).render(format))
+            } catch {
+                Console.message("epf import: \(error)")
+                throw ExitCode(1)
+            }
             return
         }
 
@@ -78,11 +108,25 @@ struct ImportCommand: ParsableCommand {
         for leftover in store.droppedLeftovers {
             Console.message("note: dropped \(leftover), left by an import that did not finish")
         }
+        let schedule: ImportSchedule
+        do {
+            schedule = ImportSchedule(plan: plan, applied: try store.appliedFiles(), force: force)
+        } catch {
+            Console.message("epf import: \(error)")
+            throw ExitCode(1)
+        }
+        for skip in schedule.skipped {
+            Console.message("skipped: \(skip.unit.path): \(skip.reason)")
+        }
+        if schedule.units.isEmpty {
+            Console.message("epf import: nothing to import")
+        }
 
         let progress = ProgressDisplay(live: Console.messagesAreTerminal)
-        let importer = Importer(store: store, options: ImportOptions(strict: strict)) { progress.show($0) }
+        let options = ImportOptions(strict: strict, requireMD5: requireMD5, allowShrink: allowShrink)
+        let importer = Importer(store: store, options: options) { progress.show($0) }
         let clock = ContinuousClock.now
-        let reports = importer.run(plan)
+        let reports = importer.run(schedule.plan(notes: plan.notes))
         progress.finish()
         let elapsed = ContinuousClock.now - clock
 

@@ -25,7 +25,7 @@ struct ImportSummary {
     }
 
     func table() -> String {
-        var text = output.render(.table)
+        var text = reports.isEmpty ? "" : output.render(.table)
         let rows = reports.filter { $0.status == .applied }.reduce(0) { $0 + $1.rows }
         text += "\(applied) file(s) applied, \(failed) failed, \(Format.count(rows)) rows in \(String(format: "%.2f", Format.seconds(elapsed))) s -> \(catalog)"
         return text

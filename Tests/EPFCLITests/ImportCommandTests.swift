@@ -88,13 +88,40 @@ struct ImportCommandTests {
         #expect(result.stderr.contains("no such file or folder"))
     }
 
-    @Test func folderOfFeedFoldersSuggestsTheOrder() throws {
+    @Test func downloadFolderImportsOnceThenNothing() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let result = try cli.run(["import", "--db", cli.path("c.sqlite"), CLIRunner.packageRoot.appendingPathComponent("SampleFeeds").path])
-        #expect(result.status == 1)
-        #expect(result.stderr.contains("holds feeds, not table files"))
-        #expect(result.stderr.contains("itunes20261101"))
+        let samples = CLIRunner.packageRoot.appendingPathComponent("SampleFeeds").path
+        let first = try cli.run(["import", "--db", cli.path("c.sqlite"), samples])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("14 file(s) applied, 0 failed"))
+        #expect(first.stderr.contains("README.md: not a table file or archive: ignored") == false)
+
+        let dryRun = try cli.run(["import", "--db", cli.path("c.sqlite"), "--dry-run", "--format", "csv", samples])
+        #expect(dryRun.status == 0, "\(dryRun.stderr)")
+        let lines = dryRun.stdout.split(separator: "\n")
+        #expect(lines.first == "action,feed,date,mode,files,path,reason")
+        #expect(lines.count == 5)
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("skip,") && $0.contains("already applied") })
+
+        let second = try cli.run(["import", "--db", cli.path("c.sqlite"), samples])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("nothing to import"))
+        #expect(second.stderr.contains("skipped: \(samples)/itunes20261102: already applied"))
+    }
+
+    @Test func dryRunChangesNothing() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let samples = CLIRunner.packageRoot.appendingPathComponent("SampleFeeds").path
+        let result = try cli.run(["import", "--db", cli.path("c.sqlite"), "--dry-run", samples])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).prefix(4).joined(separator: " ") }
+        #expect(lines == [
+            "action feed date mode", "import itunes 2026-11-01 FULL", "import popularity 2026-11-01 FULL",
+            "import pricing 2026-11-01 FULL", "import itunes 2026-11-02 INCREMENTAL",
+        ])
+        #expect(!FileManager.default.fileExists(atPath: cli.path("c.sqlite")))
     }
 
     @Test(arguments: [

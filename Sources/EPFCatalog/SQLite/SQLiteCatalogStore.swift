@@ -63,7 +63,9 @@ public final class SQLiteCatalogStore: CatalogStore {
                 finished_at TEXT NOT NULL,
                 status TEXT NOT NULL,
                 message TEXT,
-                details TEXT
+                details TEXT,
+                origin_size INTEGER,
+                origin_md5 TEXT
             );
             CREATE TABLE IF NOT EXISTS \(Self.tableInfoTable) (
                 table_name TEXT PRIMARY KEY,
@@ -76,6 +78,12 @@ public final class SQLiteCatalogStore: CatalogStore {
                 applied_at TEXT NOT NULL
             );
             """)
+        // Catalogs made before the journal knew where files came from.
+        let journalColumns = Set(
+            try database.rows("SELECT name FROM pragma_table_info(?)", [.text(Self.journalTable)]).compactMap { $0.first?.textValue })
+        for (column, type) in [("origin_size", "INTEGER"), ("origin_md5", "TEXT")] where !journalColumns.contains(column) {
+            try database.execute("ALTER TABLE \(Self.journalTable) ADD COLUMN \(column) \(type)")
+        }
     }
 
     private func dropLeftoverStaging() throws(SQLiteError) -> [String] {
@@ -140,6 +148,53 @@ public final class SQLiteCatalogStore: CatalogStore {
             try database.transaction { try insert(journal) }
         } catch let error as SQLiteError {
             throw CatalogError(error, while: "writing the import journal")
+        }
+    }
+
+    public func appliedFiles() throws -> [AppliedFile] {
+        try Self.appliedFiles(in: database)
+    }
+
+    /// The applied files of the catalog at `path`, read without changing
+    /// anything (for `--dry-run`); none when there is no catalog yet.
+    public static func appliedFiles(catalogAt path: String) throws -> [AppliedFile] {
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        do {
+            let database = try SQLiteDatabase(path: path, readOnly: true, create: false)
+            guard try database.tableExists(journalTable) else { return [] }
+            return try appliedFiles(in: database)
+        } catch let error as SQLiteError {
+            throw CatalogError(error, while: "reading the import journal of \(path)")
+        }
+    }
+
+    static func appliedFiles(in database: SQLiteDatabase) throws -> [AppliedFile] {
+        do {
+            // Journals written before origins were recorded have no such columns.
+            let columns = Set(
+                try database.rows("SELECT name FROM pragma_table_info(?)", [.text(journalTable)]).compactMap { $0.first?.textValue })
+            let origin = columns.contains("origin_md5") ? "origin_size, origin_md5" : "NULL, NULL"
+            return try database.rows(
+                """
+                SELECT feed, feed_date, table_name, mode, export_date, \(origin)
+                FROM \(journalTable) WHERE status = 'applied' ORDER BY id
+                """
+            ).map { row in
+                AppliedFile(
+                    feed: row[0].textValue, feedDate: row[1].textValue, table: row[2].textValue ?? "", mode: row[3].textValue,
+                    exportDate: row[4].integerValue, originSize: row[5].integerValue, originMD5: row[6].textValue)
+            }
+        } catch {
+            throw CatalogError(error, while: "reading the import journal")
+        }
+    }
+
+    public func rowCount(of table: String) throws -> Int? {
+        do {
+            guard try database.tableExists(table) else { return nil }
+            return Int(try database.scalar("SELECT count(*) FROM \(quoteIdentifier(table))")?.integerValue ?? 0)
+        } catch {
+            throw CatalogError(error, while: "counting the rows of \(table)")
         }
     }
 
@@ -245,8 +300,9 @@ public final class SQLiteCatalogStore: CatalogStore {
         let statement = try database.prepare(
             """
             INSERT INTO \(Self.journalTable) (feed, feed_date, table_name, export_date, mode, rows, repaired_rows,
-                skipped_rows, source_path, source_size, started_at, finished_at, status, message, details)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                skipped_rows, source_path, source_size, started_at, finished_at, status, message, details, origin_size,
+                origin_md5)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for entry in journal {
             try statement.execute([
@@ -265,6 +321,8 @@ public final class SQLiteCatalogStore: CatalogStore {
                 .text(entry.status.rawValue),
                 entry.message.map { .text($0) } ?? .null,
                 entry.details.map { .text($0) } ?? .null,
+                entry.originSize.map { .integer($0) } ?? .null,
+                entry.originMD5.map { .text($0) } ?? .null,
             ])
         }
     }

@@ -1,0 +1,113 @@
+import EPFInput
+import Foundation
+
+/// Finds the feeds in a download folder: feed folders (`itunes20261101/`)
+/// and feed archives (`itunes20261101.tbz`), at any depth (Apple's layout
+/// puts them under `current/` and `incremental/`, mirrors add more levels).
+enum FeedDiscovery {
+    /// How deep a download tree is searched.
+    static let maximumDepth = 8
+
+    /// What a folder holds, by name: feed folders and feed archives, other
+    /// folders, table files.
+    struct Listing {
+        var feedFolders: [String] = []
+        var feedArchives: [String] = []
+        var otherFolders: [String] = []
+        var tableFiles: [String] = []
+        var hasFeeds: Bool { !feedFolders.isEmpty || !feedArchives.isEmpty }
+    }
+
+    static func list(_ folder: String) throws(PlanError) -> Listing {
+        let files = FileManager.default
+        let names: [String]
+        do {
+            names = try files.contentsOfDirectory(atPath: folder).sorted()
+        } catch {
+            throw PlanError(detail: "\(folder): cannot list the folder: \(error.localizedDescription)")
+        }
+        var listing = Listing()
+        for name in names where !name.hasPrefix(".") {
+            var isDirectory: ObjCBool = false
+            _ = files.fileExists(atPath: join(folder, name), isDirectory: &isDirectory)
+            if isDirectory.boolValue {
+                if FeedName(name) != nil { listing.feedFolders.append(name) } else { listing.otherFolders.append(name) }
+            } else if let (format, stem) = InputFormat.of(fileName: name), format.isArchive, FeedName(stem) != nil {
+                listing.feedArchives.append(name)
+            } else {
+                listing.tableFiles.append(name)
+            }
+        }
+        return listing
+    }
+
+    /// Whether `folder` is a download tree rather than one feed's folder: it
+    /// holds feeds (at any depth) and no table files of its own.
+    static func isDownloadTree(_ folder: String) throws(PlanError) -> Bool {
+        let listing = try list(folder)
+        if listing.hasFeeds { return true }
+        let tables = listing.tableFiles.filter { name in
+            !name.hasSuffix(".md5") && !InputFormat.isPartialDownload(name) && InputFormat.of(fileName: name) != nil
+        }
+        guard tables.isEmpty else { return false }
+        for name in listing.otherFolders where try holdsFeeds(join(folder, name), depth: 1) { return true }
+        return false
+    }
+
+    private static func holdsFeeds(_ folder: String, depth: Int) throws(PlanError) -> Bool {
+        guard depth < maximumDepth else { return false }
+        let listing = try list(folder)
+        if listing.hasFeeds { return true }
+        for name in listing.otherFolders where try holdsFeeds(join(folder, name), depth: depth + 1) { return true }
+        return false
+    }
+
+    /// Every feed under `root`, in date order (feeds of one date in name
+    /// order). Where a feed is there both extracted and as an archive, the
+    /// folder is read and the archive noted.
+    static func feeds(under root: String, notes: inout [String]) throws(PlanError) -> [(path: String, name: FeedName, isArchive: Bool)] {
+        var found: [(path: String, name: FeedName, isArchive: Bool)] = []
+        try walk(root, depth: 0, into: &found, notes: &notes)
+        var seen: [String: String] = [:]  // "feed date" -> path read
+        var unique: [(path: String, name: FeedName, isArchive: Bool)] = []
+        // Folders first, so an extracted feed wins over its archive.
+        for feed in found.sorted(by: { !$0.isArchive && $1.isArchive }) {
+            let key = "\(feed.name.feed) \(feed.name.date)"
+            if let kept = seen[key] {
+                notes.append("\(feed.path): the same feed as \(kept): ignored")
+                continue
+            }
+            seen[key] = feed.path
+            unique.append(feed)
+        }
+        return unique.sorted { ($0.name, $0.path) < ($1.name, $1.path) }
+    }
+
+    private static func walk(
+        _ folder: String, depth: Int, into found: inout [(path: String, name: FeedName, isArchive: Bool)], notes: inout [String]
+    ) throws(PlanError) {
+        let listing = try list(folder)
+        for name in listing.feedFolders {
+            found.append((join(folder, name), FeedName(name)!, false))
+        }
+        for name in listing.feedArchives {
+            let stem = InputFormat.of(fileName: name)!.stem
+            found.append((join(folder, name), FeedName(stem)!, true))
+        }
+        for name in listing.tableFiles where !name.hasSuffix(".md5") {
+            if InputFormat.isPartialDownload(name) {
+                notes.append("\(join(folder, name)): a partial download: ignored")
+            } else if InputFormat.of(fileName: name) != nil {
+                notes.append("\(join(folder, name)): a table file outside a feed folder: ignored (name it on its own to import it)")
+            }
+        }
+        guard depth + 1 < maximumDepth else { return }
+        for name in listing.otherFolders {
+            try walk(join(folder, name), depth: depth + 1, into: &found, notes: &notes)
+        }
+    }
+
+    static func join(_ folder: String, _ name: String) -> String {
+        folder == "/" ? "/" + name : folder + "/" + name
+    }
+}

@@ -1,0 +1,64 @@
+/// A file inside an archive.
+public struct ArchiveEntry: Sendable, Equatable {
+    /// The name as stored (`itunes20261101/application`).
+    public var name: String
+    /// Uncompressed size in bytes.
+    public var size: Int64
+
+    public init(name: String, size: Int64) {
+        self.name = name
+        self.size = size
+    }
+
+    /// The last part of the name: the table file's name.
+    public var fileName: String { name.split(separator: "/").last.map(String.init) ?? name }
+}
+
+/// The files of an archive (tar under bzip2 or gzip, or zip), read in order
+/// in one pass over the archive, never extracted to disk. Every byte of the
+/// archive file passes `observeInput`'s observer once, in order, by the time
+/// `nextFile()` has returned nil (so its md5 is checked in the same pass).
+public protocol ArchiveReader: InputObservable {
+    /// Moves to the next file, passing over the rest of the current one;
+    /// nil once the whole archive has been read.
+    func nextFile() throws -> ArchiveEntry?
+    /// The current file's bytes.
+    func entryStream() -> any ByteStream
+}
+
+/// A tar archive over a decompressor.
+final class CompressedTarArchive: ArchiveReader {
+    let compressed: any ByteStream & InputObservable
+    let tar: TarReader
+
+    init(compressed: any ByteStream & InputObservable, path: String) {
+        self.compressed = compressed
+        tar = TarReader(stream: compressed, archiveName: path)
+    }
+
+    func observeInput(_ observer: @escaping (UnsafeRawBufferPointer) -> Void) { compressed.observeInput(observer) }
+
+    func nextFile() throws -> ArchiveEntry? {
+        guard let entry = try tar.nextEntry() else {
+            // Trailing bytes after the tar's end blocks still count for the md5.
+            try drain(compressed)
+            return nil
+        }
+        return ArchiveEntry(name: entry.name, size: entry.size)
+    }
+
+    func entryStream() -> any ByteStream { tar.entryStream() }
+}
+
+extension ZipReader: ArchiveReader {
+    public func nextFile() throws -> ArchiveEntry? {
+        try nextEntry().map { ArchiveEntry(name: $0.name, size: $0.size) }
+    }
+}
+
+/// Reads `stream` to its end.
+func drain(_ stream: any ByteStream) throws {
+    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
+    defer { scratch.deallocate() }
+    while try stream.read(into: scratch) > 0 {}
+}
