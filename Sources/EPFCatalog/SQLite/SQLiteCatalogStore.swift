@@ -37,6 +37,7 @@ public final class SQLiteCatalogStore: CatalogStore {
             }
             try database.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
             try database.execute("PRAGMA foreign_keys = OFF")
+            try database.registerSearchTextFunction()
             try createInternalTables()
             droppedLeftovers = try dropLeftoverStaging()
         } catch {
@@ -92,6 +93,7 @@ public final class SQLiteCatalogStore: CatalogStore {
             [.text(Self.stagingPrefix.replacingOccurrences(of: "_", with: "\\_") + "%")]
         ).compactMap { $0.first?.textValue }
         for name in names {
+            try SearchIndexMaintenance.discard(staging: name, in: database)
             try database.execute("DROP TABLE IF EXISTS \(quoteIdentifier(name))")
         }
         return names
@@ -139,6 +141,7 @@ public final class SQLiteCatalogStore: CatalogStore {
 
     public func discard(_ staged: [StagedTable]) {
         for table in staged {
+            _ = try? SearchIndexMaintenance.discard(staging: table.stagingName, in: database)
             _ = try? database.execute("DROP TABLE IF EXISTS \(quoteIdentifier(table.stagingName))")
         }
     }
@@ -206,6 +209,7 @@ public final class SQLiteCatalogStore: CatalogStore {
         let live = quoteIdentifier(table.target.table)
         try database.execute("DROP TABLE IF EXISTS \(live)")
         try database.execute("ALTER TABLE \(quoteIdentifier(table.stagingName)) RENAME TO \(live)")
+        try SearchIndexMaintenance.replace(live: table.target.table, staging: table.stagingName, in: database)
         let rows = table.counts.rowsRead - table.counts.duplicateKeys
         return ApplyOutcome(rowsAfter: rows, inserted: rows, updated: 0, addedColumns: [])
     }
@@ -244,8 +248,14 @@ public final class SQLiteCatalogStore: CatalogStore {
         let action = nonKey.isEmpty
             ? "NOTHING"
             : "UPDATE SET " + nonKey.map { "\(quoteIdentifier($0)) = excluded.\(quoteIdentifier($0))" }.joined(separator: ", ")
+        // The search index loses the old text of the rows the upsert changes
+        // before the upsert, and gets their new text after it.
+        let search = try SearchIndexMaintenance.beforeUpsert(live: liveName, staging: table.stagingName, header: header, in: database)
         try database.execute(
             "INSERT INTO \(live) (\(columns)) SELECT \(columns) FROM \(staging) WHERE true ORDER BY rowid ON CONFLICT (\(SchemaMapping.columnList(key))) DO \(action)")
+        if let search {
+            try SearchIndexMaintenance.afterUpsert(search, live: liveName, staging: table.stagingName, header: header, in: database)
+        }
         try database.execute("DROP TABLE \(staging)")
         let rowsAfter = Int(try database.scalar("SELECT count(*) FROM \(live)")?.integerValue ?? 0)
         let stored = table.counts.rowsRead - table.counts.duplicateKeys

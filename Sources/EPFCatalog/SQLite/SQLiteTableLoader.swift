@@ -169,7 +169,9 @@ public final class SQLiteTableLoader: TableLoader {
     }
 
     /// Builds the key on the staging table (dropping earlier duplicates of a
-    /// key: the last row wins) and commits the staging table.
+    /// key: the last row wins), then, for a FULL file of a table the catalog
+    /// searches, its full-text index (`SearchIndex`), and commits the
+    /// staging table.
     public func finish() throws -> StagedTable {
         let staging = quoteIdentifier(stagingName)
         let key = target.header.primaryKey
@@ -188,11 +190,13 @@ public final class SQLiteTableLoader: TableLoader {
                 }
                 indexName = name
             }
+            // After the key: duplicate keys are gone, so no dead rows get indexed.
+            try SearchIndexMaintenance.buildStaging(for: target, staging: stagingName, in: database)
             try database.execute("COMMIT")
         } catch {
             database.rollback()
             finished = true
-            throw CatalogError(error, while: "building the key of \(target.table)")
+            throw CatalogError(error, while: "building the key and search index of \(target.table)")
         }
         finished = true
         return StagedTable(
