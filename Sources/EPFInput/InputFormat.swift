@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a file found in a download holds its table(s), from its name.
 public enum InputFormat: String, Sendable, Equatable, Codable {
     /// An extracted table file: no extension (`application_price`).
@@ -46,8 +48,18 @@ public enum InputFormat: String, Sendable, Equatable, Codable {
         switch format {
         case .plain, .zip: return nil
         case .gzip, .tarGzip: return try GzipStream(path: path)
-        case .bzip2, .tarBzip2: return try Bzip2Stream(path: path)
+        case .bzip2, .tarBzip2:
+            // Blocks decode on every core; one core, or a pipe that cannot
+            // be mapped, reads through the single-threaded decoder.
+            if ProcessInfo.processInfo.activeProcessorCount > 1, isRegularFile(path) {
+                return try ParallelBzip2Stream(path: path)
+            }
+            return try Bzip2Stream(path: path)
         }
+    }
+
+    static func isRegularFile(_ path: String) -> Bool {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
     }
 
     /// Opens the archive at `path` (nil for formats that are not archives).
