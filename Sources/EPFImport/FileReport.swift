@@ -30,6 +30,9 @@ public struct FileReport: Sendable, Encodable, Equatable {
     public var repaired: Int
     public var skipped: Int
     public var seconds: Double
+    /// Of `seconds`, the time spent after the last row was loaded: building
+    /// the key and search indexes (the tail a faster reader cannot shorten).
+    public var indexSeconds: Double = 0
     public var rowsPerSecond: Double {
         seconds > 0 ? Double(rows) / seconds : 0
     }
@@ -46,7 +49,8 @@ public struct FileReport: Sendable, Encodable, Equatable {
     public var originMD5: String? = nil
 
     enum CodingKeys: String, CodingKey {
-        case path, table, feed, feedDate, mode, exportDate, status, size, rows, repaired, skipped, seconds, rowsPerSecond
+        case path, table, feed, feedDate, mode, exportDate, status, size, rows, repaired, skipped, seconds, indexSeconds
+        case rowsPerSecond
         case counts, outcome, error, warnings
     }
 
@@ -64,6 +68,7 @@ public struct FileReport: Sendable, Encodable, Equatable {
         try container.encode(repaired, forKey: .repaired)
         try container.encode(skipped, forKey: .skipped)
         try container.encode((seconds * 1000).rounded() / 1000, forKey: .seconds)
+        try container.encode((indexSeconds * 1000).rounded() / 1000, forKey: .indexSeconds)
         try container.encode(rowsPerSecond.rounded(), forKey: .rowsPerSecond)
         try container.encode(counts, forKey: .counts)
         try container.encodeIfPresent(outcome, forKey: .outcome)

@@ -246,7 +246,9 @@ public final class Importer {
         do {
             try stream(source, first: first, header: header, path: file.path, into: loader)
             events(.buildingKey(path: file.path, table: file.table))
+            let indexing = ContinuousClock.now
             var staged = try loader.finish()
+            report.indexSeconds = seconds(since: indexing)
             staged.target = target
             report.rows = staged.counts.rowsRead
             report.repaired = staged.counts.repairedRows
