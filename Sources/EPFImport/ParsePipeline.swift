@@ -125,7 +125,7 @@ final class ParsePipeline {
         let mailbox = OrderedMailbox<ParsedChunk>()
         let slots = DispatchSemaphore(value: inFlight)
         let tasks = DispatchGroup()
-        let stop = StopFlag()
+        let stop = CancellationFlag()
         let header = header
         let workers = DispatchQueue.global(qos: .userInitiated)
         let reader = SourceBox(source)
@@ -194,21 +194,6 @@ final class ParsePipeline {
     }
 }
 
-/// Set once, read from any thread.
-final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-    func set() {
-        lock.lock()
-        value = true
-        lock.unlock()
-    }
-}
 
 /// Gives the chunk source to the reader thread.
 ///

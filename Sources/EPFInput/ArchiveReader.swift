@@ -62,3 +62,32 @@ func drain(_ stream: any ByteStream) throws {
     defer { scratch.deallocate() }
     while try stream.read(into: scratch) > 0 {}
 }
+
+/// An archive reader positioned on one entry at a time; `generation` counts
+/// the entries it has moved to.
+protocol EntryCursor: ByteStream {
+    var generation: Int { get }
+}
+
+extension TarReader: EntryCursor {}
+extension ZipReader: EntryCursor {}
+
+/// The current entry of a tar or zip reader, as a stream: it reads nothing
+/// once the reader has moved to another entry. Progress is the archive's.
+final class ArchiveEntryStream: ByteStream {
+    let reader: any EntryCursor
+    let generation: Int
+
+    init(reader: any EntryCursor, generation: Int) {
+        self.reader = reader
+        self.generation = generation
+    }
+
+    var sourceBytesRead: Int64 { reader.sourceBytesRead }
+    var sourceSize: Int64? { reader.sourceSize }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard reader.generation == generation else { return 0 }
+        return try reader.read(into: buffer)
+    }
+}

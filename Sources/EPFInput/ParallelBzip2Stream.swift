@@ -371,20 +371,23 @@ public final class ParallelBzip2Stream: ByteStream, InputObservable {
     }
 }
 
-/// A flag set once, read from any thread.
+/// A flag set once, read from any thread (a stream going away, a pipeline
+/// stopping).
 ///
 /// Invariant (`@unchecked Sendable`): `value` is only touched under `lock`.
-final class CancellationFlag: @unchecked Sendable {
+public final class CancellationFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
 
-    var isSet: Bool {
+    public init() {}
+
+    public var isSet: Bool {
         lock.lock()
         defer { lock.unlock() }
         return value
     }
 
-    func set() {
+    public func set() {
         lock.lock()
         value = true
         lock.unlock()

@@ -60,7 +60,7 @@ public final class TarReader: ByteStream {
     /// A stream of the current entry's bytes (what is left of them), ending
     /// with the entry. It reads nothing once `nextEntry()` has moved on.
     public func entryStream() -> any ByteStream {
-        TarEntryStream(reader: self, generation: generation)
+        ArchiveEntryStream(reader: self, generation: generation)
     }
 
     /// Skips what is left of the current entry and returns the next regular
@@ -431,22 +431,3 @@ public final class TarReader: ByteStream {
     }
 }
 
-/// The current entry of a `TarReader`, as a stream; progress is the
-/// archive's.
-final class TarEntryStream: ByteStream {
-    let reader: TarReader
-    let generation: Int
-
-    init(reader: TarReader, generation: Int) {
-        self.reader = reader
-        self.generation = generation
-    }
-
-    var sourceBytesRead: Int64 { reader.sourceBytesRead }
-    var sourceSize: Int64? { reader.sourceSize }
-
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        guard reader.generation == generation else { return 0 }
-        return try reader.read(into: buffer)
-    }
-}

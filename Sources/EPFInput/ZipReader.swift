@@ -184,7 +184,7 @@ public final class ZipReader: ByteStream {
     /// with the entry, its size and CRC checked. It reads nothing once
     /// `nextEntry()` has moved on.
     public func entryStream() -> any ByteStream {
-        ZipEntryStream(reader: self, generation: generation)
+        ArchiveEntryStream(reader: self, generation: generation)
     }
 
     /// Skips what is left of the current entry (and its data descriptor) and
@@ -524,25 +524,6 @@ public final class ZipReader: ByteStream {
 
 extension ZipReader: InputObservable {}
 
-/// The current entry of a `ZipReader`, as a stream; progress is the
-/// archive's.
-final class ZipEntryStream: ByteStream {
-    let reader: ZipReader
-    let generation: Int
-
-    init(reader: ZipReader, generation: Int) {
-        self.reader = reader
-        self.generation = generation
-    }
-
-    var sourceBytesRead: Int64 { reader.sourceBytesRead }
-    var sourceSize: Int64? { reader.sourceSize }
-
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        guard reader.generation == generation else { return 0 }
-        return try reader.read(into: buffer)
-    }
-}
 
 // MARK: - The central directory
 

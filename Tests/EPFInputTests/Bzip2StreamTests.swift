@@ -6,18 +6,7 @@ import Testing
 struct Bzip2StreamTests {
     /// Compresses with the system's bzip2, as Apple's archives are.
     static func bzip2(_ bytes: [UInt8], level: Int = 9) throws -> [UInt8] {
-        let input = try temporaryFile(bytes)
-        defer { try? FileManager.default.removeItem(atPath: input) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "bzip2 -\(level) -c '\(input)'"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return Array(data)
+        try output(of: "bzip2 -\(level) -c", on: bytes)
     }
 
     static func source(_ path: String, chunkSize: Int = 4096) throws -> StreamChunkSource {

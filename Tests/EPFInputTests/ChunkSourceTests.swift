@@ -90,18 +90,7 @@ struct ChunkSourceTests {
 struct GzipStreamTests {
     /// Compresses with the system's gzip, as a user's download would be.
     static func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
-        let input = try temporaryFile(bytes)
-        defer { try? FileManager.default.removeItem(atPath: input) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "gzip -c '\(input)'"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return Array(data)
+        try output(of: "gzip -c", on: bytes)
     }
 
     @Test(arguments: [4096, 10_000, 1 << 20])

@@ -101,19 +101,7 @@ struct MD5Tests {
 
     /// The digest `/usr/bin/md5sum` prints for `bytes`.
     static func systemMD5(_ bytes: [UInt8]) throws -> String {
-        let path = temporaryPath()
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/md5sum")
-        process.arguments = [path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(String(decoding: data, as: UTF8.self).prefix(32))
+        String(String(decoding: try output(of: "md5sum", on: bytes), as: UTF8.self).prefix(32))
     }
 
     // MARK: - Side files

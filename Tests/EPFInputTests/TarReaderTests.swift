@@ -45,16 +45,7 @@ struct TarFolder {
     /// Runs `script` in the folder; returns its standard output.
     @discardableResult
     func run(_ script: String) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "cd '\(root)' && \(script)"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(script)")
-        return Array(data)
+        try shellOutput("cd '\(root)' && \(script)")
     }
 
     /// An archive of `paths`, entries in name order.

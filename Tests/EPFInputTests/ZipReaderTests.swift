@@ -93,17 +93,8 @@ private let crcTable: [UInt32] = (0..<256).map { index in
 /// Raw deflate data of `bytes`: the system's gzip without its 10-byte
 /// header (`-n`: no name or time) and 8-byte trailer.
 func rawDeflate(_ bytes: [UInt8]) throws -> [UInt8] {
-    let input = try temporaryFile(bytes)
-    defer { try? FileManager.default.removeItem(atPath: input) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "gzip -n -c '\(input)'"]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let gzip = Array(pipe.fileHandleForReading.readDataToEndOfFile())
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0 && gzip.count >= 18 && gzip[3] == 0)
+    let gzip = try output(of: "gzip -n -c", on: bytes)
+    #expect(gzip.count >= 18 && gzip[3] == 0)
     return Array(gzip[10..<(gzip.count - 8)])
 }
 
