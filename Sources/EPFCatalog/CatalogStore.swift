@@ -90,10 +90,14 @@ public struct AppliedFile: Sendable, Equatable {
     public var exportDate: Int64?
     public var originSize: Int64?
     public var originMD5: String?
+    /// For a file read from a feed archive: every table file the archive
+    /// held (names without prefix), so a later run knows whether anything of
+    /// it is still to import without reading it again.
+    public var archiveTables: [String]?
 
     public init(
         feed: String?, feedDate: String?, table: String, mode: String?, exportDate: Int64?, originSize: Int64?,
-        originMD5: String?
+        originMD5: String?, archiveTables: [String]? = nil
     ) {
         self.feed = feed
         self.feedDate = feedDate
@@ -102,5 +106,6 @@ public struct AppliedFile: Sendable, Equatable {
         self.exportDate = exportDate
         self.originSize = originSize
         self.originMD5 = originMD5
+        self.archiveTables = archiveTables
     }
 }

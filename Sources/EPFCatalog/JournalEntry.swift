@@ -9,6 +9,8 @@ public struct JournalEntry: Sendable, Equatable, Codable {
         /// Loaded and valid, but not applied because another file of the
         /// same feed folder failed (a feed is applied whole or not at all).
         case notApplied = "not-applied"
+        /// Not read: an earlier day of the same feed failed in the same run.
+        case blocked
     }
 
     public var feed: String?

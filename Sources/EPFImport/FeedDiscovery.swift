@@ -42,14 +42,12 @@ enum FeedDiscovery {
     }
 
     /// Whether `folder` is a download tree rather than one feed's folder: it
-    /// holds feeds (at any depth) and no table files of its own.
+    /// is not named like a feed and holds feeds, at any depth. (Stray files
+    /// beside them, `LICENSE` or a job's `last_run`, are noted, not read.)
     static func isDownloadTree(_ folder: String) throws(PlanError) -> Bool {
+        if FeedName(URL(fileURLWithPath: folder).lastPathComponent) != nil { return false }
         let listing = try list(folder)
         if listing.hasFeeds { return true }
-        let tables = listing.tableFiles.filter { name in
-            !name.hasSuffix(".md5") && !InputFormat.isPartialDownload(name) && InputFormat.of(fileName: name) != nil
-        }
-        guard tables.isEmpty else { return false }
         for name in listing.otherFolders where try holdsFeeds(join(folder, name), depth: 1) { return true }
         return false
     }

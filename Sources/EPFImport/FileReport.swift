@@ -47,6 +47,8 @@ public struct FileReport: Sendable, Encodable, Equatable {
     /// for an archive's entry): the journal's identity of a download.
     public var originSize: Int64? = nil
     public var originMD5: String? = nil
+    /// For a feed archive's file: every table file the archive held.
+    public var archiveTables: [String]? = nil
 
     enum CodingKeys: String, CodingKey {
         case path, table, feed, feedDate, mode, exportDate, status, size, rows, repaired, skipped, seconds, indexSeconds

@@ -13,6 +13,9 @@ public struct PlannedFile: Sendable, Equatable {
     public var format: InputFormat = .plain
     /// The md5 its `.md5` side file gives, checked in the same pass.
     public var expectedMD5: String?
+    /// Why its `.md5` side file could not be read (the file then fails, not
+    /// the whole plan).
+    public var md5Problem: String?
 
     /// Compressed files come with an `.md5` side file; plain ones do not.
     public var lacksMD5: Bool { format != .plain && expectedMD5 == nil }
@@ -25,6 +28,8 @@ public struct PlannedArchive: Sendable, Equatable {
     public var format: InputFormat
     public var size: Int64
     public var expectedMD5: String?
+    /// Why its `.md5` side file could not be read.
+    public var md5Problem: String?
 }
 
 /// Files applied together: all of a feed folder's (or feed archive's) files
@@ -45,6 +50,9 @@ public struct ImportUnit: Sendable, Equatable {
     /// Found in a download folder (so scheduled by date against the journal)
     /// rather than named by the user.
     public var fromDownloadTree = false
+    /// For a feed archive: catalog tables the journal lists as applied from
+    /// this very archive; their entries are passed over.
+    public var skipTables: Set<String> = []
 
     /// Whether the unit has anything to import.
     public var isEmpty: Bool { files.isEmpty && archive == nil }
@@ -52,6 +60,7 @@ public struct ImportUnit: Sendable, Equatable {
     public static func == (lhs: ImportUnit, rhs: ImportUnit) -> Bool {
         lhs.path == rhs.path && lhs.feed == rhs.feed && lhs.files == rhs.files && lhs.archive == rhs.archive
             && lhs.tablePrefix == rhs.tablePrefix && lhs.fromDownloadTree == rhs.fromDownloadTree
+            && lhs.skipTables == rhs.skipTables
     }
 }
 
@@ -109,6 +118,11 @@ public enum ImportPlanner {
     public static func plan(paths: [String], filter: TableFilter, tablePrefix: String = "") throws(PlanError) -> ImportPlan {
         var units: [ImportUnit] = []
         var notes: [String] = []
+        // The feeds of every download folder named, in one date order, placed
+        // where the first download folder was named: `epf import dl/incremental
+        // dl/current` must not apply a day before the FULL it follows.
+        var treeUnits: [ImportUnit] = []
+        var treePosition: Int?
         let files = FileManager.default
         for path in paths {
             var isDirectory: ObjCBool = false
@@ -117,13 +131,14 @@ public enum ImportPlanner {
             }
             let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
             if isDirectory.boolValue, try FeedDiscovery.isDownloadTree(trimmed) {
+                treePosition = treePosition ?? units.count
                 let feeds = try FeedDiscovery.feeds(under: trimmed, notes: &notes)
                 for feed in feeds {
                     var unit = feed.isArchive
                         ? try fileUnit(feed.path, filter: filter, tablePrefix: tablePrefix, notes: &notes)
                         : try folderUnit(feed.path, filter: filter, tablePrefix: tablePrefix, notes: &notes)
                     unit?.fromDownloadTree = true
-                    if let unit { units.append(unit) }
+                    if let unit { treeUnits.append(unit) }
                 }
                 if feeds.isEmpty { notes.append("\(path): no feeds found") }
             } else if isDirectory.boolValue {
@@ -133,6 +148,12 @@ public enum ImportPlanner {
             } else if let unit = try fileUnit(trimmed, filter: filter, tablePrefix: tablePrefix, notes: &notes) {
                 units.append(unit)
             }
+        }
+        if let treePosition {
+            let ordered = treeUnits.enumerated().sorted { lhs, rhs in
+                (lhs.element.feed!, lhs.offset) < (rhs.element.feed!, rhs.offset)
+            }.map(\.element)
+            units.insert(contentsOf: ordered, at: treePosition)
         }
         return ImportPlan(units: units, notes: notes)
     }
@@ -155,7 +176,11 @@ public enum ImportPlanner {
             }
             let table = tableName(stem)
             guard filter.accepts(table) else { continue }
-            planned.append(try plannedFile(full, table: tablePrefix + table, format: format))
+            if let first = planned.first(where: { $0.table == tablePrefix + table }) {
+                notes.append("\(full): a second file for table \(table) (\(first.path) is read): ignored")
+                continue
+            }
+            planned.append(plannedFile(full, table: tablePrefix + table, format: format))
         }
         for name in listing.feedArchives + listing.feedFolders + listing.otherFolders {
             notes.append("\(FeedDiscovery.join(folder, name)): inside a feed folder: ignored")
@@ -174,9 +199,9 @@ public enum ImportPlanner {
             throw PlanError(detail: "\(path): not a table file or archive (EPF table files have no extension; .gz, .bz2, .tbz, .tar.bz2, .tgz, .tar.gz and .zip are read)")
         }
         if format.isArchive, let feed = FeedName(stem) {
-            let md5 = try expectedMD5(path, format: format)
+            let md5 = expectedMD5(path, format: format)
             var unit = ImportUnit(path: path, feed: feed, files: [], archive: PlannedArchive(
-                path: path, format: format, size: fileSize(path), expectedMD5: md5))
+                path: path, format: format, size: fileSize(path), expectedMD5: md5.md5, md5Problem: md5.problem))
             unit.filter = filter
             unit.tablePrefix = tablePrefix
             return unit
@@ -187,11 +212,12 @@ public enum ImportPlanner {
             return nil
         }
         let feed = FeedName(url.deletingLastPathComponent().lastPathComponent)
-        return ImportUnit(path: path, feed: feed, files: [try plannedFile(path, table: tablePrefix + table, format: format)])
+        return ImportUnit(path: path, feed: feed, files: [plannedFile(path, table: tablePrefix + table, format: format)])
     }
 
-    static func plannedFile(_ path: String, table: String, format: InputFormat) throws(PlanError) -> PlannedFile {
-        PlannedFile(path: path, table: table, size: fileSize(path), format: format, expectedMD5: try expectedMD5(path, format: format))
+    static func plannedFile(_ path: String, table: String, format: InputFormat) -> PlannedFile {
+        let md5 = expectedMD5(path, format: format)
+        return PlannedFile(path: path, table: table, size: fileSize(path), format: format, expectedMD5: md5.md5, md5Problem: md5.problem)
     }
 
     /// The table a file holds: its name without extension, `-` made `_`;
@@ -204,13 +230,14 @@ public enum ImportPlanner {
         stem.replacingOccurrences(of: "-", with: "_")
     }
 
-    /// The md5 a compressed file's side file gives (plain files have none).
-    static func expectedMD5(_ path: String, format: InputFormat) throws(PlanError) -> String? {
-        guard format != .plain else { return nil }
+    /// The md5 a compressed file's side file gives (plain files have none),
+    /// or why the side file could not be read.
+    static func expectedMD5(_ path: String, format: InputFormat) -> (md5: String?, problem: String?) {
+        guard format != .plain else { return (nil, nil) }
         do {
-            return try MD5SideFile.expectedDigest(forArchive: path)
+            return (try MD5SideFile.expectedDigest(forArchive: path), nil)
         } catch {
-            throw PlanError(detail: "\(error)")
+            return (nil, "\(error)")
         }
     }
 

@@ -35,11 +35,6 @@ public struct ImportSchedule: Sendable {
 
         // Superseded: feeds in a download folder dated before their newest FULL.
         var superseded: [String: String] = [:]  // unit path -> reason
-        var lastApplied: [String: String] = [:]  // feed -> newest applied date
-        for file in applied {
-            guard let feed = file.feed, let date = file.feedDate else { continue }
-            lastApplied[feed] = max(lastApplied[feed] ?? "", date)
-        }
         let treeUnits = plan.units.filter { $0.fromDownloadTree && $0.feed != nil }
         for feed in Set(treeUnits.map { $0.feed!.feed }) {
             let ofFeed = treeUnits.filter { $0.feed!.feed == feed }.sorted { $0.feed! < $1.feed! }
@@ -50,6 +45,21 @@ public struct ImportSchedule: Sendable {
             }
         }
 
+        // The newest day of each catalog table, per feed: applied before, or
+        // scheduled earlier in this run. A day older than that is never
+        // applied over it (per table: an earlier --include, --table-prefix or
+        // single file must not hold back the other tables).
+        var newest: [TableKey: String] = [:]
+        for file in applied {
+            guard let feed = file.feed, let date = file.feedDate else { continue }
+            let key = TableKey(feed: feed, table: file.table)
+            newest[key] = max(newest[key] ?? "", date)
+        }
+        func olderReason(_ feed: FeedName, table: String) -> String? {
+            guard !force, let last = newest[TableKey(feed: feed.feed, table: table)], feed.isoDate < last else { return nil }
+            return "older than the \(feed.feed) export of \(last) that \(table) already has; applying it would put older rows over newer ones (--force applies it anyway)"
+        }
+
         var units: [ImportUnit] = []
         var skipped: [Skip] = []
         for unit in plan.units {
@@ -57,60 +67,80 @@ public struct ImportSchedule: Sendable {
                 skipped.append(Skip(unit: unit, reason: reason))
                 continue
             }
-            guard !force else {
-                units.append(unit)
-                continue
-            }
             if let archive = unit.archive {
-                if unit.fromDownloadTree, let feed = unit.feed, let last = lastApplied[feed.feed], feed.isoDate < last {
-                    let applied = applied.contains { $0.feed == feed.feed && $0.feedDate == feed.isoDate }
-                    skipped.append(Skip(
-                        unit: unit,
-                        reason: applied ? "already applied" : "older than the \(feed.feed) export of \(last) the catalog already has; applying it would put older rows over newer ones (--force applies it anyway)"))
-                    continue
-                }
-                let done = applied.contains { file in
+                // What the journal lists as applied from this very archive.
+                let fromArchive = applied.filter { file in
                     file.feed == unit.feed?.feed && file.feedDate == unit.feed?.isoDate && file.originSize == archive.size
                         && file.originMD5 == archive.expectedMD5
                 }
-                if done {
-                    skipped.append(Skip(unit: unit, reason: "already applied (the journal lists this archive, same size and md5)"))
-                } else {
-                    units.append(unit)
+                var remaining = unit
+                if !force { remaining.skipTables = Set(fromArchive.map(\.table)) }
+                // Known contents: skip the archive when every table wanted of it is in.
+                if !force, let contents = fromArchive.compactMap(\.archiveTables).first {
+                    let wanted = contents.filter { unit.filter?.accepts($0) ?? true }.map { unit.tablePrefix + $0 }
+                    let left = wanted.filter { !remaining.skipTables.contains($0) }
+                    if left.isEmpty {
+                        skipped.append(Skip(unit: unit, reason: "already applied (the journal lists every table of this archive, same size and md5)"))
+                        continue
+                    }
+                    if let feed = unit.feed, let reason = left.lazy.compactMap({ olderReason(feed, table: $0) }).first {
+                        skipped.append(Skip(unit: unit, reason: reason))
+                        continue
+                    }
+                    for table in left { newest[TableKey(feed: unit.feed!.feed, table: table)] = unit.feed!.isoDate }
                 }
+                units.append(remaining)
                 continue
             }
             var remaining = unit
+            var older: [(PlannedFile, String)] = []
             remaining.files = unit.files.filter { file in
-                !applied.contains { entry in
-                    guard entry.table == file.table, entry.originSize == file.size, entry.originMD5 == file.expectedMD5 else {
-                        return false
-                    }
-                    if let feed = unit.feed {
-                        return entry.feed == feed.feed && entry.feedDate == feed.isoDate
-                    }
-                    // A bare table file: known by its first export_date.
-                    return entry.feed == nil && entry.exportDate != nil && entry.exportDate == probe(unit)?.firstExportDate
+                if !force, applied.contains(where: { entry in Self.isApplied(file, unit: unit, entry: entry, probe: { probe(unit) }) }) {
+                    return false
                 }
+                if let feed = unit.feed, let reason = olderReason(feed, table: file.table) {
+                    older.append((file, reason))
+                    return false
+                }
+                return true
             }
-            if remaining.files.count < unit.files.count {
-                var done = unit
-                done.files = unit.files.filter { !remaining.files.contains($0) }
-                let what = remaining.files.isEmpty ? "already applied" : "\(done.files.count) of its files already applied"
-                skipped.append(Skip(unit: done, reason: "\(what) (the journal lists the same feed, date, table, size and md5)"))
+            let done = unit.files.filter { file in !remaining.files.contains(file) && !older.contains { $0.0 == file } }
+            if !done.isEmpty {
+                var doneUnit = unit
+                doneUnit.files = done
+                let what = done.count == unit.files.count ? "already applied" : "\(done.count) of its files already applied"
+                skipped.append(Skip(unit: doneUnit, reason: "\(what) (the journal lists the same feed, date, table, size and md5)"))
+            }
+            if let (_, reason) = older.first {
+                var olderUnit = unit
+                olderUnit.files = older.map(\.0)
+                skipped.append(Skip(unit: olderUnit, reason: reason))
             }
             guard !remaining.isEmpty else { continue }
-            if unit.fromDownloadTree, let feed = unit.feed, let last = lastApplied[feed.feed], feed.isoDate < last {
-                skipped.append(Skip(
-                    unit: remaining,
-                    reason: "older than the \(feed.feed) export of \(last) the catalog already has; applying it would put older rows over newer ones (--force applies it anyway)"))
-                continue
+            if let feed = unit.feed {
+                for file in remaining.files { newest[TableKey(feed: feed.feed, table: file.table)] = feed.isoDate }
             }
             units.append(remaining)
         }
         self.units = units
         self.skipped = skipped
         self.probes = probes
+    }
+
+    struct TableKey: Hashable {
+        var feed: String
+        var table: String
+    }
+
+    /// Whether the journal entry `entry` is `file` of `unit` applied before:
+    /// the same feed, date, table, size and md5; a bare table file (no feed
+    /// in its folder's name) is known by its first `export_date`.
+    static func isApplied(_ file: PlannedFile, unit: ImportUnit, entry: AppliedFile, probe: () -> UnitProbe?) -> Bool {
+        guard entry.table == file.table, entry.originSize == file.size, entry.originMD5 == file.expectedMD5 else { return false }
+        if let feed = unit.feed {
+            return entry.feed == feed.feed && entry.feedDate == feed.isoDate
+        }
+        return entry.feed == nil && entry.exportDate != nil && entry.exportDate == probe()?.firstExportDate
     }
 
     /// The plan of the units to import.

@@ -53,6 +53,9 @@ public final class Importer {
             if let feed = unit.feed?.feed, let failed = failedFeeds[feed] {
                 let blocked = blockedReports(unit, because: failed)
                 for report in blocked { events(.fileFinished(report)) }
+                let now = Timestamp.now()
+                recordInJournal(blocked.map { journalEntry($0, started: now, status: .blocked, message: $0.error) })
+                events(.unitFinished(path: unit.path, reports: blocked))
                 reports += blocked
                 continue
             }
@@ -117,9 +120,12 @@ public final class Importer {
 
         if let archive = unit.archive {
             do {
-                try readArchive(archive, unit: unit) { file, entry in
+                let tables = try readArchive(archive, unit: unit) { file, entry in
                     stage(file) { OpenedFile(source: StreamChunkSource(stream: entry, name: file.path, chunkSize: options.chunkSize)) }
                 }
+                // Each journal row of the archive lists all its tables, so a
+                // later run knows what is left to import without reading it.
+                for index in staged.indices { staged[index].1.archiveTables = tables }
             } catch {
                 // The archive itself is damaged: nothing of it is applied.
                 failed = true
@@ -341,7 +347,8 @@ public final class Importer {
     func journalEntry(_ report: FileReport, started: String, status: JournalEntry.Status, message: String?) -> JournalEntry {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let details = try? encoder.encode(JournalDetails(counts: report.counts, warnings: report.warnings))
+        let details = try? encoder.encode(
+            JournalDetails(counts: report.counts, warnings: report.warnings, archiveTables: report.archiveTables))
         return JournalEntry(
             feed: report.feed, feedDate: report.feedDate, table: report.table, exportDate: report.exportDate, mode: report.mode,
             rows: report.rows, repairedRows: report.repaired, skippedRows: report.skipped, sourcePath: report.path,
@@ -360,4 +367,6 @@ public final class Importer {
 struct JournalDetails: Codable {
     var counts: LoadCounts
     var warnings: [String]
+    /// For a feed archive's files: every table file the archive held.
+    var archiveTables: [String]?
 }

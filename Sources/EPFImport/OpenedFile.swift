@@ -45,6 +45,9 @@ extension Importer {
     /// stream through their decompressor, with the md5 checked in the same
     /// pass; a one-table archive yields its (first) file.
     func open(_ file: PlannedFile) throws -> OpenedFile {
+        if let problem = file.md5Problem {
+            throw InputError(path: file.path, detail: "its .md5 side file is unusable: \(problem)", hint: "Download the .md5 file again")
+        }
         if options.requireMD5 && file.lacksMD5 {
             throw InputError.missingMD5(file.path)
         }
@@ -74,22 +77,39 @@ extension Importer {
 
     /// Reads a feed archive's entries in order, handing each table file to
     /// `body` with a stream of its bytes; checks the archive's md5 at the end.
-    func readArchive(_ archive: PlannedArchive, unit: ImportUnit, body: (PlannedFile, any ByteStream) -> Void) throws {
+    /// Returns the table files the archive held (names without prefix), all
+    /// of them, read or passed over.
+    @discardableResult
+    func readArchive(_ archive: PlannedArchive, unit: ImportUnit, body: (PlannedFile, any ByteStream) -> Void) throws -> [String] {
+        if let problem = archive.md5Problem {
+            throw InputError(path: archive.path, detail: "its .md5 side file is unusable: \(problem)", hint: "Download the .md5 file again")
+        }
         if options.requireMD5 && archive.expectedMD5 == nil {
             throw InputError.missingMD5(archive.path)
         }
-        guard let reader = try InputFormat.openArchive(archive.path, format: archive.format) else { return }
+        guard let reader = try InputFormat.openArchive(archive.path, format: archive.format) else { return [] }
         let md5 = RunningMD5.watching(reader, expected: archive.expectedMD5)
+        var tables: [String] = []
         while let entry = try reader.nextFile() {
             guard let (format, stem) = InputFormat.of(fileName: entry.fileName), format == .plain else {
                 events(.note("\(archive.path): \(entry.name) is not a table file: passed over"))
                 continue
             }
             let table = ImportPlanner.tableName(stem)
+            if tables.contains(table) {
+                events(.note("\(archive.path): \(entry.name) is a second file for table \(table): passed over"))
+                continue
+            }
+            tables.append(table)
             if let filter = unit.filter, !filter.accepts(table) { continue }
+            if unit.skipTables.contains(unit.tablePrefix + table) {
+                events(.note("\(archive.path): \(entry.name) already applied: passed over"))
+                continue
+            }
             let file = PlannedFile(path: "\(archive.path):\(entry.name)", table: unit.tablePrefix + table, size: entry.size)
             body(file, reader.entryStream())
         }
         try RunningMD5.check(md5, expected: archive.expectedMD5, path: archive.path)
+        return tables
     }
 }

@@ -27,10 +27,11 @@ func shell(_ command: String, in folder: URL) throws -> String {
 /// Plans `paths`, schedules them against the catalog's journal and imports
 /// what the schedule keeps, as `epf import` does.
 func runScheduledImport(
-    _ paths: [String], catalog: String, options: ImportOptions = ImportOptions(), force: Bool = false
+    _ paths: [String], catalog: String, options: ImportOptions = ImportOptions(), force: Bool = false,
+    include: [String] = [], tablePrefix: String = ""
 ) throws -> (schedule: ImportSchedule, reports: [FileReport]) {
     let store = try SQLiteCatalogStore(path: catalog)
-    let plan = try ImportPlanner.plan(paths: paths, filter: try TableFilter())
+    let plan = try ImportPlanner.plan(paths: paths, filter: try TableFilter(include: include), tablePrefix: tablePrefix)
     let schedule = ImportSchedule(plan: plan, applied: try store.appliedFiles(), force: force)
     return (schedule, Importer(store: store, options: options).run(schedule.plan(notes: plan.notes)))
 }
@@ -292,6 +293,87 @@ struct DownloadFolderTests {
             #expect(itunes.contains { $0.status == .failed && ($0.error ?? "").contains("itunes20261101.tbz") })
             #expect(reports.filter { $0.feed == "pricing" }.map(\.status) == [.applied])
             #expect(try RawCatalog(path: catalog).liveTables() == ["application_price"])
+        }
+    }
+
+    // MARK: Runs that differ from the last one
+
+    @Test("Tables left out by --include in an earlier run are imported by a later run, folders and archives alike", arguments: [false, true])
+    func includeThenEverything(archives: Bool) throws {
+        try withTemporaryFolder { folder in
+            let root = try Self.downloads(["itunes20261101", "itunes20261102"], in: folder)
+            if archives {
+                try shell(Packing.feedTbz.pack("itunes20261101"), in: root.appendingPathComponent("current"))
+                try shell(Packing.feedTbz.pack("itunes20261102"), in: root.appendingPathComponent("incremental"))
+            }
+            let catalog = folder.appendingPathComponent("catalog.sqlite").path
+            let first = try runScheduledImport([root.path], catalog: catalog, include: ["application"])
+            #expect(first.reports.map(\.table) == ["application", "application"])
+            let second = try runScheduledImport([root.path], catalog: catalog)
+            #expect(second.reports.allSatisfy { $0.status == .applied })
+            #expect(!second.reports.contains { $0.table == "application" }, "application was applied already")
+            try SampleFeedsTests.expectCatalog(
+                at: catalog, equals: try SampleFeedsTests.referenceCatalog(after: ["itunes20261101", "itunes20261102"]))
+            let third = try runScheduledImport([root.path], catalog: catalog)
+            #expect(third.schedule.units.isEmpty)
+        }
+    }
+
+    @Test("Download folders named in any order are applied in date order")
+    func downloadFoldersInAnyOrder() throws {
+        try withTemporaryFolder { folder in
+            let root = try Self.downloads(Self.allFeeds, in: folder)
+            let catalog = folder.appendingPathComponent("catalog.sqlite").path
+            let (schedule, reports) = try runScheduledImport(
+                [root.appendingPathComponent("incremental").path, root.appendingPathComponent("current").path], catalog: catalog)
+            #expect(schedule.units.last?.path.hasSuffix("incremental/itunes20261102") == true)
+            #expect(reports.count == 14 && reports.allSatisfy { $0.status == .applied })
+            try SampleFeedsTests.expectCatalog(at: catalog, equals: try SampleFeedsTests.referenceCatalog(after: Self.allFeeds))
+        }
+    }
+
+    @Test("An older day named after a newer one is not applied over it")
+    func olderFullAfterNewerDay() throws {
+        try withTemporaryFolder { folder in
+            let catalog = folder.appendingPathComponent("catalog.sqlite").path
+            _ = try runScheduledImport([Fixtures.feed("itunes20261101").path, Fixtures.feed("itunes20261102").path], catalog: catalog)
+            let again = try runScheduledImport([Fixtures.feed("itunes20261101").path], catalog: catalog, force: false)
+            #expect(again.reports.isEmpty)
+            try SampleFeedsTests.expectCatalog(
+                at: catalog, equals: try SampleFeedsTests.referenceCatalog(after: ["itunes20261101", "itunes20261102"]))
+        }
+    }
+
+    @Test("A second file for one table is noted and passed over; a stray file beside the feeds is noted")
+    func duplicateTablesAndStrayFiles() throws {
+        try withTemporaryFolder { folder in
+            let root = try Self.downloads(["itunes20261101"], in: folder)
+            try shell("bzip2 -k genre", in: root.appendingPathComponent("current/itunes20261101"))
+            try write(Array("2026-11-23".utf8), to: root.appendingPathComponent("last_run"))
+            let plan = try ImportPlanner.plan(paths: [root.path], filter: try TableFilter())
+            #expect(plan.units.count == 1 && plan.units[0].files.count == 9)
+            #expect(plan.notes.contains { $0.contains("genre.bz2: a second file for table genre") })
+            #expect(plan.notes.contains { $0.hasSuffix("last_run: a table file outside a feed folder: ignored (name it on its own to import it)") })
+            let catalog = folder.appendingPathComponent("catalog.sqlite").path
+            let (_, reports) = try runScheduledImport([root.path], catalog: catalog)
+            #expect(reports.count == 9 && reports.allSatisfy { $0.status == .applied })
+        }
+    }
+
+    @Test("An unreadable .md5 fails its archive only; blocked days are journaled")
+    func badSideFileFailsOnlyItsFeed() throws {
+        try withTemporaryFolder { folder in
+            let root = try Self.downloads(["itunes20261101", "itunes20261102", "pricing20261101"], in: folder)
+            try shell(Packing.feedTbz.pack("itunes20261101"), in: root.appendingPathComponent("current"))
+            try write(Array("<html>not found</html>".utf8), to: root.appendingPathComponent("current/itunes20261101.tbz.md5"))
+            let catalog = folder.appendingPathComponent("catalog.sqlite").path
+            let (_, reports) = try runScheduledImport([root.path], catalog: catalog)
+            #expect(reports.first { $0.feed == "itunes" }?.status == .failed)
+            #expect(reports.first { $0.feed == "itunes" }?.error?.contains(".md5 side file is unusable") == true)
+            #expect(reports.filter { $0.feedDate == "2026-11-02" }.allSatisfy { $0.status == .blocked })
+            #expect(reports.filter { $0.feed == "pricing" }.map(\.status) == [.applied])
+            let journal = try JournalRow.all(in: catalog)
+            #expect(journal.filter { $0.status == "blocked" }.count == 3)
         }
     }
 }

@@ -179,13 +179,15 @@ public final class SQLiteCatalogStore: CatalogStore {
             let origin = columns.contains("origin_md5") ? "origin_size, origin_md5" : "NULL, NULL"
             return try database.rows(
                 """
-                SELECT feed, feed_date, table_name, mode, export_date, \(origin)
+                SELECT feed, feed_date, table_name, mode, export_date, \(origin), details
                 FROM \(journalTable) WHERE status = 'applied' ORDER BY id
                 """
             ).map { row in
-                AppliedFile(
+                let details = row[7].textValue.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any]
+                return AppliedFile(
                     feed: row[0].textValue, feedDate: row[1].textValue, table: row[2].textValue ?? "", mode: row[3].textValue,
-                    exportDate: row[4].integerValue, originSize: row[5].integerValue, originMD5: row[6].textValue)
+                    exportDate: row[4].integerValue, originSize: row[5].integerValue, originMD5: row[6].textValue,
+                    archiveTables: details?["archiveTables"] as? [String])
             }
         } catch {
             throw CatalogError(error, while: "reading the import journal")
