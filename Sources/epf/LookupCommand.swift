@@ -1,44 +1,57 @@
 import ArgumentParser
 import EPFCatalog
 
-/// `epf lookup ID`
+/// `epf lookup ID|LINK... [--country US] [--format json|table|csv]`
 struct LookupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lookup",
-        abstract: "Show one application by Apple ID.",
+        abstract: "Show applications by Apple ID or product link, as the iTunes Lookup API does.",
         discussion: """
-            Prints {"resultCount": N, "results": [...]} with the application table's columns. \
-            An unknown ID gives an empty result (exit 0) and a message on standard error.
+            Prints {"resultCount": N, "results": [...]} in the shape of Apple's Lookup API, \
+            priced in the storefront of --country (default US). Unknown IDs are left out \
+            (exit 0) with a message on standard error.
             """)
 
     @OptionGroup var catalog: CatalogOption
 
-    @Argument(help: ArgumentHelp("The Apple ID, e.g. 364709193.", valueName: "id"))
-    var id: String
+    @Argument(
+        help: ArgumentHelp(
+            "Apple IDs or product links: 364709193, id364709193, https://apps.apple.com/us/app/name/id364709193.",
+            valueName: "id-or-link"))
+    var ids: [String]
+
+    @Option(name: .long, help: "ISO country code (US, USA) or storefront ID for prices (default US).")
+    var country: String?
 
     @Option(name: .long, help: "Output format.")
     var format: OutputFormat = .json
 
     func validate() throws {
-        guard Int64(id) != nil else { throw ValidationError("'\(id)' is not an Apple ID (a number such as 364709193).") }
+        guard !ids.isEmpty else { throw ValidationError("Give at least one Apple ID or product link.") }
+        for id in ids {
+            do {
+                _ = try ProductLink.appleID(from: id)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
     }
 
     func run() throws {
-        let rows: [[(String, SQLValue)]]
+        let (catalog, storefront) = try ResultOutput.open(catalog.path, country: country, command: "lookup")
+        let appleIDs = ids.compactMap { try? ProductLink.appleID(from: $0) }
+        let response: SearchResponse
         do {
-            rows = try CatalogReader(path: catalog.path).rows(of: "application", where: "application_id", equals: .integer(Int64(id)!))
+            response = try catalog.lookup(ids: appleIDs, country: String(storefront.id))
         } catch {
             Console.message("epf lookup: \(error.description)")
             throw ExitCode(1)
         }
-        if rows.isEmpty { Console.message("epf lookup: no application with Apple ID \(id)") }
-        switch format {
-        case .json:
-            let results = rows.map { row in JSONText.object(row.map { ($0.0, JSONText.value($0.1)) }) }
-            Console.out(JSONText.object([("resultCount", String(rows.count)), ("results", JSONText.array(results))]) + "\n")
-        case .table, .csv:
-            let columns = rows.first?.map(\.0) ?? []
-            Console.out(TabularOutput(columns: columns, rows: rows.map { $0.map(\.1) }).render(format))
+        let found = Set(response.results.map(\.trackId))
+        var reported = Set<Int64>()
+        for id in appleIDs where !found.contains(id) && reported.insert(id).inserted {
+            Console.message("epf lookup: no application with Apple ID \(id)")
         }
+        Console.out(try ResultOutput.render(response, as: format))
     }
 }

@@ -46,10 +46,11 @@ struct QueryCommandTests {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(document["resultCount"] as? Int == 1)
         let app = try #require((document["results"] as? [[String: Any]])?.first)
-        #expect(app["application_id"] as? Int == 553_910_284)
-        #expect(app["title"] as? String == "Puzzle Box Deluxe")
+        #expect(app["trackId"] as? Int == 553_910_284)
+        #expect(app["trackName"] as? String == "Puzzle Box Deluxe")
+        #expect(app["wrapperType"] as? String == "software")
         #expect((app["description"] as? String)?.contains("Tip:\u{1}press") == true)
-        #expect(result.stdout.contains("\"application_id\":553910284"))
+        #expect(result.stdout.contains("\"trackId\":553910284"))
     }
 
     @Test func lookupOfAnUnknownIDIsEmptyWithAMessage() throws {

@@ -1,0 +1,350 @@
+/// Answers the questions of Apple's Search and Lookup APIs from a catalog,
+/// locally: lookup by Apple ID or product link, search by words in the
+/// title, prices in a storefront. Results are `SearchResponse` values that
+/// encode to the JSON shape of Apple's responses.
+///
+/// Opens the catalog read-only: it never creates or changes the file. The
+/// tables a result draws on (`application`; `application_price`,
+/// `storefront`, `genre`, `genre_application`, `artist`,
+/// `artist_application` when imported) are found once, when opening; a
+/// table that is absent leaves its fields out of the results.
+///
+/// Not thread-safe: one `Catalog` (one SQLite connection, its prepared
+/// statements) is used from one thread at a time; open one per thread.
+public final class Catalog {
+    /// The read-only connection.
+    public let database: SQLiteDatabase
+    /// The tables of the catalog, by name.
+    let tables: Set<String>
+    /// The `application` columns a result reads, those the table has, in
+    /// `ApplicationColumns.wanted` order.
+    let applicationColumns: [String]
+    private var statements: [String: SQLiteStatement] = [:]
+
+    /// Opens the catalog at `path` read-only. Throws when there is no
+    /// catalog there, or when it has no `application` table.
+    public init(path: String) throws(CatalogError) {
+        database = try CatalogReader(path: path).database
+        do {
+            tables = Set(
+                try database.rows("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view')")
+                    .compactMap { $0.first?.textValue })
+            guard tables.contains("application") else {
+                throw CatalogError(
+                    detail: "the catalog \(path) has no application table",
+                    hint: "Import the itunes feed first (epf import itunesYYYYMMDD)")
+            }
+            let present = Set(
+                try database.rows("SELECT name FROM pragma_table_info('application')").compactMap { $0.first?.textValue })
+            applicationColumns = ApplicationColumns.wanted.filter(present.contains)
+        } catch let error as CatalogError {
+            throw error
+        } catch let error as SQLiteError {
+            throw CatalogError(error, while: "opening the catalog \(path)")
+        } catch {
+            throw CatalogError(detail: "opening the catalog \(path): \(error)", hint: "")
+        }
+    }
+
+    // MARK: Questions
+
+    /// The applications with these Apple IDs, in the order given (an ID
+    /// given twice answers once), priced in `country`'s storefront (the
+    /// United States when nil). Unknown IDs are left out: all unknown gives
+    /// an empty response, not an error.
+    ///
+    /// - Parameter country: ISO alpha-2 (`US`), alpha-3 (`USA`) or a
+    ///   storefront ID (`143441`); see `storefront(for:)`.
+    public func lookup(ids: [Int64], country: String? = nil) throws(CatalogError) -> SearchResponse {
+        let storefront = try storefront(for: country)
+        var seen = Set<Int64>()
+        var results: [SoftwareResult] = []
+        for id in ids where seen.insert(id).inserted {
+            if let result = try attempt("looking up \(id)", { () throws(SQLiteError) in try application(id: id, storefront: storefront) }) {
+                results.append(result)
+            }
+        }
+        return SearchResponse(results: results)
+    }
+
+    /// The applications named by product links or IDs (see
+    /// `ProductLink.appleID(from:)`); throws for the first one that is
+    /// neither, before reading anything.
+    public func lookup(links: [String], country: String? = nil) throws(CatalogError) -> SearchResponse {
+        var ids: [Int64] = []
+        for link in links { ids.append(try ProductLink.appleID(from: link)) }
+        return try lookup(ids: ids, country: country)
+    }
+
+    /// The applications whose title holds every word of `term` (each word
+    /// also as a prefix; case and diacritics folded; a CJK word matches
+    /// inside a title), best match first, priced in `country`'s storefront.
+    ///
+    /// - Parameters:
+    ///   - limit: at most this many results (Apple's default is 50).
+    ///   - offset: results skipped before the first returned.
+    public func search(term: String, country: String? = nil, limit: Int = 50, offset: Int = 0) throws(CatalogError)
+        -> SearchResponse
+    {
+        guard limit >= 0, offset >= 0 else {
+            throw CatalogError(detail: "limit and offset must not be negative", hint: "Give --limit 20 --offset 0")
+        }
+        let storefront = try storefront(for: country)
+        let search = SearchIndex.tableName(for: "application")
+        guard tables.contains(search) else {
+            throw CatalogError(
+                detail: "the catalog has no search index (\(search))",
+                hint: "Import the application table again with this version of epf (epf import --force ...)")
+        }
+        guard let match = SearchQuery.matchExpression(term), limit > 0 else { return SearchResponse(results: []) }
+        let ids = try attempt("searching for '\(term)'") { () throws(SQLiteError) -> [Int64] in
+            let statement = try prepared(
+                """
+                SELECT a.application_id FROM (
+                    SELECT rowid AS r, rank AS k FROM \(quoteIdentifier(search))
+                    WHERE \(quoteIdentifier(search)) MATCH ?1 ORDER BY rank LIMIT ?2 OFFSET ?3
+                ) AS s CROSS JOIN application AS a ON a.rowid = s.r
+                ORDER BY s.k, a.rowid
+                """)
+            defer { statement.reset() }
+            statement.bind(match, at: 1)
+            statement.bind(Int64(limit), at: 2)
+            statement.bind(Int64(offset), at: 3)
+            var ids: [Int64] = []
+            while try statement.step() { ids.append(statement.int64(0)) }
+            return ids
+        }
+        var results: [SoftwareResult] = []
+        for id in ids {
+            if let result = try attempt("searching for '\(term)'", { () throws(SQLiteError) in try application(id: id, storefront: storefront) }) {
+                results.append(result)
+            }
+        }
+        return SearchResponse(results: results)
+    }
+
+    /// The storefront `country` names: ISO 3166 alpha-2 (`US`, `jp`),
+    /// alpha-3 (`USA`) or a storefront ID (`143441`), mapped through the
+    /// catalog's `storefront` table; nil means the United States.
+    ///
+    /// Throws a `CatalogError` naming the countries the catalog has when
+    /// `country` is not one of them.
+    public func storefront(for country: String?) throws(CatalogError) -> Storefront {
+        let hasTable = tables.contains("storefront")
+        guard let text = country?.trimmingWhitespace, !text.isEmpty else {
+            if hasTable, let known = try storefrontRow(id: Storefront.unitedStatesID) { return known }
+            return Storefront(id: Storefront.unitedStatesID, countryCode: "USA", name: nil)
+        }
+        if let id = Int64(text), id > 0 {
+            guard hasTable else { return Storefront(id: id, countryCode: nil, name: nil) }
+            if let known = try storefrontRow(id: id) { return known }
+            throw try unknownCountry(text)
+        }
+        let code: String
+        switch text.count {
+        case 2:
+            guard let alpha3 = CountryCode.alpha3(forAlpha2: text) else { throw try unknownCountry(text) }
+            code = alpha3
+        case 3:
+            code = text.uppercased()
+        default:
+            throw try unknownCountry(text)
+        }
+        guard hasTable else {
+            if code == "USA" { return Storefront(id: Storefront.unitedStatesID, countryCode: "USA", name: nil) }
+            throw CatalogError(
+                detail: "the catalog has no storefront table to find country '\(text)' in",
+                hint: "Import the itunes feed's storefront table, or give a storefront ID (143462)")
+        }
+        let row = try attempt("finding country '\(text)'") { () throws(SQLiteError) -> Storefront? in
+            let statement = try prepared(
+                "SELECT storefront_id, country_code, name FROM storefront WHERE upper(country_code) = ?1 ORDER BY storefront_id LIMIT 1")
+            defer { statement.reset() }
+            statement.bind(code, at: 1)
+            guard try statement.step() else { return nil }
+            return Storefront(id: statement.int64(0), countryCode: statement.string(1), name: statement.string(2))
+        }
+        if let row { return row }
+        throw try unknownCountry(text)
+    }
+
+    // MARK: Reading
+
+    /// The `storefront` row of `id`, if any.
+    private func storefrontRow(id: Int64) throws(CatalogError) -> Storefront? {
+        try attempt("reading storefront \(id)") { () throws(SQLiteError) -> Storefront? in
+            let statement = try prepared("SELECT storefront_id, country_code, name FROM storefront WHERE storefront_id = ?1")
+            defer { statement.reset() }
+            statement.bind(id, at: 1)
+            guard try statement.step() else { return nil }
+            return Storefront(id: statement.int64(0), countryCode: statement.string(1), name: statement.string(2))
+        }
+    }
+
+    /// The error for a country the catalog does not have, listing those it has.
+    private func unknownCountry(_ text: String) throws(CatalogError) -> CatalogError {
+        var known: [String] = []
+        if tables.contains("storefront") {
+            known = try attempt("listing storefronts") { () throws(SQLiteError) -> [String] in
+                try database.rows("SELECT country_code FROM storefront WHERE country_code IS NOT NULL ORDER BY country_code")
+                    .compactMap { $0.first?.textValue }
+            }
+        }
+        return CatalogError(
+            detail: "unknown country '\(text)'",
+            hint: known.isEmpty
+                ? "Give an ISO country code (US, USA) or a storefront ID (143441)"
+                : "Give an ISO country code or storefront ID of the catalog's storefronts: \(known.joined(separator: ", "))")
+    }
+
+    /// One application as a result, or nil when the catalog has no such ID.
+    private func application(id: Int64, storefront: Storefront) throws(SQLiteError) -> SoftwareResult? {
+        let columns = (["application_id"] + applicationColumns).map { quoteIdentifier($0) }.joined(separator: ", ")
+        let statement = try prepared("SELECT \(columns) FROM application WHERE application_id = ?1")
+        defer { statement.reset() }
+        statement.bind(id, at: 1)
+        guard try statement.step() else { return nil }
+        var result = SoftwareResult(trackId: id)
+        for (index, column) in applicationColumns.enumerated() {
+            let value = statement.value(index + 1)
+            switch column {
+            case "title": result.trackName = value.textValue
+            case "artist_name": result.artistName = value.textValue
+            case "seller_name": result.sellerName = value.textValue
+            case "view_url": result.trackViewUrl = value.textValue
+            case "artwork_url_small": result.artworkUrl100 = value.textValue
+            case "artwork_url_large": result.artworkUrl512 = value.textValue
+            case "version": result.version = value.textValue
+            case "itunes_release_date": result.releaseDate = value.textValue.map(Self.appleDate)
+            case "description": result.description = value.textValue
+            case "recommended_age": result.contentAdvisoryRating = value.textValue
+            case "download_size": result.fileSizeBytes = value.textValue
+            default: break
+            }
+        }
+        statement.reset()
+        try addArtist(to: &result)
+        try addGenres(to: &result)
+        try addPrice(to: &result, storefront: storefront)
+        return result
+    }
+
+    /// `artistId`: the application's artist whose name is its
+    /// `artist_name`, else an actual artist, else the smallest ID.
+    private func addArtist(to result: inout SoftwareResult) throws(SQLiteError) {
+        guard tables.contains("artist_application") else { return }
+        let statement: SQLiteStatement
+        if tables.contains("artist") {
+            statement = try prepared(
+                """
+                SELECT aa.artist_id FROM artist_application AS aa LEFT JOIN artist AS a ON a.artist_id = aa.artist_id
+                WHERE aa.application_id = ?1
+                ORDER BY coalesce(a.name = ?2, 0) DESC, coalesce(a.is_actual_artist, 0) DESC, aa.artist_id LIMIT 1
+                """)
+            if let name = result.artistName { statement.bind(name, at: 2) } else { statement.bindNull(at: 2) }
+        } else {
+            statement = try prepared(
+                "SELECT artist_id FROM artist_application WHERE application_id = ?1 ORDER BY artist_id LIMIT 1")
+        }
+        defer { statement.reset() }
+        statement.bind(result.trackId, at: 1)
+        if try statement.step() { result.artistId = statement.int64(0) }
+    }
+
+    /// `genres`, `genreIds`, `primaryGenre*`: primary first, then by ID.
+    private func addGenres(to result: inout SoftwareResult) throws(SQLiteError) {
+        guard tables.contains("genre_application") else { return }
+        let withNames = tables.contains("genre")
+        let statement = try prepared(
+            withNames
+                ? """
+                SELECT ga.genre_id, g.name FROM genre_application AS ga LEFT JOIN genre AS g ON g.genre_id = ga.genre_id
+                WHERE ga.application_id = ?1 ORDER BY ga.is_primary DESC, ga.genre_id
+                """
+                : "SELECT genre_id, NULL FROM genre_application WHERE application_id = ?1 ORDER BY is_primary DESC, genre_id")
+        defer { statement.reset() }
+        statement.bind(result.trackId, at: 1)
+        var ids: [String] = []
+        var names: [String] = []
+        while try statement.step() {
+            let id = statement.int64(0)
+            ids.append(String(id))
+            if let name = statement.string(1) { names.append(name) }
+            if result.primaryGenreId == nil {
+                result.primaryGenreId = id
+                result.primaryGenreName = statement.string(1)
+            }
+        }
+        guard !ids.isEmpty else { return }
+        result.genreIds = ids
+        if withNames { result.genres = names }
+    }
+
+    /// `price`, `currency`, `formattedPrice` in `storefront`.
+    private func addPrice(to result: inout SoftwareResult, storefront: Storefront) throws(SQLiteError) {
+        guard tables.contains("application_price") else { return }
+        let statement = try prepared(
+            "SELECT retail_price, currency_code FROM application_price WHERE application_id = ?1 AND storefront_id = ?2")
+        defer { statement.reset() }
+        statement.bind(result.trackId, at: 1)
+        statement.bind(storefront.id, at: 2)
+        guard try statement.step() else { return }
+        let price: Double?
+        switch statement.value(0) {
+        case .integer(let number): price = Double(number)
+        case .real(let number): price = number
+        case .text(let text): price = Double(text.trimmingWhitespace)
+        case .null: price = nil
+        }
+        guard let price else { return }
+        result.price = price
+        result.currency = statement.string(1)
+        result.formattedPrice = PriceFormat.format(price, currencyCode: result.currency ?? "USD")
+    }
+
+    /// `YYYY-MM-DD[ HH:MM:SS]` as Apple writes dates: `YYYY-MM-DDTHH:MM:SSZ`.
+    /// Other text comes back as it is.
+    static func appleDate(_ stored: String) -> String {
+        let bytes = Array(stored.utf8)
+        let isDigit: (UInt8) -> Bool = { $0 >= 0x30 && $0 <= 0x39 }
+        guard bytes.count >= 10, bytes[4] == 0x2D, bytes[7] == 0x2D,
+            [0, 1, 2, 3, 5, 6, 8, 9].allSatisfy({ isDigit(bytes[$0]) })
+        else { return stored }
+        let date = String(decoding: bytes[0..<10], as: UTF8.self)
+        if bytes.count == 19, bytes[10] == 0x20 { return date + "T" + String(decoding: bytes[11...], as: UTF8.self) + "Z" }
+        return date + "T00:00:00Z"
+    }
+
+    /// The prepared statement for `sql`, prepared once per catalog.
+    private func prepared(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let statement = statements[sql] { return statement }
+        let statement = try database.prepare(sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `body`, turning a SQLite error into a `CatalogError` about `action`.
+    private func attempt<T>(_ action: String, _ body: () throws(SQLiteError) -> T) throws(CatalogError) -> T {
+        do {
+            return try body()
+        } catch {
+            var wrapped = CatalogError(error, while: action)
+            if error.code != 11 /* SQLITE_CORRUPT */ && error.code != 26 /* SQLITE_NOTADB */ {
+                // The import-side advice does not fit a read.
+                wrapped.hint =
+                    error.isBusy
+                    ? "Another process holds the catalog; ask again when it is done"
+                    : "The catalog could not answer; check it with `epf tables`, or import again"
+            }
+            throw wrapped
+        }
+    }
+}
+
+/// The `application` columns a `SoftwareResult` is made of.
+enum ApplicationColumns {
+    static let wanted = [
+        "title", "recommended_age", "artist_name", "seller_name", "view_url", "artwork_url_large",
+        "artwork_url_small", "itunes_release_date", "description", "version", "download_size",
+    ]
+}

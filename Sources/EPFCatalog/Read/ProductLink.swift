@@ -1,0 +1,54 @@
+/// Apple IDs from what users paste: product links and IDs.
+public enum ProductLink {
+    /// The Apple ID in `text`, which may be:
+    /// - a product link, `https://apps.apple.com/us/app/name/id364709193?mt=8`,
+    ///   or an old `https://itunes.apple.com/us/app/name/id364709193?mt=8`;
+    /// - a bare `id364709193`;
+    /// - bare digits, `364709193`.
+    ///
+    /// Throws a `CatalogError` that says what was expected for anything else.
+    public static func appleID(from text: String) throws(CatalogError) -> Int64 {
+        let trimmed = text.trimmingWhitespace
+        if let id = positiveID(trimmed) { return id }
+        if let id = idComponent(trimmed) { return id }
+        if trimmed.contains("/") {
+            // A link: the last path segment of the form idNNN, before ? or #.
+            var path = Substring(trimmed)
+            if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
+            let isAppleHost =
+                path.contains("apps.apple.com") || path.contains("itunes.apple.com")
+            for segment in path.split(separator: "/").reversed() {
+                if let id = idComponent(segment) {
+                    if isAppleHost { return id }
+                    break
+                }
+            }
+        }
+        throw CatalogError(
+            detail: "'\(text)' is not an Apple ID or product link",
+            hint: "Give a number (364709193), id364709193, or a link such as https://apps.apple.com/us/app/name/id364709193")
+    }
+
+    /// `idNNN` (any case of `id`) as a number.
+    private static func idComponent(_ text: some StringProtocol) -> Int64? {
+        guard text.count > 2, text.prefix(2).lowercased() == "id" else { return nil }
+        return positiveID(text.dropFirst(2))
+    }
+
+    /// Digits only, a positive number that fits.
+    private static func positiveID(_ text: some StringProtocol) -> Int64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = Int64(text), id > 0 else {
+            return nil
+        }
+        return id
+    }
+}
+
+extension String {
+    /// The text without leading and trailing whitespace.
+    var trimmingWhitespace: String {
+        let start = firstIndex { !$0.isWhitespace } ?? endIndex
+        let end = lastIndex { !$0.isWhitespace }.map(index(after:)) ?? start
+        return String(self[start..<end])
+    }
+}

@@ -1,0 +1,90 @@
+/// What a lookup or a search answers, in the shape of the iTunes Search and
+/// Lookup APIs: `{"resultCount": N, "results": [...]}`.
+public struct SearchResponse: Codable, Sendable, Equatable {
+    /// How many results follow.
+    public var resultCount: Int
+    /// The results, in the order asked for (lookup) or by rank (search).
+    public var results: [SoftwareResult]
+
+    /// A response holding `results`.
+    public init(results: [SoftwareResult]) {
+        self.resultCount = results.count
+        self.results = results
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case resultCount, results
+    }
+
+    /// Decodes a response, Apple's or ours.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        results = try container.decode([SoftwareResult].self, forKey: .results)
+        resultCount = try container.decodeIfPresent(Int.self, forKey: .resultCount) ?? results.count
+    }
+
+    /// Encodes `resultCount` first, then `results`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(resultCount, forKey: .resultCount)
+        try container.encode(results, forKey: .results)
+    }
+}
+
+/// One application as the iTunes Search/Lookup APIs describe software.
+///
+/// Fields whose catalog table is absent (no pricing feed imported, no
+/// genres, no artists) are nil and left out of the JSON, never an error.
+/// Names are Apple's; `genreIds` and `fileSizeBytes` are strings, as Apple
+/// sends them.
+public struct SoftwareResult: Codable, Sendable, Equatable {
+    /// Always `software`.
+    public var wrapperType: String = "software"
+    /// Always `software`.
+    public var kind: String = "software"
+    /// The Apple ID (`application_id`).
+    public var trackId: Int64
+    /// The title.
+    public var trackName: String?
+    /// The artist (developer) ID, from `artist_application`.
+    public var artistId: Int64?
+    /// The artist (developer) name.
+    public var artistName: String?
+    /// The seller's name.
+    public var sellerName: String?
+    /// The App Store page (`view_url`).
+    public var trackViewUrl: String?
+    /// The small (100 px) icon.
+    public var artworkUrl100: String?
+    /// The large (512 px) icon.
+    public var artworkUrl512: String?
+    /// The price in the storefront asked for, in its currency.
+    public var price: Double?
+    /// ISO 4217 code of `price`.
+    public var currency: String?
+    /// `Free`, `$0.99`, `¥120`, ... (see `PriceFormat`).
+    public var formattedPrice: String?
+    /// The version string.
+    public var version: String?
+    /// First release, `YYYY-MM-DDTHH:MM:SSZ` as Apple writes it.
+    public var releaseDate: String?
+    /// The description.
+    public var description: String?
+    /// Genre names, primary first.
+    public var genres: [String]?
+    /// Genre IDs as strings, in the order of `genres`.
+    public var genreIds: [String]?
+    /// The primary genre's name.
+    public var primaryGenreName: String?
+    /// The primary genre's ID.
+    public var primaryGenreId: Int64?
+    /// The age rating (`4+`, `12+`).
+    public var contentAdvisoryRating: String?
+    /// The download size in bytes, as a string.
+    public var fileSizeBytes: String?
+
+    /// A result with only its Apple ID set.
+    public init(trackId: Int64) {
+        self.trackId = trackId
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import EPFCatalog
+import Foundation
+
+/// Prints a `SearchResponse` (`epf lookup`, `epf search`): JSON in the
+/// iTunes Search/Lookup shape, or one row per result as a table or CSV.
+enum ResultOutput {
+    static func render(_ response: SearchResponse, as format: OutputFormat) throws -> String {
+        switch format {
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return String(decoding: try encoder.encode(response), as: UTF8.self) + "\n"
+        case .table, .csv:
+            let columns = ["trackId", "trackName", "artistName", "formattedPrice", "version", "primaryGenreName"]
+            let rows: [[SQLValue]] = response.results.map { result in
+                [
+                    .integer(result.trackId), text(result.trackName), text(result.artistName),
+                    text(result.formattedPrice), text(result.version), text(result.primaryGenreName),
+                ]
+            }
+            return TabularOutput(columns: columns, rows: rows).render(format)
+        }
+    }
+
+    private static func text(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
+
+    /// Opens the catalog and resolves `--country`: an unknown country is a
+    /// usage error (64), a catalog that cannot answer exits 1.
+    static func open(_ path: String, country: String?, command: String) throws -> (Catalog, Storefront) {
+        let catalog: Catalog
+        do {
+            catalog = try Catalog(path: path)
+        } catch {
+            Console.message("epf \(command): \(error.description)")
+            throw ExitCode(1)
+        }
+        do {
+            return (catalog, try catalog.storefront(for: country))
+        } catch {
+            Console.message("epf \(command): \(error.description)")
+            throw ExitCode(error.underlying == nil ? 64 : 1)
+        }
+    }
+}

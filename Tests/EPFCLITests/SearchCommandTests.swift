@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// `epf search`, and `epf lookup` with links, several IDs and --country.
+@Suite("epf search and epf lookup LINK")
+struct SearchCommandTests {
+    /// The JSON document on standard output.
+    static func document(_ result: CLIRunner.Result) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    }
+
+    static func results(_ result: CLIRunner.Result) throws -> [[String: Any]] {
+        try #require(try document(result)["results"] as? [[String: Any]])
+    }
+
+    @Test func searchPrintsRankedResultsInApplesShape() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = try QueryCommandTests.importedCatalog(cli)
+        let result = try cli.run(["search", "--db", db, "chess", "--limit", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.document(result)["resultCount"] as? Int == 2)
+        let apps = try Self.results(result)
+        #expect(apps.count == 2)
+        #expect(apps.allSatisfy { ($0["trackName"] as? String)?.localizedCaseInsensitiveContains("chess") == true })
+        #expect(apps.first?["kind"] as? String == "software")
+        #expect(result.stdout.hasPrefix(#"{"resultCount":2,"results":[{"#))
+
+        let next = try cli.run(["search", "--db", db, "chess", "--limit", "2", "--offset", "2"])
+        let nextIDs = try Self.results(next).compactMap { $0["trackId"] as? Int }
+        #expect(Set(nextIDs).isDisjoint(with: apps.compactMap { $0["trackId"] as? Int }))
+    }
+
+    @Test func searchFindsCJKInsideATitleAndPricesInTheCountry() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = try QueryCommandTests.importedCatalog(cli)
+        let result = try cli.run(["search", "--db", db, "象棋", "--country", "JP"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let app = try #require(try Self.results(result).first)
+        #expect(app["trackName"] as? String == "国际象棋游戏")
+        #expect(app["formattedPrice"] as? String == "¥120")
+        #expect(app["currency"] as? String == "JPY")
+
+        let table = try cli.run(["search", "--db", db, "ECHECS", "--format", "table"])
+        #expect(table.status == 0)
+        #expect(table.stdout.hasPrefix("trackId"))
+        #expect(table.stdout.contains("Échecs Café"))
+    }
+
+    @Test func searchWithNoMatchIsEmptyAndExitsZero() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = try QueryCommandTests.importedCatalog(cli)
+        let result = try cli.run(["search", "--db", db, "xyzzy"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "{\"resultCount\":0,\"results\":[]}\n")
+        #expect(result.stderr.contains("no application matches 'xyzzy'"))
+    }
+
+    @Test func searchRejectsBadValuesAndUnknownCountries() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = try QueryCommandTests.importedCatalog(cli)
+        #expect(try cli.run(["search", "--db", db, "chess", "--limit", "-1"]).status == 64)
+        #expect(try cli.run(["search", "--db", db, " "]).status == 64)
+        let unknown = try cli.run(["search", "--db", db, "chess", "--country", "ZZ"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stdout.isEmpty)
+        #expect(unknown.stderr.contains("unknown country 'ZZ'"))
+        let missing = try cli.run(["search", "--db", cli.path("none.sqlite"), "chess"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no catalog there"))
+    }
+
+    @Test func lookupTakesLinksAndSeveralIDs() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = try QueryCommandTests.importedCatalog(cli)
+        let result = try cli.run([
+            "lookup", "--db", db, "https://apps.apple.com/us/app/guoji-xiangqi-youxi/id412039587?mt=8",
+            "https://itunes.apple.com/us/app/x/id364709193?mt=8", "id1", "--country", "JPN",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let apps = try Self.results(result)
+        #expect(apps.compactMap { $0["trackId"] as? Int } == [412_039_587, 364_709_193])
+        #expect(apps.first?["formattedPrice"] as? String == "¥120")
+        #expect(apps.first?["genres"] as? [String] == ["Games", "Board"])
+        #expect(result.stderr.contains("no application with Apple ID 1"))
+
+        let csv = try cli.run(["lookup", "--db", db, "id364709193", "--format", "csv"])
+        #expect(csv.status == 0)
+        #expect(csv.stdout == """
+            trackId,trackName,artistName,formattedPrice,version,primaryGenreName
+            364709193,Chess Master Classic,Knightfall Games,$2.99,3.0.0,Games
+
+            """)
+    }
+
+    @Test func lookupOfABadLinkIsAUsageError() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let result = try cli.run(["lookup", "https://example.com/app/id364709193"])
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("is not an Apple ID or product link"))
+    }
+}
