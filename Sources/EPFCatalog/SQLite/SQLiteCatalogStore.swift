@@ -234,6 +234,7 @@ public final class SQLiteCatalogStore: CatalogStore {
                 added.append(name)
             }
         }
+        try LookupIndex.build(on: liveName, catalogTable: liveName, key: key, in: database)
         if try keyIndex(of: liveName, columns: key) == nil {
             let name = try Self.freeKeyIndexName(for: liveName, in: database)
             let create = "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(live) (\(SchemaMapping.columnList(key)))"

@@ -191,6 +191,7 @@ public final class SQLiteTableLoader: TableLoader {
                 indexName = name
             }
             // After the key: duplicate keys are gone, so no dead rows get indexed.
+            try LookupIndex.build(on: stagingName, catalogTable: target.table, key: key, in: database)
             try SearchIndexMaintenance.buildStaging(for: target, staging: stagingName, in: database)
             try database.execute("COMMIT")
         } catch {
