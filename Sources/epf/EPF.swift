@@ -13,6 +13,9 @@ struct EPF: ParsableCommand {
             or the catalog could not answer, 64 for usage errors.
             """,
         version: "0.1.0",
-        subcommands: [ImportCommand.self, TablesCommand.self, LookupCommand.self, SearchCommand.self, GenerateCommand.self]
+        subcommands: [
+            ImportCommand.self, TablesCommand.self, LookupCommand.self, SearchCommand.self, SQLCommand.self, HistoryCommand.self,
+            GenerateCommand.self,
+        ]
     )
 }

@@ -1,0 +1,49 @@
+import ArgumentParser
+import EPFCatalog
+
+/// `epf sql "SELECT ..."`
+struct SQLCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sql",
+        abstract: "Run one read-only SQL statement on the catalog and print its rows.",
+        discussion: """
+            The catalog is opened read-only, and statements that could write (INSERT, UPDATE, \
+            DELETE, CREATE, writing PRAGMAs, ATTACH, ...) are refused with exit status 64, as is \
+            more than one statement. SQLite's errors exit 1.
+            """)
+
+    @OptionGroup var catalog: CatalogOption
+
+    @Argument(help: ArgumentHelp("One SQL statement that only reads, e.g. \"SELECT count(*) FROM application\".", valueName: "sql"))
+    var statement: String
+
+    @Option(name: .long, help: "Output format.")
+    var format: OutputFormat = .table
+
+    func run() throws {
+        let reader: CatalogReader
+        do {
+            reader = try CatalogReader(path: catalog.path)
+        } catch {
+            Console.message("epf sql: \(error.description)")
+            throw ExitCode(1)
+        }
+        let result: (columns: [String], rows: [[SQLValue]])
+        do {
+            result = try reader.database.readOnlyQuery(sql: statement)
+        } catch .notReadOnly {
+            Console.message("epf sql only reads; the statement could change the catalog (use epf import to change it)")
+            throw ExitCode(64)
+        } catch .severalStatements {
+            Console.message("epf sql: give exactly one SQL statement, not several")
+            throw ExitCode(64)
+        } catch .noStatement {
+            Console.message("epf sql: no SQL statement given")
+            throw ExitCode(64)
+        } catch .sqlite(let error) {
+            Console.message("epf sql: \(error.message)")
+            throw ExitCode(1)
+        }
+        Console.out(TabularOutput(columns: result.columns, rows: result.rows).render(format))
+    }
+}
