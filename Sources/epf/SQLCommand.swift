@@ -34,15 +34,9 @@ struct SQLCommand: ParsableCommand {
         } catch .notReadOnly {
             Console.message("epf sql only reads; the statement could change the catalog (use epf import to change it)")
             throw ExitCode(64)
-        } catch .severalStatements {
-            Console.message("epf sql: give exactly one SQL statement, not several")
-            throw ExitCode(64)
-        } catch .noStatement {
-            Console.message("epf sql: no SQL statement given")
-            throw ExitCode(64)
-        } catch .sqlite(let error) {
-            Console.message("epf sql: \(error.message)")
-            throw ExitCode(1)
+        } catch {
+            Console.message("epf sql: \(error.description)")
+            throw ExitCode(error.isUsageError ? 64 : 1)
         }
         Console.out(TabularOutput(columns: result.columns, rows: result.rows).render(format))
     }

@@ -35,7 +35,7 @@ public final class Catalog {
                     hint: "Import the itunes feed first (epf import itunesYYYYMMDD)")
             }
             let present = Set(
-                try database.rows("SELECT name FROM pragma_table_info('application')").compactMap { $0.first?.textValue })
+                try database.columnNames(of: "application"))
             applicationColumns = ApplicationColumns.wanted.filter(present.contains)
         } catch let error as CatalogError {
             throw error

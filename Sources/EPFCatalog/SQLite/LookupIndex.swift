@@ -24,20 +24,8 @@ enum LookupIndex {
     /// Creates the index on `table` (staging or live) unless an index on
     /// exactly that column exists already.
     static func build(on table: String, catalogTable: String, key: [String], in database: SQLiteDatabase) throws(SQLiteError) {
-        guard applies(toKey: key) else { return }
-        for row in try database.rows("SELECT name FROM pragma_index_list(?)", [.text(table)]) {
-            guard let name = row.first?.textValue else { continue }
-            let columns = try database.rows("SELECT name FROM pragma_index_info(?)", [.text(name)]).compactMap { $0.first?.textValue }
-            if columns == [column] { return }
-        }
-        let base = "\(catalogTable)_by_\(column)"
-        var name = base
-        for candidate in [base, base + "2", base + "3"] {
-            name = candidate
-            if try database.scalar("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?", [.text(candidate)]) == nil {
-                break
-            }
-        }
+        guard applies(toKey: key), try database.index(on: table, columns: [column], uniqueOnly: false) == nil else { return }
+        let name = try database.freeIndexName(base: "\(catalogTable)_by_\(column)")
         try database.execute("CREATE INDEX \(quoteIdentifier(name)) ON \(quoteIdentifier(table)) (\(quoteIdentifier(column)))")
     }
 }

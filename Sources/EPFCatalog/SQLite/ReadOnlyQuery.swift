@@ -54,8 +54,8 @@ extension SQLiteDatabase {
             if code & 0xFF == SQLITE_AUTH { throw .notReadOnly }
             throw .sqlite(SQLiteError(database: handle, code: code, sql: sql))
         }
-        guard let statement = prepared else { throw .noStatement }
-        defer { sqlite3_finalize(statement) }
+        guard let prepared else { throw .noStatement }
+        let statement = SQLiteStatement(database: self, handle: prepared, sql: sql)
 
         // Anything after the first statement other than blanks and comments
         // is a second statement (or a broken one): refuse either way.
@@ -64,18 +64,12 @@ extension SQLiteDatabase {
         sqlite3_finalize(next)
         if nextCode != SQLITE_OK || next != nil { throw .severalStatements }
 
-        guard sqlite3_stmt_readonly(statement) != 0 else { throw .notReadOnly }
-
-        let count = Int(sqlite3_column_count(statement))
-        let columns = (0..<count).map { String(cString: sqlite3_column_name(statement, Int32($0))) }
-        var rows: [[SQLValue]] = []
-        while true {
-            let step = sqlite3_step(statement)
-            if step == SQLITE_DONE { break }
-            guard step == SQLITE_ROW else { throw .sqlite(SQLiteError(database: handle, code: step, sql: sql)) }
-            rows.append((0..<count).map { column(statement, Int32($0)) })
+        guard statement.isReadOnly else { throw .notReadOnly }
+        do {
+            return ((0..<statement.columnCount).map(statement.columnName), try statement.rows())
+        } catch {
+            throw .sqlite(error)
         }
-        return (columns, rows)
     }
 }
 
@@ -84,17 +78,4 @@ private let denyAttach: @convention(c) (
     UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?
 ) -> Int32 = { _, action, _, _, _, _ in
     action == SQLITE_ATTACH || action == SQLITE_DETACH ? SQLITE_DENY : SQLITE_OK
-}
-
-/// One column of the current row, with its storage class kept.
-private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLValue {
-    switch sqlite3_column_type(statement, index) {
-    case SQLITE_NULL: return .null
-    case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
-    case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
-    default:
-        let count = Int(sqlite3_column_bytes(statement, index))
-        guard let bytes = sqlite3_column_text(statement, index) else { return .text("") }
-        return .text(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
-    }
 }

@@ -81,7 +81,7 @@ public final class SQLiteCatalogStore: CatalogStore {
             """)
         // Catalogs made before the journal knew where files came from.
         let journalColumns = Set(
-            try database.rows("SELECT name FROM pragma_table_info(?)", [.text(Self.journalTable)]).compactMap { $0.first?.textValue })
+            try database.columnNames(of: Self.journalTable))
         for (column, type) in [("origin_size", "INTEGER"), ("origin_md5", "TEXT")] where !journalColumns.contains(column) {
             try database.execute("ALTER TABLE \(Self.journalTable) ADD COLUMN \(column) \(type)")
         }
@@ -102,16 +102,9 @@ public final class SQLiteCatalogStore: CatalogStore {
     /// The staging table of a catalog table.
     public static func stagingName(for table: String) -> String { stagingPrefix + table }
 
-    /// A name for a new key index of `table` that no index has now. Live and
-    /// staging indexes alternate between two names, because an index keeps
-    /// its name when its table is renamed into place.
+    /// A name for a new key index of `table` that no index has now.
     static func freeKeyIndexName(for table: String, in database: SQLiteDatabase) throws(SQLiteError) -> String {
-        for candidate in ["\(table)_key", "\(table)_key2", "\(table)_key3"] {
-            if try database.scalar("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?", [.text(candidate)]) == nil {
-                return candidate
-            }
-        }
-        return "\(table)_key_\(UInt32.random(in: 0...UInt32.max))"
+        try database.freeIndexName(base: "\(table)_key")
     }
 
     // MARK: CatalogStore
@@ -175,7 +168,7 @@ public final class SQLiteCatalogStore: CatalogStore {
         do {
             // Journals written before origins were recorded have no such columns.
             let columns = Set(
-                try database.rows("SELECT name FROM pragma_table_info(?)", [.text(journalTable)]).compactMap { $0.first?.textValue })
+                try database.columnNames(of: journalTable))
             let origin = columns.contains("origin_md5") ? "origin_size, origin_md5" : "NULL, NULL"
             return try database.rows(
                 """
@@ -228,7 +221,7 @@ public final class SQLiteCatalogStore: CatalogStore {
         if try !database.tableExists(liveName) {
             try database.execute("CREATE TABLE \(live) (\(SchemaMapping.columnDefinitions(header)))")
         } else {
-            let existing = Set(try database.rows("SELECT name FROM pragma_table_info(?)", [.text(liveName)]).compactMap { $0.first?.textValue })
+            let existing = Set(try database.columnNames(of: liveName))
             for (name, type) in zip(header.columns, header.types) where !existing.contains(name) {
                 try database.execute("ALTER TABLE \(live) ADD COLUMN \(SchemaMapping.columnDefinition(name, type))")
                 added.append(name)
@@ -267,13 +260,7 @@ public final class SQLiteCatalogStore: CatalogStore {
 
     /// The name of a unique index on exactly `columns` of `table`, if any.
     func keyIndex(of table: String, columns: [String]) throws(SQLiteError) -> String? {
-        for row in try database.rows("SELECT name, \"unique\" FROM pragma_index_list(?)", [.text(table)]) {
-            guard let name = row[0].textValue, row[1] == .integer(1) else { continue }
-            let indexed = try database.rows("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(name)])
-                .compactMap { $0.first?.textValue }
-            if Set(indexed) == Set(columns) && indexed.count == columns.count { return name }
-        }
-        return nil
+        try database.index(on: table, columns: columns, uniqueOnly: true)
     }
 
     private func saveTableInfo(_ table: StagedTable) throws(SQLiteError) {
@@ -289,8 +276,7 @@ public final class SQLiteCatalogStore: CatalogStore {
                 .map { Dictionary($0.map { ($0.name, $0.type) }, uniquingKeysWith: { $1 }) } ?? [:]
         }
         for (name, type) in zip(header.columns, header.types) { known[name] = type.declared }
-        let order = try database.rows("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(table.target.table)])
-            .compactMap { $0.first?.textValue }
+        let order = try database.columnNames(of: table.target.table)
         let columns = order.map { ColumnInfo(name: $0, type: known[$0] ?? "") }
         let columnsJSON = String(decoding: try! JSONEncoder().encode(columns), as: UTF8.self)
         let keyJSON = String(decoding: try! JSONEncoder().encode(header.primaryKey), as: UTF8.self)

@@ -105,6 +105,36 @@ public final class SQLiteDatabase {
         try scalar("SELECT 1 FROM sqlite_schema WHERE type IN ('table','view') AND name = ?", [.text(name)]) != nil
     }
 
+    /// The names of `table`'s columns, in table order.
+    public func columnNames(of table: String) throws(SQLiteError) -> [String] {
+        try rows("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap { $0.first?.textValue }
+    }
+
+    /// An index of `table` on exactly `columns` (in any order), unique ones
+    /// only when `uniqueOnly`; nil when there is none.
+    func index(on table: String, columns: [String], uniqueOnly: Bool) throws(SQLiteError) -> String? {
+        for row in try rows("SELECT name, \"unique\" FROM pragma_index_list(?)", [.text(table)]) {
+            guard let name = row[0].textValue, !uniqueOnly || row[1] == .integer(1) else { continue }
+            let indexed = try rows("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(name)])
+                .compactMap { $0.first?.textValue }
+            if Set(indexed) == Set(columns) && indexed.count == columns.count { return name }
+        }
+        return nil
+    }
+
+    /// `base`, `base2` or `base3`, whichever no index is named yet (else
+    /// `base` with a random suffix). Live and staging tables alternate
+    /// between these names, because an index keeps its name when its table
+    /// is renamed into place.
+    func freeIndexName(base: String) throws(SQLiteError) -> String {
+        for candidate in [base, base + "2", base + "3"] {
+            if try scalar("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?", [.text(candidate)]) == nil {
+                return candidate
+            }
+        }
+        return "\(base)_\(UInt32.random(in: 0...UInt32.max))"
+    }
+
     /// The SQLite library version, e.g. "3.40.1".
     public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 }

@@ -21,7 +21,18 @@ public final class SQLiteStatement {
         self.sql = sql
     }
 
+    /// Takes over a statement prepared elsewhere (`handle` is finalized with
+    /// this object).
+    init(database: SQLiteDatabase, handle: OpaquePointer, sql: String) {
+        self.handle = handle
+        self.database = database
+        self.sql = sql
+    }
+
     deinit { sqlite3_finalize(handle) }
+
+    /// Whether the statement cannot write the database (`sqlite3_stmt_readonly`).
+    public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
 
     // MARK: Binding (parameter indexes are 1-based, as in SQLite)
 

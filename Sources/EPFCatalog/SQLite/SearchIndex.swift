@@ -201,7 +201,7 @@ enum SearchIndexMaintenance {
         live: String, staging: String, header: EPFHeader, in database: SQLiteDatabase
     ) throws(SQLiteError) -> AfterUpsert? {
         let name = SearchIndex.tableName(for: live)
-        let columns = try database.rows("SELECT name FROM pragma_table_info(?)", [.text(live)]).compactMap { $0.first?.textValue }
+        let columns = try database.columnNames(of: live)
         guard let index = SearchIndex.index(forTable: live, key: header.primaryKey, columns: columns) else {
             // Not indexed (any more): no index at all rather than a stale one.
             try database.execute("DROP TABLE IF EXISTS \(quoteIdentifier(name))")
