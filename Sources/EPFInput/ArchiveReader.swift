@@ -39,12 +39,9 @@ final class CompressedTarArchive: ArchiveReader {
     func observeInput(_ observer: @escaping (UnsafeRawBufferPointer) -> Void) { compressed.observeInput(observer) }
 
     func nextFile() throws -> ArchiveEntry? {
-        guard let entry = try tar.nextEntry() else {
-            // Trailing bytes after the tar's end blocks still count for the md5.
-            try drain(compressed)
-            return nil
-        }
-        return ArchiveEntry(name: entry.name, size: entry.size)
+        // TarReader returns nil only once the compressed stream has ended
+        // (it reads the padding after the end blocks), so the md5 saw it all.
+        try tar.nextEntry().map { ArchiveEntry(name: $0.name, size: $0.size) }
     }
 
     func entryStream() -> any ByteStream { tar.entryStream() }
@@ -54,13 +51,6 @@ extension ZipReader: ArchiveReader {
     public func nextFile() throws -> ArchiveEntry? {
         try nextEntry().map { ArchiveEntry(name: $0.name, size: $0.size) }
     }
-}
-
-/// Reads `stream` to its end.
-func drain(_ stream: any ByteStream) throws {
-    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
-    defer { scratch.deallocate() }
-    while try stream.read(into: scratch) > 0 {}
 }
 
 /// An archive reader positioned on one entry at a time; `generation` counts

@@ -49,17 +49,13 @@ public enum InputFormat: String, Sendable, Equatable, Codable {
         case .plain, .zip: return nil
         case .gzip, .tarGzip: return try GzipStream(path: path)
         case .bzip2, .tarBzip2:
-            // Blocks decode on every core; one core, or a pipe that cannot
-            // be mapped, reads through the single-threaded decoder.
-            if ProcessInfo.processInfo.activeProcessorCount > 1, isRegularFile(path) {
-                return try ParallelBzip2Stream(path: path)
+            // Blocks decode on every core; one core, or what cannot be
+            // mapped (a pipe), reads through the single-threaded decoder.
+            if ProcessInfo.processInfo.activeProcessorCount > 1, let mapped = try? MappedFile(path: path) {
+                return ParallelBzip2Stream(file: mapped)
             }
             return try Bzip2Stream(path: path)
         }
-    }
-
-    static func isRegularFile(_ path: String) -> Bool {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
     }
 
     /// Opens the archive at `path` (nil for formats that are not archives).

@@ -74,8 +74,13 @@ public final class ParallelBzip2Stream: ByteStream, InputObservable {
 
     /// Opens (maps) the file at `path`; reading starts with the first
     /// `read(into:)`, which reports a file that is not bzip2.
-    public init(path: String, maxBlocksInFlight: Int = 4 * ProcessInfo.processInfo.activeProcessorCount) throws(InputError) {
-        file = try MappedFile(path: path)
+    public convenience init(path: String, maxBlocksInFlight: Int = 4 * ProcessInfo.processInfo.activeProcessorCount) throws(InputError) {
+        self.init(file: try MappedFile(path: path), maxBlocksInFlight: maxBlocksInFlight)
+    }
+
+    /// Reads the bzip2 data of a file already mapped.
+    public init(file: MappedFile, maxBlocksInFlight: Int = 4 * ProcessInfo.processInfo.activeProcessorCount) {
+        self.file = file
         scanner = Bzip2BlockScanner(bytes: file.bytes)
         self.maxBlocksInFlight = max(2, maxBlocksInFlight)
     }

@@ -64,8 +64,10 @@ public final class TarReader: ByteStream {
     }
 
     /// Skips what is left of the current entry and returns the next regular
-    /// file; nil at the end of the archive. Directories, links and other
-    /// special entries are passed over.
+    /// file; nil at the end of the archive, and only once the underlying
+    /// stream has been read to its end (the padding after the end blocks
+    /// too), so an observer of that stream has seen every byte. Directories,
+    /// links and other special entries are passed over.
     public func nextEntry() throws -> TarEntry? {
         guard !finished else { return nil }
         generation += 1

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EPFCatalog
 import Foundation
 
 /// `--db PATH`, shared by every command that uses a catalog.
@@ -17,6 +18,17 @@ struct CatalogOption: ParsableArguments {
             return fromEnvironment
         }
         return "catalog.sqlite"
+    }
+
+    /// The catalog opened read-only for `epf COMMAND`; a catalog that cannot
+    /// be opened is said on standard error and exits 1.
+    func reader(for command: String) throws -> CatalogReader {
+        do {
+            return try CatalogReader(path: path)
+        } catch {
+            Console.message("epf \(command): \(error.description)")
+            throw ExitCode(1)
+        }
     }
 }
 

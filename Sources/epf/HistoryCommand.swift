@@ -57,17 +57,14 @@ struct HistoryCommand: ParsableCommand {
             \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
             ORDER BY id DESC LIMIT ?
             """
+        let reader = try catalog.reader(for: "history")
         let rows: [[SQLValue]]
         do {
-            let reader = try CatalogReader(path: catalog.path)
             guard try reader.database.tableExists(journal) else {
                 Console.message("epf history: \(catalog.path) has no import journal yet; run `epf import` first")
                 throw ExitCode(1)
             }
             rows = try reader.database.rows(sql, values)
-        } catch let error as CatalogError {
-            Console.message("epf history: \(error.description)")
-            throw ExitCode(1)
         } catch let error as SQLiteError {
             Console.message("epf history: \(error.message)")
             throw ExitCode(1)

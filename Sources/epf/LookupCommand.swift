@@ -42,7 +42,7 @@ struct LookupCommand: ParsableCommand {
         let appleIDs = ids.compactMap { try? ProductLink.appleID(from: $0) }
         let response: SearchResponse
         do {
-            response = try catalog.lookup(ids: appleIDs, country: String(storefront.id))
+            response = try catalog.lookup(ids: appleIDs, in: storefront)
         } catch {
             Console.message("epf lookup: \(error.description)")
             throw ExitCode(1)

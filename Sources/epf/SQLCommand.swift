@@ -21,13 +21,7 @@ struct SQLCommand: ParsableCommand {
     var format: OutputFormat = .table
 
     func run() throws {
-        let reader: CatalogReader
-        do {
-            reader = try CatalogReader(path: catalog.path)
-        } catch {
-            Console.message("epf sql: \(error.description)")
-            throw ExitCode(1)
-        }
+        let reader = try catalog.reader(for: "sql")
         let result: (columns: [String], rows: [[SQLValue]])
         do {
             result = try reader.database.readOnlyQuery(sql: statement)

@@ -42,7 +42,7 @@ struct SearchCommand: ParsableCommand {
         let text = term.joined(separator: " ")
         let response: SearchResponse
         do {
-            response = try catalog.search(term: text, country: String(storefront.id), limit: limit, offset: offset)
+            response = try catalog.search(term: text, in: storefront, limit: limit, offset: offset)
         } catch {
             Console.message("epf search: \(error.description)")
             throw ExitCode(1)

@@ -13,9 +13,10 @@ struct TablesCommand: ParsableCommand {
     var format: OutputFormat = .table
 
     func run() throws {
+        let reader = try catalog.reader(for: "tables")
         let tables: [CatalogReader.TableSummary]
         do {
-            tables = try CatalogReader(path: catalog.path).tables()
+            tables = try reader.tables()
         } catch {
             Console.message("epf tables: \(error.description)")
             throw ExitCode(1)

@@ -56,7 +56,12 @@ public final class Catalog {
     /// - Parameter country: ISO alpha-2 (`US`), alpha-3 (`USA`) or a
     ///   storefront ID (`143441`); see `storefront(for:)`.
     public func lookup(ids: [Int64], country: String? = nil) throws(CatalogError) -> SearchResponse {
-        let storefront = try storefront(for: country)
+        try lookup(ids: ids, in: try storefront(for: country))
+    }
+
+    /// The applications with these Apple IDs, priced in `storefront` (one
+    /// `storefront(for:)` resolved).
+    public func lookup(ids: [Int64], in storefront: Storefront) throws(CatalogError) -> SearchResponse {
         var seen = Set<Int64>()
         var results: [SoftwareResult] = []
         for id in ids where seen.insert(id).inserted {
@@ -89,7 +94,16 @@ public final class Catalog {
         guard limit >= 0, offset >= 0 else {
             throw CatalogError(detail: "limit and offset must not be negative", hint: "Give --limit 20 --offset 0")
         }
-        let storefront = try storefront(for: country)
+        return try search(term: term, in: try storefront(for: country), limit: limit, offset: offset)
+    }
+
+    /// `search(term:country:limit:offset:)` in a storefront already resolved.
+    public func search(term: String, in storefront: Storefront, limit: Int = 50, offset: Int = 0) throws(CatalogError)
+        -> SearchResponse
+    {
+        guard limit >= 0, offset >= 0 else {
+            throw CatalogError(detail: "limit and offset must not be negative", hint: "Give --limit 20 --offset 0")
+        }
         let search = SearchIndex.tableName(for: "application")
         guard tables.contains(search) else {
             throw CatalogError(
@@ -156,15 +170,11 @@ public final class Catalog {
                 detail: "the catalog has no storefront table to find country '\(text)' in",
                 hint: "Import the itunes feed's storefront table, or give a storefront ID (143462)")
         }
-        let row = try attempt("finding country '\(text)'") { () throws(SQLiteError) -> Storefront? in
-            let statement = try prepared(
-                "SELECT storefront_id, country_code, name FROM storefront WHERE upper(country_code) = ?1 ORDER BY storefront_id LIMIT 1")
-            defer { statement.reset() }
-            statement.bind(code, at: 1)
-            guard try statement.step() else { return nil }
-            return Storefront(id: statement.int64(0), countryCode: statement.string(1), name: statement.string(2))
+        if let row = try storefrontRow(
+            "finding country '\(text)'", where: "upper(country_code) = ?1 ORDER BY storefront_id LIMIT 1", .text(code))
+        {
+            return row
         }
-        if let row { return row }
         throw try unknownCountry(text)
     }
 
@@ -172,10 +182,15 @@ public final class Catalog {
 
     /// The `storefront` row of `id`, if any.
     private func storefrontRow(id: Int64) throws(CatalogError) -> Storefront? {
-        try attempt("reading storefront \(id)") { () throws(SQLiteError) -> Storefront? in
-            let statement = try prepared("SELECT storefront_id, country_code, name FROM storefront WHERE storefront_id = ?1")
+        try storefrontRow("reading storefront \(id)", where: "storefront_id = ?1", .integer(id))
+    }
+
+    /// The first `storefront` row matching `condition` (on `?1` = `value`).
+    private func storefrontRow(_ action: String, where condition: String, _ value: SQLValue) throws(CatalogError) -> Storefront? {
+        try attempt(action) { () throws(SQLiteError) -> Storefront? in
+            let statement = try prepared("SELECT storefront_id, country_code, name FROM storefront WHERE \(condition)")
             defer { statement.reset() }
-            statement.bind(id, at: 1)
+            statement.bind([value])
             guard try statement.step() else { return nil }
             return Storefront(id: statement.int64(0), countryCode: statement.string(1), name: statement.string(2))
         }
