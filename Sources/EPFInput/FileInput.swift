@@ -32,6 +32,12 @@ final class FileInput {
         close(descriptor)
     }
 
+    /// `count` bytes at `offset` (fewer at the end of the file), by
+    /// positioned reads that leave the sequential pass alone.
+    func bytes(count: Int, at offset: Int64) throws(InputError) -> [UInt8] {
+        try readBytes(descriptor, count: count, at: offset, path: path, action: "read the file")
+    }
+
     /// Reads the next bytes into `buffer`; returns how many (0 at the end).
     func fill() throws(InputError) -> Int {
         guard !reachedEnd else { return 0 }
@@ -48,4 +54,26 @@ final class FileInput {
         observer?(UnsafeRawBufferPointer(start: buffer.baseAddress, count: count))
         return count
     }
+}
+
+/// `count` bytes of `descriptor` at `offset` (fewer at the end of the file),
+/// retried on EINTR; `action` names the read in an error.
+func readBytes(_ descriptor: Int32, count: Int, at offset: Int64, path: String, action: String) throws(InputError) -> [UInt8] {
+    guard count > 0 else { return [] }
+    var bytes = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    while filled < count {
+        let read = bytes.withUnsafeMutableBytes { buffer in
+            pread(descriptor, buffer.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
+        }
+        if read < 0 {
+            let code = errno
+            if code == EINTR { continue }
+            throw .system(path, action, errno: code)
+        }
+        if read == 0 { break }
+        filled += read
+    }
+    if filled < count { bytes.removeLast(count - filled) }
+    return bytes
 }

@@ -24,20 +24,8 @@ public enum MD5SideFile {
         }
         defer { close(descriptor) }
 
-        var bytes = [UInt8](repeating: 0, count: maximumSize + 1)
-        var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-            }
-            if count < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                throw InputError.system(sidePath, "read the md5 file", errno: code)
-            }
-            if count == 0 { break }
-            filled += count
-        }
+        let bytes = try readBytes(descriptor, count: maximumSize + 1, at: 0, path: sidePath, action: "read the md5 file")
+        let filled = bytes.count
         guard filled <= maximumSize else {
             throw InputError(
                 path: sidePath,

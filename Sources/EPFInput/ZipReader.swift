@@ -160,17 +160,16 @@ public final class ZipReader: ByteStream {
     /// file is not a zip archive, was cut short, or its directory is damaged.
     public init(path: String) throws(InputError) {
         self.path = path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .system(path, "open the file", errno: errno) }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw .system(path, "read the file's size", errno: errno) }
-        archiveSize = Int64(status.st_size)
-        let directory = try ZipCentralDirectory(path: path, descriptor: descriptor, size: archiveSize)
+        let input = try FileInput(path: path)
+        guard let size = input.size else {
+            throw InputError(path: path, detail: "cannot read the file's size", hint: "Check the file and the disk")
+        }
+        self.input = input
+        archiveSize = size
+        let directory = try ZipCentralDirectory(path: path, input: input, size: archiveSize)
         records = directory.records
         centralDirectoryStart = directory.start
         entries = directory.records.filter { !$0.entry.isDirectory }.map(\.entry)
-        input = try FileInput(path: path)
     }
 
     /// Calls `observer` with every byte of the archive's file as the
@@ -534,16 +533,16 @@ struct ZipCentralDirectory {
     /// Where the central directory starts in the file.
     var start: Int64
 
-    init(path: String, descriptor: Int32, size: Int64) throws(InputError) {
+    init(path: String, input: FileInput, size: Int64) throws(InputError) {
         func damaged(_ what: String) -> InputError {
             InputError(path: path, detail: "damaged zip archive: \(what)", hint: "The archive is damaged; download it again")
         }
 
         // The end record: 22 bytes and a comment of up to 64 KB, last.
         let tailStart = max(0, size - 22 - 0xFFFF)
-        let tail = try readAt(descriptor, count: Int(size - tailStart), offset: tailStart, path: path)
+        let tail = try input.bytes(count: Int(size - tailStart), at: tailStart)
         guard let endIndex = Self.findEndRecord(tail) else {
-            throw Self.notAZip(path: path, descriptor: descriptor, size: size)
+            throw Self.notAZip(path: path, input: input, size: size)
         }
         let endOffset = tailStart + Int64(endIndex)
         let end = Array(tail[endIndex..<endIndex + 22])
@@ -559,7 +558,7 @@ struct ZipCentralDirectory {
 
         // A zip64 locator, just before the end record, points to the zip64
         // end record, whose fields replace the 16- and 32-bit ones.
-        let locator = endOffset >= 20 ? try readAt(descriptor, count: 20, offset: endOffset - 20, path: path) : []
+        let locator = endOffset >= 20 ? try input.bytes(count: 20, at: endOffset - 20) : []
         let isZip64 = locator.count == 20 && le32(locator, 0) == ZipReader.zip64LocatorSignature
         if isZip64 {
             guard le32(locator, 16) <= 1 else { throw Self.split(path) }
@@ -567,7 +566,7 @@ struct ZipCentralDirectory {
             guard recordOffset <= UInt64(endOffset - 20) else {
                 throw damaged("the zip64 locator points past itself (byte \(recordOffset))")
             }
-            let record = try readAt(descriptor, count: 56, offset: Int64(recordOffset), path: path)
+            let record = try input.bytes(count: 56, at: Int64(recordOffset))
             guard record.count == 56, le32(record, 0) == ZipReader.zip64EndSignature else {
                 throw damaged("no zip64 end of central directory record at byte \(recordOffset), where the zip64 locator points")
             }
@@ -602,7 +601,7 @@ struct ZipCentralDirectory {
             throw damaged("a central directory of \(directorySize) bytes")
         }
         start = Int64(directoryOffset) + shift
-        let directory = try readAt(descriptor, count: Int(directorySize), offset: start, path: path)
+        let directory = try input.bytes(count: Int(directorySize), at: start)
         guard directory.count == Int(directorySize) else {
             throw InputError(path: path, detail: "the file ends inside its central directory", hint: "Download it again")
         }
@@ -708,18 +707,18 @@ struct ZipCentralDirectory {
 
     /// No end record: a cut-short download if the file starts like a zip
     /// archive (naming its first entry), else not a zip archive at all.
-    static func notAZip(path: String, descriptor: Int32, size: Int64) -> InputError {
+    static func notAZip(path: String, input: FileInput, size: Int64) -> InputError {
         guard size > 0 else {
             return InputError(path: path, detail: "the file is empty, not a zip archive", hint: "Download it again")
         }
-        let head = (try? readAt(descriptor, count: 30, offset: 0, path: path)) ?? []
+        let head = (try? input.bytes(count: 30, at: 0)) ?? []
         guard head.count == 30, le32(head, 0) == ZipReader.localHeaderSignature else {
             return InputError(
                 path: path, detail: "not a zip archive (no end of central directory record, and it does not start with a zip header)",
                 hint: "Check that the file is an EPF .zip archive; download it again if it should be")
         }
         let nameLength = Int(le16(head, 26))
-        let name = (try? readAt(descriptor, count: nameLength, offset: 30, path: path)).map { String(decoding: $0, as: UTF8.self) }
+        let name = (try? input.bytes(count: nameLength, at: 30)).map { String(decoding: $0, as: UTF8.self) }
         return InputError(
             path: path,
             detail: "the zip archive has no end of central directory record: it was cut short (\(size) bytes; its first entry is \(name ?? "unreadable"))",
@@ -734,28 +733,6 @@ struct ZipCentralDirectory {
 }
 
 // MARK: - Bytes
-
-/// `count` bytes at `offset` (fewer at the end of the file), by positioned
-/// reads that leave the sequential pass alone.
-private func readAt(_ descriptor: Int32, count: Int, offset: Int64, path: String) throws(InputError) -> [UInt8] {
-    guard count > 0 else { return [] }
-    var bytes = [UInt8](repeating: 0, count: count)
-    var filled = 0
-    while filled < count {
-        let read = bytes.withUnsafeMutableBytes { buffer in
-            pread(descriptor, buffer.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
-        }
-        if read < 0 {
-            let code = errno
-            if code == EINTR { continue }
-            throw .system(path, "read the file", errno: code)
-        }
-        if read == 0 { break }
-        filled += read
-    }
-    if filled < count { bytes.removeLast(count - filled) }
-    return bytes
-}
 
 /// The data of the extra field with `id` in a list of extra fields (2-byte
 /// id, 2-byte length, data), or nil.
