@@ -239,11 +239,7 @@ public final class TarReader: ByteStream {
     private func skip(_ count: Int64) throws -> Int64 {
         var left = count
         while left > 0 {
-            if start == end {
-                start = 0
-                end = 0
-                if try fill(atLeast: 1) == 0 { break }
-            }
+            guard try available() else { break }
             let taken = Int(min(Int64(end - start), left))
             consume(taken)
             left -= Int64(taken)
@@ -255,12 +251,16 @@ public final class TarReader: ByteStream {
     /// archive), so the decompressor checks its last bytes and progress
     /// reaches the whole file.
     private func drain() throws {
-        while true {
-            consume(end - start)
-            start = 0
-            end = 0
-            if try fill(atLeast: 1) == 0 { return }
-        }
+        while try available() { consume(end - start) }
+    }
+
+    /// Whether buffered bytes are there, refilling the empty buffer from its
+    /// front first; false at the end of the stream.
+    private func available() throws -> Bool {
+        if start < end { return true }
+        start = 0
+        end = 0
+        return try fill(atLeast: 1) > 0
     }
 
     private func finish() {
@@ -300,11 +300,7 @@ public final class TarReader: ByteStream {
         var bytes = [UInt8]()
         bytes.reserveCapacity(count)
         while bytes.count < count {
-            if start == end {
-                start = 0
-                end = 0
-                guard try fill(atLeast: 1) > 0 else { break }
-            }
+            guard try available() else { break }
             let taken = min(count - bytes.count, end - start)
             bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start..<start + taken]))
             consume(taken)
