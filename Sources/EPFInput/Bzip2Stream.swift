@@ -50,13 +50,10 @@ public final class Bzip2Stream: ByteStream {
                 let count = try input.fill()
                 if count == 0 {
                     if active && (bzstream.pointee.total_in_lo32 > 0 || bzstream.pointee.total_in_hi32 > 0) {
-                        throw InputError(
-                            path: path,
-                            detail: "the bzip2 data ends early (after \(input.bytesRead) compressed bytes, \(produced + Int64(buffer.count - Int(bzstream.pointee.avail_out))) bytes out)",
-                            hint: "The download was cut short; download it again")
+                        throw InputError.bzip2EndsEarly(path, "after \(input.bytesRead) compressed bytes, \(produced + Int64(buffer.count - Int(bzstream.pointee.avail_out))) bytes out")
                     }
                     if input.bytesRead == 0 {
-                        throw InputError(path: path, detail: "the file is empty, not bzip2 data", hint: "Download it again")
+                        throw InputError.bzip2Empty(path)
                     }
                     finished = true
                     break
@@ -81,15 +78,11 @@ public final class Bzip2Stream: ByteStream {
                 next.avail_out = bzstream.pointee.avail_out
                 bzstream.pointee = next
             case BZ_DATA_ERROR_MAGIC:
-                throw InputError(
-                    path: path, detail: "not bzip2 data at compressed byte \(input.bytesRead - Int64(availableIn))",
-                    hint: "Check that the file is a .tbz/.bz2 archive; download it again if it should be")
+                throw InputError.notBzip2(path, at: input.bytesRead - Int64(availableIn))
             case BZ_DATA_ERROR:
-                throw InputError(
-                    path: path, detail: "corrupt bzip2 data near compressed byte \(input.bytesRead - Int64(availableIn)) (a block's CRC or structure is wrong)",
-                    hint: "The archive is damaged; download it again")
+                throw InputError.bzip2Corrupt(path, at: input.bytesRead - Int64(availableIn), "a block's CRC or structure is wrong")
             case BZ_MEM_ERROR:
-                throw InputError(path: path, detail: "out of memory decompressing bzip2", hint: "Free memory and run again")
+                throw InputError.bzip2OutOfMemory(path)
             default:
                 throw InputError(path: path, detail: "bzip2 error \(code)", hint: "The archive is damaged; download it again")
             }

@@ -192,7 +192,7 @@ public final class ParallelBzip2Stream: ByteStream, InputObservable {
         job.done.wait()
         while !job.succeeded {
             if job.outOfMemory {
-                throw InputError(path: path, detail: "out of memory decompressing bzip2", hint: "Free memory and run again")
+                throw InputError.bzip2OutOfMemory(path)
             }
             if pendingHead == pending.count, let item = parseNext() { pending.append(item) }
             guard pendingHead < pending.count, case .block(let next) = pending[pendingHead],
@@ -250,7 +250,7 @@ public final class ParallelBzip2Stream: ByteStream, InputObservable {
                 if byte == count {
                     state = .done
                     if count == 0 {
-                        return .failure(InputError(path: path, detail: "the file is empty, not bzip2 data", hint: "Download it again"))
+                        return .failure(InputError.bzip2Empty(path))
                     }
                     showObserver(upTo: count)
                     return nil
@@ -260,9 +260,7 @@ public final class ParallelBzip2Stream: ByteStream, InputObservable {
                     state = .done
                     if header.isPrefix { return .failure(endsEarly(inBlockAt: nil)) }
                     return .failure(
-                        InputError(
-                            path: path, detail: "not bzip2 data at compressed byte \(byte)",
-                            hint: "Check that the file is a .tbz/.bz2 archive; download it again if it should be"))
+                        InputError.notBzip2(path, at: Int64(byte)))
                 }
                 let first = (byte + 4) * 8
                 guard first + 80 <= scanner.bitCount else {
@@ -360,19 +358,15 @@ public final class ParallelBzip2Stream: ByteStream, InputObservable {
         observed = byte
     }
 
-    // MARK: Errors, worded as Bzip2Stream's
+    // MARK: Errors (worded in Bzip2Errors.swift, as Bzip2Stream's)
 
     private func corrupt(at byte: Int, _ what: String) -> InputError {
-        InputError(
-            path: path, detail: "corrupt bzip2 data near compressed byte \(byte) (\(what))",
-            hint: "The archive is damaged; download it again")
+        .bzip2Corrupt(path, at: Int64(byte), what)
     }
 
     private func endsEarly(inBlockAt byte: Int?) -> InputError {
         let place = byte.map { ", inside the block at compressed byte \($0)" } ?? ""
-        return InputError(
-            path: path, detail: "the bzip2 data ends early (after \(file.size) compressed bytes\(place))",
-            hint: "The download was cut short; download it again")
+        return .bzip2EndsEarly(path, "after \(file.size) compressed bytes\(place)")
     }
 }
 
