@@ -49,6 +49,15 @@ struct CLIRunner {
     }
 
     /// A path inside this runner's temporary folder.
+    /// A catalog in this runner's folder with all the sample feeds applied
+    /// through `epf import`.
+    func importedCatalog() throws -> String {
+        let db = path("c.sqlite")
+        let result = try run(["import", "--db", db] + CLIRunner.sampleFeedsInOrder)
+        #expect(result.status == 0, "\(result.stderr)")
+        return db
+    }
+
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
     /// Runs `epf ARGUMENTS` in the temporary folder.

@@ -3,14 +3,6 @@ import Testing
 
 @Suite("epf history and epf sql")
 struct HistoryAndSQLCommandTests {
-    /// A catalog with all the sample feeds applied through `epf import`.
-    static func importedCatalog(_ cli: CLIRunner) throws -> String {
-        let db = cli.path("c.sqlite")
-        let result = try cli.run(["import", "--db", db] + CLIRunner.sampleFeedsInOrder)
-        #expect(result.status == 0, "\(result.stderr)")
-        return db
-    }
-
     /// Parses JSON output as an array of objects.
     static func objects(_ text: String) throws -> [[String: Any]] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
@@ -21,7 +13,7 @@ struct HistoryAndSQLCommandTests {
     @Test func historyListsEveryJournalRowNewestFirst() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let db = try Self.importedCatalog(cli)
+        let db = try cli.importedCatalog()
         let result = try cli.run(["history", "--db", db, "--format", "json"])
         #expect(result.status == 0, "\(result.stderr)")
         let rows = try Self.objects(result.stdout)
@@ -47,7 +39,7 @@ struct HistoryAndSQLCommandTests {
     @Test func historyTableFormatHasAHeaderAndOneLinePerRow() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let db = try Self.importedCatalog(cli)
+        let db = try cli.importedCatalog()
         let result = try cli.run(["history", "--db", db])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
@@ -58,7 +50,7 @@ struct HistoryAndSQLCommandTests {
     @Test func historyFiltersByTableFeedStatusAndLimit() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let db = try Self.importedCatalog(cli)
+        let db = try cli.importedCatalog()
 
         let application = try Self.objects(try cli.run(["history", "--db", db, "--table", "application", "--format", "json"]).stdout)
         #expect(application.count == 2)
@@ -104,7 +96,7 @@ struct HistoryAndSQLCommandTests {
     @Test func sqlCountsInJSONCSVAndTable() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let db = try Self.importedCatalog(cli)
+        let db = try cli.importedCatalog()
         let json = try cli.run(["sql", "--db", db, "--format", "json", "SELECT count(*) FROM application"])
         #expect(json.status == 0, "\(json.stderr)")
         #expect(json.stdout == "[{\"count(*)\":27}]\n")
@@ -119,7 +111,7 @@ struct HistoryAndSQLCommandTests {
     @Test func sqlKeepsValueTypesInJSON() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let db = try Self.importedCatalog(cli)
+        let db = try cli.importedCatalog()
         let result = try cli.run(["sql", "--db", db, "--format", "json", "SELECT 1.5 AS r, 'a,b' AS t, NULL AS z, 7 AS i"])
         #expect(result.status == 0)
         #expect(result.stdout == "[{\"r\":1.5,\"t\":\"a,b\",\"z\":null,\"i\":7}]\n")
@@ -138,7 +130,7 @@ struct HistoryAndSQLCommandTests {
     func sqlRefusesWhatCouldWrite(statement: String) throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let db = try Self.importedCatalog(cli)
+        let db = try cli.importedCatalog()
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
         let result = try cli.run(["sql", "--db", db, statement])
         #expect(result.status == 64)
@@ -153,7 +145,7 @@ struct HistoryAndSQLCommandTests {
     @Test func sqlRefusesSeveralStatements() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let db = try Self.importedCatalog(cli)
+        let db = try cli.importedCatalog()
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
         let result = try cli.run(["sql", "--db", db, "SELECT 1; DELETE FROM application"])
         #expect(result.status == 64)
@@ -169,7 +161,7 @@ struct HistoryAndSQLCommandTests {
     @Test func sqlReportsSQLiteErrorsWithExitOne() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let db = try Self.importedCatalog(cli)
+        let db = try cli.importedCatalog()
         let syntax = try cli.run(["sql", "--db", db, "SELEC count(*) FROM application"])
         #expect(syntax.status == 1)
         #expect(syntax.stdout.isEmpty)

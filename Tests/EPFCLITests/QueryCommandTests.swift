@@ -3,18 +3,10 @@ import Testing
 
 @Suite("epf tables and epf lookup")
 struct QueryCommandTests {
-    /// A catalog with all the sample feeds applied.
-    static func importedCatalog(_ cli: CLIRunner) throws -> String {
-        let db = cli.path("c.sqlite")
-        let result = try cli.run(["import", "--db", db] + CLIRunner.sampleFeedsInOrder)
-        #expect(result.status == 0, "\(result.stderr)")
-        return db
-    }
-
     @Test func tablesListsRowCountsAndLastImport() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let db = try Self.importedCatalog(cli)
+        let db = try cli.importedCatalog()
         let result = try cli.run(["tables", "--db", db, "--format", "json"])
         #expect(result.status == 0)
         let tables = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
@@ -40,7 +32,7 @@ struct QueryCommandTests {
     @Test func lookupPrintsTheApplicationAsJSON() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let db = try Self.importedCatalog(cli)
+        let db = try cli.importedCatalog()
         let result = try cli.run(["lookup", "--db", db, "553910284"])
         #expect(result.status == 0)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -56,7 +48,7 @@ struct QueryCommandTests {
     @Test func lookupOfAnUnknownIDIsEmptyWithAMessage() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let db = try Self.importedCatalog(cli)
+        let db = try cli.importedCatalog()
         let result = try cli.run(["lookup", "--db", db, "1"])
         #expect(result.status == 0)
         #expect(result.stdout == "{\"resultCount\":0,\"results\":[]}\n")

@@ -16,7 +16,7 @@ struct SearchCommandTests {
     @Test func searchPrintsRankedResultsInApplesShape() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let db = try QueryCommandTests.importedCatalog(cli)
+        let db = try cli.importedCatalog()
         let result = try cli.run(["search", "--db", db, "chess", "--limit", "2"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try Self.document(result)["resultCount"] as? Int == 2)
@@ -34,7 +34,7 @@ struct SearchCommandTests {
     @Test func searchFindsCJKInsideATitleAndPricesInTheCountry() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let db = try QueryCommandTests.importedCatalog(cli)
+        let db = try cli.importedCatalog()
         let result = try cli.run(["search", "--db", db, "象棋", "--country", "JP"])
         #expect(result.status == 0, "\(result.stderr)")
         let app = try #require(try Self.results(result).first)
@@ -51,7 +51,7 @@ struct SearchCommandTests {
     @Test func searchWithNoMatchIsEmptyAndExitsZero() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let db = try QueryCommandTests.importedCatalog(cli)
+        let db = try cli.importedCatalog()
         let result = try cli.run(["search", "--db", db, "xyzzy"])
         #expect(result.status == 0)
         #expect(result.stdout == "{\"resultCount\":0,\"results\":[]}\n")
@@ -61,7 +61,7 @@ struct SearchCommandTests {
     @Test func searchRejectsBadValuesAndUnknownCountries() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let db = try QueryCommandTests.importedCatalog(cli)
+        let db = try cli.importedCatalog()
         #expect(try cli.run(["search", "--db", db, "chess", "--limit", "-1"]).status == 64)
         #expect(try cli.run(["search", "--db", db, " "]).status == 64)
         let unknown = try cli.run(["search", "--db", db, "chess", "--country", "ZZ"])
@@ -76,7 +76,7 @@ struct SearchCommandTests {
     @Test func lookupTakesLinksAndSeveralIDs() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let db = try QueryCommandTests.importedCatalog(cli)
+        let db = try cli.importedCatalog()
         let result = try cli.run([
             "lookup", "--db", db, "https://apps.apple.com/us/app/guoji-xiangqi-youxi/id412039587?mt=8",
             "https://itunes.apple.com/us/app/x/id364709193?mt=8", "id1", "--country", "JPN",
