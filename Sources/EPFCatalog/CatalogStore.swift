@@ -77,6 +77,14 @@ public protocol CatalogStore: AnyObject {
     func appliedFiles() throws -> [AppliedFile]
     /// Rows of a live table; nil when the table does not exist.
     func rowCount(of table: String) throws -> Int?
+    /// Called once when an import run is over: what the store does to let
+    /// readers in while later imports run (SQLite: switch a new catalog to
+    /// WAL).
+    func importFinished() throws
+}
+
+extension CatalogStore {
+    public func importFinished() throws {}
 }
 
 /// A file the import journal lists as applied.

@@ -16,7 +16,7 @@
 ///
 /// The same bytes must come out for the same input forever, or the
 /// contentless index cannot delete what it indexed: change the rule only
-/// with `SearchIndex.textVersion`.
+/// with `SearchIndex.version`.
 public enum SearchText {
     /// Whether `scalar` is indexed as a token of its own: Han ideographs
     /// (all extensions, compatibility forms, planes 2 and 3), Hiragana,

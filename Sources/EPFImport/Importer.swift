@@ -65,6 +65,11 @@ public final class Importer {
             }
             reports += unitReports
         }
+        do {
+            try store.importFinished()
+        } catch {
+            events(.note("warning: \(error)"))
+        }
         return reports
     }
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import EPFCatalog
 
-/// `epf search TERM [--country US] [--limit N] [--offset N] [--format json|table|csv]`
+/// `epf search TERM [--country US] [--media M] [--entity E] [--limit N] [--offset N] [--format json|table|csv]`
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
@@ -9,9 +9,11 @@ struct SearchCommand: ParsableCommand {
         discussion: """
             Every word must match the title, as a word or its beginning (che finds Chess); \
             case and accents are ignored (cafe finds Café) and a CJK word matches inside a \
-            title (象棋 finds 国际象棋游戏). Best matches first. Prints \
-            {"resultCount": N, "results": [...]} in the shape of Apple's Search API, priced \
-            in the storefront of --country (default US). No match gives an empty result (exit 0).
+            title (象棋 finds 国际象棋游戏). Best matches first: whole words before \
+            beginnings, then titles of fewer words. Only applications sold in the storefront \
+            of --country (default US) are found when the catalog has prices. Prints \
+            {"resultCount": N, "results": [...]} in the shape of Apple's Search API. No match \
+            gives an empty result (exit 0).
             """)
 
     @OptionGroup var catalog: CatalogOption
@@ -21,6 +23,20 @@ struct SearchCommand: ParsableCommand {
 
     @Option(name: .long, help: "ISO country code (US, USA) or storefront ID for prices (default US).")
     var country: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Apple's media type: software or all find applications; the other media (\(AppleMedia.others.joined(separator: ", "))) are not in an EPF application catalog and find nothing.",
+            valueName: "media"))
+    var media: String = "software"
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Only applications for these devices: \(SoftwareEntity.allCases.map(\.rawValue).joined(separator: ", ")) (iPhone, iPad, Mac; needs the device tables).",
+            valueName: "entity"))
+    var entity: String?
 
     @Option(name: .long, help: "At most this many results.")
     var limit: Int = 50
@@ -35,14 +51,27 @@ struct SearchCommand: ParsableCommand {
         guard !term.joined().allSatisfy(\.isWhitespace) else { throw ValidationError("Give words to search for.") }
         guard limit >= 0 else { throw ValidationError("--limit must be 0 or more.") }
         guard offset >= 0 else { throw ValidationError("--offset must be 0 or more.") }
+        guard AppleMedia.all.contains(media) else {
+            throw ValidationError("--media must be one of \(AppleMedia.all.joined(separator: ", ")), not '\(media)'.")
+        }
+        if let entity, SoftwareEntity(apiName: entity) == nil {
+            throw ValidationError(
+                "--entity must be one of \(SoftwareEntity.allCases.map(\.rawValue).joined(separator: ", ")), not '\(entity)'.")
+        }
     }
 
     func run() throws {
         let (catalog, storefront) = try ResultOutput.open(catalog.path, country: country, command: "search")
         let text = term.joined(separator: " ")
+        guard AppleMedia.findsSoftware(media) else {
+            Console.message("epf search: the catalog holds applications only; --media \(media) finds nothing")
+            Console.out(try ResultOutput.render(SearchResponse(results: []), as: format))
+            return
+        }
         let response: SearchResponse
         do {
-            response = try catalog.search(term: text, in: storefront, limit: limit, offset: offset)
+            response = try catalog.search(
+                term: text, in: storefront, entity: entity.flatMap(SoftwareEntity.init(apiName:)), limit: limit, offset: offset)
         } catch {
             Console.message("epf search: \(error.description)")
             throw ExitCode(1)
@@ -50,4 +79,13 @@ struct SearchCommand: ParsableCommand {
         if response.results.isEmpty { Console.message("epf search: no application matches '\(text)'") }
         Console.out(try ResultOutput.render(response, as: format))
     }
+}
+
+/// The `media` values of Apple's Search API.
+enum AppleMedia {
+    static let others = ["movie", "podcast", "music", "musicVideo", "audiobook", "shortFilm", "tvShow", "ebook"]
+    static let all = ["software", "all"] + others
+
+    /// Whether `media` includes applications.
+    static func findsSoftware(_ media: String) -> Bool { media == "software" || media == "all" }
 }

@@ -194,7 +194,7 @@ struct CatalogQueryTests {
         let catalog = try Catalog(path: sample.path)
         let all = try catalog.search(term: "chess").results.map(\.trackId)
         #expect(all.count == 5)
-        // bm25: the shortest title holding the word ranks first.
+        // The title of fewest words holding the word ranks first (as bm25 ranks it).
         #expect(all.first == 541_187_520)
         #expect(try catalog.search(term: "chess", limit: 2).results.map(\.trackId) == Array(all[0..<2]))
         #expect(try catalog.search(term: "chess", limit: 2, offset: 2).results.map(\.trackId) == Array(all[2..<4]))

@@ -62,14 +62,16 @@ public final class Catalog {
     /// The applications with these Apple IDs, priced in `storefront` (one
     /// `storefront(for:)` resolved).
     public func lookup(ids: [Int64], in storefront: Storefront) throws(CatalogError) -> SearchResponse {
-        var seen = Set<Int64>()
-        var results: [SoftwareResult] = []
-        for id in ids where seen.insert(id).inserted {
-            if let result = try attempt("looking up \(id)", { () throws(SQLiteError) in try application(id: id, storefront: storefront) }) {
-                results.append(result)
+        try snapshot { () throws(CatalogError) -> SearchResponse in
+            var seen = Set<Int64>()
+            var results: [SoftwareResult] = []
+            for id in ids where seen.insert(id).inserted {
+                if let result = try attempt("looking up \(id)", { () throws(SQLiteError) in try application(id: id, storefront: storefront) }) {
+                    results.append(result)
+                }
             }
+            return SearchResponse(results: results)
         }
-        return SearchResponse(results: results)
     }
 
     /// The applications named by product links or IDs (see
@@ -83,24 +85,32 @@ public final class Catalog {
 
     /// The applications whose title holds every word of `term` (each word
     /// also as a prefix; case and diacritics folded; a CJK word matches
-    /// inside a title), best match first, priced in `country`'s storefront.
+    /// inside a title), best match first, sold in `country`'s storefront
+    /// and priced there.
     ///
     /// - Parameters:
+    ///   - entity: only applications for these devices (`nil`: all).
     ///   - limit: at most this many results (Apple's default is 50).
     ///   - offset: results skipped before the first returned.
-    public func search(term: String, country: String? = nil, limit: Int = 50, offset: Int = 0) throws(CatalogError)
-        -> SearchResponse
-    {
-        guard limit >= 0, offset >= 0 else {
-            throw CatalogError(detail: "limit and offset must not be negative", hint: "Give --limit 20 --offset 0")
-        }
-        return try search(term: term, in: try storefront(for: country), limit: limit, offset: offset)
+    public func search(
+        term: String, country: String? = nil, entity: SoftwareEntity? = nil, limit: Int = 50, offset: Int = 0
+    ) throws(CatalogError) -> SearchResponse {
+        try search(term: term, in: try storefront(for: country), entity: entity, limit: limit, offset: offset)
     }
 
-    /// `search(term:country:limit:offset:)` in a storefront already resolved.
-    public func search(term: String, in storefront: Storefront, limit: Int = 50, offset: Int = 0) throws(CatalogError)
-        -> SearchResponse
-    {
+    /// `search(term:country:entity:limit:offset:)` in a storefront already
+    /// resolved.
+    ///
+    /// Order: titles holding every word as a whole word come first, then
+    /// those that hold some word only as the beginning of a longer one
+    /// (`chess` finds `Chess Pro` before `Chessboard`); within each, titles
+    /// of fewer words, then shorter ones (`SearchOrder`, which is bm25's
+    /// order for titles). When the catalog has prices, only applications
+    /// with a price in the storefront are found, as Apple's search finds
+    /// only what a storefront sells.
+    public func search(
+        term: String, in storefront: Storefront, entity: SoftwareEntity? = nil, limit: Int = 50, offset: Int = 0
+    ) throws(CatalogError) -> SearchResponse {
         guard limit >= 0, offset >= 0 else {
             throw CatalogError(detail: "limit and offset must not be negative", hint: "Give --limit 20 --offset 0")
         }
@@ -110,31 +120,32 @@ public final class Catalog {
                 detail: "the catalog has no search index (\(search))",
                 hint: "Import the application table again with this version of epf (epf import --force ...)")
         }
-        guard let match = SearchQuery.matchExpression(term), limit > 0 else { return SearchResponse(results: []) }
-        let ids = try attempt("searching for '\(term)'") { () throws(SQLiteError) -> [Int64] in
-            let statement = try prepared(
-                """
-                SELECT a.application_id FROM (
-                    SELECT rowid AS r, rank AS k FROM \(quoteIdentifier(search))
-                    WHERE \(quoteIdentifier(search)) MATCH ?1 ORDER BY rank LIMIT ?2 OFFSET ?3
-                ) AS s CROSS JOIN application AS a ON a.rowid = s.r
-                ORDER BY s.k, a.rowid
-                """)
-            defer { statement.reset() }
-            statement.bind(match, at: 1)
-            statement.bind(Int64(limit), at: 2)
-            statement.bind(Int64(offset), at: 3)
-            var ids: [Int64] = []
-            while try statement.step() { ids.append(statement.int64(0)) }
-            return ids
-        }
-        var results: [SoftwareResult] = []
-        for id in ids {
-            if let result = try attempt("searching for '\(term)'", { () throws(SQLiteError) in try application(id: id, storefront: storefront) }) {
-                results.append(result)
+        let filter = try searchFilter(entity: entity)
+        guard let prefixMatch = SearchQuery.matchExpression(term), let wordMatch = SearchQuery.matchExpression(term, prefix: false),
+            limit > 0
+        else { return SearchResponse(results: []) }
+        return try snapshot { () throws(CatalogError) -> SearchResponse in
+            guard try attempt("reading the search index", { () throws(SQLiteError) in try SearchIndex.isCurrent(search, in: database) }) else {
+                throw CatalogError(
+                    detail: "the catalog's search index (\(search)) was built by an older version of epf",
+                    hint: "Import the itunes feed's application table again (epf import --force ...) to rebuild it")
             }
+            let ids = try attempt("searching for '\(term)'") { () throws(SQLiteError) -> [Int64] in
+                var ids = try matchingIDs(wordMatch, filter, storefront, limit: limit, offset: offset)
+                guard ids.count < limit else { return ids }
+                let wordMatches = ids.isEmpty && offset > 0 ? try matchCount(wordMatch, filter, storefront) : offset + ids.count
+                ids += try matchingIDs(
+                    "(\(prefixMatch)) NOT (\(wordMatch))", filter, storefront, limit: limit - ids.count, offset: max(0, offset - wordMatches))
+                return ids
+            }
+            var results: [SoftwareResult] = []
+            for id in ids {
+                if let result = try attempt("searching for '\(term)'", { () throws(SQLiteError) in try application(id: id, storefront: storefront) }) {
+                    results.append(result)
+                }
+            }
+            return SearchResponse(results: results)
         }
-        return SearchResponse(results: results)
     }
 
     /// The storefront `country` names: ISO 3166 alpha-2 (`US`, `jp`),
@@ -210,6 +221,68 @@ public final class Catalog {
             hint: known.isEmpty
                 ? "Give an ISO country code (US, USA) or a storefront ID (143441)"
                 : "Give an ISO country code or storefront ID of the catalog's storefronts: \(known.joined(separator: ", "))")
+    }
+
+    /// The search rows matching `match` (an FTS5 expression) that pass
+    /// `filter`, joined to `application`: `SELECT ... FROM` this, `WHERE`
+    /// the filter. `?1` is the match, `?4` the storefront.
+    private func searchJoin(_ filter: String) -> String {
+        let search = quoteIdentifier(SearchIndex.tableName(for: "application"))
+        return """
+            \(search) AS s CROSS JOIN application AS a ON a.rowid = \(SearchIndex.tableRowid("s.rowid"))
+            WHERE s.\(search) MATCH ?1\(filter)
+            """
+    }
+
+    /// Apple IDs of the matches of `match`, in search order.
+    private func matchingIDs(_ match: String, _ filter: String, _ storefront: Storefront, limit: Int, offset: Int) throws(SQLiteError)
+        -> [Int64]
+    {
+        guard limit > 0 else { return [] }
+        let statement = try prepared("SELECT a.application_id FROM \(searchJoin(filter)) ORDER BY s.rowid LIMIT ?2 OFFSET ?3")
+        defer { statement.reset() }
+        statement.bind(match, at: 1)
+        statement.bind(Int64(limit), at: 2)
+        statement.bind(Int64(offset), at: 3)
+        if filter.contains("?4") { statement.bind(storefront.id, at: 4) }
+        var ids: [Int64] = []
+        while try statement.step() { ids.append(statement.int64(0)) }
+        return ids
+    }
+
+    /// How many rows match `match` and pass `filter`.
+    private func matchCount(_ match: String, _ filter: String, _ storefront: Storefront) throws(SQLiteError) -> Int {
+        let statement = try prepared("SELECT count(*) FROM \(searchJoin(filter))")
+        defer { statement.reset() }
+        statement.bind(match, at: 1)
+        if filter.contains("?4") { statement.bind(storefront.id, at: 4) }
+        return try statement.step() ? Int(statement.int64(0)) : 0
+    }
+
+    /// The `AND ...` conditions a search adds: sold in the storefront
+    /// (`?4`) when the catalog has prices; made for `entity`'s devices.
+    private func searchFilter(entity: SoftwareEntity?) throws(CatalogError) -> String {
+        var filter = ""
+        if tables.contains("application_price") {
+            filter += """
+
+                AND EXISTS (SELECT 1 FROM application_price AS p WHERE p.application_id = a.application_id AND p.storefront_id = ?4)
+                """
+        }
+        if let entity {
+            guard tables.contains("application_device_type"), tables.contains("device_type") else {
+                throw CatalogError(
+                    detail: "the catalog has no application_device_type and device_type tables to tell \(entity.rawValue) apart",
+                    hint: "Import the itunes feed's application_device_type and device_type tables, or search without --entity")
+            }
+            let names = entity.deviceNames.map { "'\($0.lowercased())'" }.joined(separator: ", ")
+            filter += """
+
+                AND EXISTS (SELECT 1 FROM application_device_type AS d JOIN device_type AS t ON t.device_type_id = d.device_type_id
+                    WHERE d.application_id = a.application_id AND lower(t.name) IN (\(names)))
+                """
+        }
+        return filter
     }
 
     /// One application as a result, or nil when the catalog has no such ID.
@@ -328,6 +401,16 @@ public final class Catalog {
         let date = String(decoding: bytes[0..<10], as: UTF8.self)
         if bytes.count == 19, bytes[10] == 0x20 { return date + "T" + String(decoding: bytes[11...], as: UTF8.self) + "Z" }
         return date + "T00:00:00Z"
+    }
+
+    /// Runs `body` in one read transaction, so that every table it reads
+    /// comes from the same state of the catalog: an import that applies
+    /// meanwhile (WAL) is seen whole or not at all, never half of a swap.
+    private func snapshot<T>(_ body: () throws(CatalogError) -> T) throws(CatalogError) -> T {
+        guard !database.inTransaction else { return try body() }
+        try attempt("starting a read") { () throws(SQLiteError) in try database.execute("BEGIN") }
+        defer { database.rollback() }
+        return try body()
     }
 
     /// The prepared statement for `sql`, prepared once per catalog.

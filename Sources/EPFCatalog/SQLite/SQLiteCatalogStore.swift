@@ -9,8 +9,18 @@ import Foundation
 /// Settings chosen by measurement for bulk loads of wide EPF rows (see the
 /// README's design notes): 16 KB pages on a new catalog (rows of ~2 KB
 /// overflow 4 KB pages and load about twice as slowly), a 64 MB page cache
-/// (a larger one loads no faster), and a rollback journal, which is
-/// crash-safe and costs almost nothing for appends to new tables.
+/// (a larger one loads no faster).
+///
+/// Journal: a brand-new catalog has no readers, so its first import loads
+/// with a rollback journal (crash-safe, and almost free for appends to new
+/// tables); when that import is over (`importFinished`) the catalog
+/// switches to WAL, for good (SQLite keeps the mode in the file). Every
+/// later import runs in WAL, so `epf lookup`/`search` answer from the
+/// catalog as it was until an apply commits, then from the new one, never
+/// blocked and never half of a swap. WAL writes each page twice (the
+/// checkpoint copies it into the file): that is the price of readers
+/// during an import (measured in the README). `journal_size_limit` keeps
+/// the WAL file from staying at the size of the largest load.
 public final class SQLiteCatalogStore: CatalogStore {
     public let database: SQLiteDatabase
     /// Whether this open created the catalog file.
@@ -37,7 +47,8 @@ public final class SQLiteCatalogStore: CatalogStore {
             }
             try database.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
             try database.execute("PRAGMA foreign_keys = OFF")
-            try database.registerSearchTextFunction()
+            if !isNew { try useWAL() }
+            try database.registerSearchFunctions()
             try createInternalTables()
             droppedLeftovers = try dropLeftoverStaging()
         } catch {
@@ -99,6 +110,27 @@ public final class SQLiteCatalogStore: CatalogStore {
         return names
     }
 
+    /// WAL, with `synchronous = NORMAL` (in WAL mode still crash-safe: a
+    /// crash can lose the last commit, never corrupt) and the WAL file cut
+    /// back to `walSizeLimit` after a checkpoint.
+    private func useWAL() throws(SQLiteError) {
+        if try database.scalar("PRAGMA journal_mode")?.textValue?.lowercased() != "wal" {
+            guard try database.scalar("PRAGMA journal_mode = WAL")?.textValue?.lowercased() == "wal" else {
+                throw SQLiteError(code: SQLITE_ERROR, extendedCode: SQLITE_ERROR, message: "SQLite refused WAL mode", sql: "PRAGMA journal_mode = WAL")
+            }
+        }
+        try database.execute("PRAGMA synchronous = NORMAL")
+        try database.execute("PRAGMA journal_size_limit = \(Self.walSizeLimit)")
+    }
+
+    /// Bytes the WAL file is truncated to after a checkpoint.
+    public static let walSizeLimit = 64 << 20
+
+    /// The catalog's journal mode (`wal`, `delete`, ...).
+    public func journalMode() throws(SQLiteError) -> String {
+        try database.scalar("PRAGMA journal_mode")?.textValue?.lowercased() ?? ""
+    }
+
     /// The staging table of a catalog table.
     public static func stagingName(for table: String) -> String { stagingPrefix + table }
 
@@ -129,6 +161,16 @@ public final class SQLiteCatalogStore: CatalogStore {
             }
         } catch let error as SQLiteError {
             throw CatalogError(error, while: "applying \(staged.map(\.target.table).joined(separator: ", "))")
+        }
+    }
+
+    /// Switches a catalog this import created to WAL, so that readers can
+    /// query it while later imports run.
+    public func importFinished() throws {
+        do {
+            try useWAL()
+        } catch {
+            throw CatalogError(error, while: "switching the catalog to WAL mode")
         }
     }
 

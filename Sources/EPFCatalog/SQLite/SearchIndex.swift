@@ -6,11 +6,10 @@ import EPFFormat
 ///
 /// The index of catalog table `T` is the FTS5 table `epf_search_T`
 /// (`epf_search_application`), one row per row of `T` whose column is not
-/// NULL, with the same rowid, holding the column's text spaced by
-/// `SearchText`:
+/// NULL, holding the column's text spaced by `SearchText`:
 ///
 /// ```sql
-/// CREATE VIRTUAL TABLE "epf_search_application" USING fts5(/* epf search text v1 */ "title",
+/// CREATE VIRTUAL TABLE "epf_search_application" USING fts5(/* epf search v2 */ "title",
 ///     content='', tokenize='unicode61 remove_diacritics 2')
 /// ```
 ///
@@ -25,12 +24,23 @@ import EPFFormat
 ///   was indexed with, so the importer deletes entries BEFORE the upsert
 ///   changes the column, from the old values, spaced by the same function.
 ///   This is why the importer is the only writer of the index, and why the
-///   declaration carries `textVersion`: a catalog indexed by another
-///   version of the spacing is rebuilt, not patched.
-/// - Rowid = the live table's rowid: the join is a rowid lookup, and
-///   `ON CONFLICT DO UPDATE` keeps rowids, so an INCREMENTAL only touches
-///   the entries of the rows it changes. `VACUUM` keeps the rowids of a
-///   table that has an index, and only keyed tables are indexed.
+///   declaration carries `version`: a catalog indexed by another version
+///   of the spacing or the order is rebuilt, not patched.
+/// - Rowid = the row's place in search order, then the live table's rowid:
+///   `order << 40 | rowid` (`epf_search_rowid`), where `order` is the
+///   title's word count, then its length in bytes (`SearchOrder`). A
+///   reader asks `ORDER BY rowid LIMIT 20`, which FTS5 answers by walking
+///   the matching doclists in rowid order and stopping after 20 rows,
+///   however many titles match; `ORDER BY rank` (bm25) scores every match
+///   first (130 ms for a word in 80k of 1M titles against 0.1 ms). For a
+///   title, where a word rarely repeats, bm25 orders the matches of an AND
+///   query by their length in words, which is what this order does. The
+///   live rowid is `rowid & 0xFF_FFFF_FFFF`: the join is a rowid lookup,
+///   and `ON CONFLICT DO UPDATE` keeps rowids, so an INCREMENTAL only
+///   touches the entries of the rows it changes. `VACUUM` keeps the rowids
+///   of a table that has an index, and only keyed tables are indexed.
+///   FTS5 flushes its pending terms whenever a rowid is not larger than the
+///   last, so entries are inserted in rowid order.
 /// - Built after the bulk load with one `INSERT ... SELECT`, in the
 ///   loader's transaction (FULL files), beside the key index; the FULL swap
 ///   renames it into place with its table (FTS5 renames its shadow tables).
@@ -38,7 +48,7 @@ import EPFFormat
 ///   function on every connection that writes the table (a `sqlite3` shell
 ///   too), and would index row by row during the bulk load.
 /// - Readers need no code of ours: `MATCH` with a query from `SearchQuery`,
-///   `ORDER BY rank` (bm25).
+///   `ORDER BY rowid`, and `rowid & 1099511627775` for the table's rowid.
 public struct SearchIndex: Sendable, Equatable {
     /// The EPF table (`application`); a catalog table `P<table>` made with
     /// `--table-prefix P` is indexed too.
@@ -63,13 +73,34 @@ public struct SearchIndex: Sendable, Equatable {
         SearchIndex(table: "artist", key: ["artist_id"], column: "name"),
     ]
 
-    /// The version of `SearchText`'s spacing, written in each search
-    /// table's declaration. Raise it when the spacing changes: search tables
-    /// of another version are rebuilt at the next apply of their table.
-    public static let textVersion = 1
+    /// The version of the index (`SearchText`'s spacing and `SearchOrder`),
+    /// written in each search table's declaration. Raise it when either
+    /// changes: search tables of another version are rebuilt at the next
+    /// apply of their table, and readers refuse them.
+    public static let version = 2
 
     /// The SQL function the importer's connection spaces text with.
     static let functionName = "epf_search_text"
+    /// The SQL function that gives a row's search rowid:
+    /// `epf_search_rowid(rowid, text)`.
+    static let rowidFunctionName = "epf_search_rowid"
+
+    /// Bits of a search rowid that hold the table's rowid.
+    public static let tableRowidBits = 40
+    /// `search_rowid & tableRowidMask` is the table's rowid.
+    public static let tableRowidMask: Int64 = (1 << 40) - 1
+
+    /// SQL for the table rowid held in the search rowid expression `rowid`.
+    public static func tableRowid(_ rowid: String) -> String { "(\(rowid) & \(tableRowidMask))" }
+
+    /// Whether the search table `name` is of this version (what readers
+    /// check before they query it).
+    public static func isCurrent(_ name: String, in database: SQLiteDatabase) throws(SQLiteError) -> Bool {
+        guard let sql = try database.scalar("SELECT sql FROM sqlite_schema WHERE name = ?", [.text(name)])?.textValue else {
+            return false
+        }
+        return sql.contains("/* epf search v\(version) */")
+    }
 
     /// The search table of catalog table `table`.
     public static func tableName(for table: String) -> String { "epf_search_" + table }
@@ -83,7 +114,7 @@ public struct SearchIndex: Sendable, Equatable {
 
     /// The part of the search table's declaration after its name.
     var declarationBody: String {
-        "USING fts5(/* epf search text v\(Self.textVersion) */ \(quoteIdentifier(column)), content='', tokenize='unicode61 remove_diacritics 2')"
+        "USING fts5(/* epf search v\(Self.version) */ \(quoteIdentifier(column)), content='', tokenize='unicode61 remove_diacritics 2')"
     }
 
     /// Creates the search table `name` and indexes every row of `source`.
@@ -95,13 +126,14 @@ public struct SearchIndex: Sendable, Equatable {
         try database.execute(
             """
             INSERT INTO \(search) (rowid, \(column))
-            SELECT rowid, \(Self.functionName)(\(column)) FROM \(quoteIdentifier(source)) WHERE \(column) IS NOT NULL
+            SELECT \(Self.rowidFunctionName)(rowid, \(column)) AS o, \(Self.functionName)(\(column))
+            FROM \(quoteIdentifier(source)) WHERE \(column) IS NOT NULL ORDER BY o
             """)
     }
 
-    /// Whether the search table `name` exists and was declared as this
-    /// version declares it.
-    func isCurrent(_ name: String, in database: SQLiteDatabase) throws(SQLiteError) -> Bool {
+    /// Whether the search table `name` exists and was declared exactly as
+    /// this index declares it.
+    func isDeclared(_ name: String, in database: SQLiteDatabase) throws(SQLiteError) -> Bool {
         guard let sql = try database.scalar("SELECT sql FROM sqlite_schema WHERE name = ?", [.text(name)])?.textValue,
             let using = sql.range(of: "USING ")
         else { return false }
@@ -112,13 +144,18 @@ public struct SearchIndex: Sendable, Equatable {
 // MARK: Keeping the index with the tables
 
 extension SQLiteDatabase {
-    /// Registers `epf_search_text(text)` (`SearchText` in SQL) on this
-    /// connection, for building and maintaining search tables. Readers do
-    /// not need it.
-    func registerSearchTextFunction() throws(SQLiteError) {
-        let code = sqlite3_create_function_v2(
-            handle, SearchIndex.functionName, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, nil,
+    /// Registers `epf_search_text(text)` (`SearchText` in SQL) and
+    /// `epf_search_rowid(rowid, text)` (`SearchOrder`) on this connection,
+    /// for building and maintaining search tables. Readers do not need them.
+    func registerSearchFunctions() throws(SQLiteError) {
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
+        var code = sqlite3_create_function_v2(
+            handle, SearchIndex.functionName, 1, flags, nil,
             { context, _, arguments in searchText(context, arguments?[0]) }, nil, nil, nil)
+        guard code == SQLITE_OK else { throw SQLiteError(database: handle, code: code) }
+        code = sqlite3_create_function_v2(
+            handle, SearchIndex.rowidFunctionName, 2, flags, nil,
+            { context, _, arguments in searchRowid(context, arguments?[0], arguments?[1]) }, nil, nil, nil)
         guard code == SQLITE_OK else { throw SQLiteError(database: handle, code: code) }
     }
 }
@@ -149,6 +186,21 @@ private func searchText(_ context: OpaquePointer?, _ argument: OpaquePointer?) {
     output.withMemoryRebound(to: CChar.self, capacity: written) {
         sqlite3_result_text64(context, $0, sqlite3_uint64(written), sqlite3_free, UInt8(SQLITE_UTF8))
     }
+}
+
+/// The body of `epf_search_rowid(rowid, text)`: `SearchOrder.key(text)`
+/// above the table's rowid.
+private func searchRowid(_ context: OpaquePointer?, _ rowid: OpaquePointer?, _ text: OpaquePointer?) {
+    let tableRowid = sqlite3_value_int64(rowid)
+    guard tableRowid >= 0, tableRowid <= SearchIndex.tableRowidMask else {
+        sqlite3_result_error(context, "epf_search_rowid: rowid \(tableRowid) does not fit in 40 bits", -1)
+        return
+    }
+    var order: Int64 = 0
+    if let text, sqlite3_value_type(text) != SQLITE_NULL, let bytes = sqlite3_value_text(text) {
+        order = SearchOrder.key(bytes, Int(sqlite3_value_bytes(text)))
+    }
+    sqlite3_result_int64(context, order << SearchIndex.tableRowidBits | tableRowid)
 }
 
 /// What the store does to search tables while it applies staged tables.
@@ -207,14 +259,15 @@ enum SearchIndexMaintenance {
             try database.execute("DROP TABLE IF EXISTS \(quoteIdentifier(name))")
             return nil
         }
-        guard try index.isCurrent(name, in: database) else { return .build(index) }
+        guard try index.isDeclared(name, in: database) else { return .build(index) }
         // Rows new to the table hold NULL in a column the file lacks, and the
         // rows it updates keep their text: nothing to change.
         guard header.columns.contains(index.column) else { return nil }
         try database.execute(
             """
             INSERT INTO \(quoteIdentifier(name)) (\(quoteIdentifier(name)), rowid, \(quoteIdentifier(index.column)))
-            SELECT 'delete', l.rowid, \(SearchIndex.functionName)(l.\(quoteIdentifier(index.column)))
+            SELECT 'delete', \(SearchIndex.rowidFunctionName)(l.rowid, l.\(quoteIdentifier(index.column))),
+                \(SearchIndex.functionName)(l.\(quoteIdentifier(index.column)))
             \(stagedRows(live: live, staging: staging, key: header.primaryKey, column: index.column))
             """)
         return .indexStaged(index)
@@ -232,8 +285,10 @@ enum SearchIndexMaintenance {
             try database.execute(
                 """
                 INSERT INTO \(quoteIdentifier(name)) (rowid, \(quoteIdentifier(index.column)))
-                SELECT l.rowid, \(SearchIndex.functionName)(l.\(quoteIdentifier(index.column)))
+                SELECT \(SearchIndex.rowidFunctionName)(l.rowid, l.\(quoteIdentifier(index.column))) AS o,
+                    \(SearchIndex.functionName)(l.\(quoteIdentifier(index.column)))
                 \(stagedRows(live: live, staging: staging, key: header.primaryKey, column: index.column))
+                ORDER BY o
                 """)
         }
     }

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// Queries while another process imports into the same catalog: answers
+/// come from the catalog as it was until the import applies, then from the
+/// new one; never an error, never a mix.
+@Suite("Reading while an import runs")
+struct ReadDuringImportTests {
+    @Test func searchesDuringAFullImportSeeTheOldCatalogOrTheNewOne() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = try cli.importedCatalog()
+        // The file format bytes (18 and 19) of a WAL database are 2.
+        let header = try #require(FileHandle(forReadingAtPath: db)).readData(ofLength: 20)
+        #expect(Array(header.suffix(2)) == [2, 2], "a catalog that has been imported once is in WAL mode")
+
+        // A newer FULL itunes day: a generated application table (titles
+        // drawn from a vocabulary holding "Chess") priced in the US.
+        let feed = cli.path("itunes20261201")
+        let generated = try cli.run(["generate", "--out", feed, "--rows", "20000", "--storefronts", "1"])
+        #expect(generated.status == 0, "\(generated.stderr)")
+
+        let search = ["search", "--db", db, "chess", "--format", "csv", "--limit", "20"]
+        let before = try cli.run(search)
+        #expect(before.status == 0, "\(before.stderr)")
+
+        let importer = Process()
+        importer.executableURL = try CLIRunner.executable
+        importer.arguments = ["import", "--db", db, feed]
+        importer.currentDirectoryURL = cli.folder
+        let log = cli.path("import.log")
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        importer.standardOutput = logHandle
+        importer.standardError = logHandle
+        try importer.run()
+
+        var answers: [String] = []
+        var failures: [String] = []
+        while importer.isRunning {
+            let answer = try cli.run(search)
+            if answer.status != 0 { failures.append(answer.stderr) }
+            // Only answers that started and ended while the import ran count.
+            if importer.isRunning { answers.append(answer.stdout) }
+        }
+        importer.waitUntilExit()
+        try logHandle.close()
+        let importLog = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(importer.terminationStatus == 0, "\(importLog)")
+
+        let after = try cli.run(search)
+        #expect(after.status == 0)
+        #expect(after.stdout != before.stdout, "the import changed what the search finds")
+        #expect(failures.isEmpty, "searches failed during the import: \(failures)")
+        #expect(!answers.isEmpty, "no search ran while the import did")
+        for answer in answers {
+            #expect(answer == before.stdout || answer == after.stdout, "an answer that is neither the old catalog nor the new one: \(answer)")
+        }
+    }
+}
