@@ -24,6 +24,11 @@ struct GenerateCommand: ParsableCommand {
     @Option(name: .long, help: "Storefronts per application in application_price (0 to leave the table out).")
     var storefronts: Int = 5
 
+    @Flag(
+        name: .long,
+        help: "Also write storefront, genre, genre_application, artist, artist_application, device_type and application_device_type (a catalog to query).")
+    var catalogTables = false
+
     func validate() throws {
         guard rows >= 0 else { throw ValidationError("--rows must be 0 or more.") }
         guard (0...10).contains(storefronts) else { throw ValidationError("--storefronts must be between 0 and 10.") }
@@ -38,6 +43,9 @@ struct GenerateCommand: ParsableCommand {
             Console.message("wrote \(application)")
             if storefronts > 0 {
                 Console.message("wrote \(try generator.writePrices(to: out))")
+            }
+            if catalogTables {
+                for path in try generator.writeCatalogTables(to: out) { Console.message("wrote \(path)") }
             }
             Console.message(String(format: "%.1f s", Format.seconds(ContinuousClock.now - clock)))
         } catch {
