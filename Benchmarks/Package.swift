@@ -49,5 +49,16 @@ let package = Package(
             path: "Benchmarks/ImportBenchmarks",
             plugins: plugins
         ),
+        .executableTarget(
+            name: "QueryBenchmarks",
+            dependencies: [
+                benchmark,
+                .product(name: "EPFImport", package: root),
+                .product(name: "EPFCatalog", package: root),
+                .product(name: "EPFSynthetic", package: root),
+            ],
+            path: "Benchmarks/QueryBenchmarks",
+            plugins: plugins
+        ),
     ]
 )

@@ -164,7 +164,8 @@ public struct FeedGenerator: Sendable {
         row.append(contentsOf: text.utf8)
     }
 
-    static let titleWords: [[UInt8]] = [
+    /// The words titles are made of (each title 2 to 4 of them).
+    public static let titleWords: [[UInt8]] = [
         "Chess", "Puzzle", "Weather", "Photo", "Editor", "Pro", "Lite", "Notes", "Music", "Tracker", "Daily",
         "Word", "Quest", "Kingdom", "Café", "Échecs", "象棋", "将棋", "パズル", "체스", "Maps", "Budget", "Sleep",
         "Yoga", "Run", "Recipe", "Garden", "Sky", "Ocean", "Pixel", "Camera", "🎲", "Star", "Zen", "Tiles",

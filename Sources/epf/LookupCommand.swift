@@ -1,7 +1,7 @@
 import ArgumentParser
 import EPFCatalog
 
-/// `epf lookup ID|LINK... [--country US] [--format json|table|csv]`
+/// `epf lookup ID|LINK... [--country US] [--lang en] [--format json|table|csv]`
 struct LookupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lookup",
@@ -23,10 +23,22 @@ struct LookupCommand: ParsableCommand {
     @Option(name: .long, help: "ISO country code (US, USA) or storefront ID for prices (default US).")
     var country: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Language of names and texts, from application_detail when the application has it: en, ja, ja_JP (default en).",
+            valueName: "lang"))
+    var lang: String?
+
     @Option(name: .long, help: "Output format.")
     var format: OutputFormat = .json
 
     func validate() throws {
+        do {
+            _ = try Language(lang)
+        } catch {
+            throw ValidationError(error.description)
+        }
         guard !ids.isEmpty else { throw ValidationError("Give at least one Apple ID or product link.") }
         for id in ids {
             do {
@@ -42,7 +54,7 @@ struct LookupCommand: ParsableCommand {
         let appleIDs = ids.compactMap { try? ProductLink.appleID(from: $0) }
         let response: SearchResponse
         do {
-            response = try catalog.lookup(ids: appleIDs, in: storefront)
+            response = try catalog.lookup(ids: appleIDs, in: storefront, language: try Language(lang))
         } catch {
             Console.message("epf lookup: \(error.description)")
             throw ExitCode(1)

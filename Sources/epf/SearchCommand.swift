@@ -1,7 +1,7 @@
 import ArgumentParser
 import EPFCatalog
 
-/// `epf search TERM [--country US] [--media M] [--entity E] [--limit N] [--offset N] [--format json|table|csv]`
+/// `epf search TERM [--country US] [--lang en] [--media M] [--entity E] [--limit N] [--offset N] [--format json|table|csv]`
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
@@ -27,6 +27,13 @@ struct SearchCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
+            "Language of names and texts, from application_detail when the application has it: en, ja, ja_JP (default en).",
+            valueName: "lang"))
+    var lang: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
             "Apple's media type: software or all find applications; the other media (\(AppleMedia.others.joined(separator: ", "))) are not in an EPF application catalog and find nothing.",
             valueName: "media"))
     var media: String = "software"
@@ -48,6 +55,11 @@ struct SearchCommand: ParsableCommand {
     var format: OutputFormat = .json
 
     func validate() throws {
+        do {
+            _ = try Language(lang)
+        } catch {
+            throw ValidationError(error.description)
+        }
         guard !term.joined().allSatisfy(\.isWhitespace) else { throw ValidationError("Give words to search for.") }
         guard limit >= 0 else { throw ValidationError("--limit must be 0 or more.") }
         guard offset >= 0 else { throw ValidationError("--offset must be 0 or more.") }
@@ -71,7 +83,7 @@ struct SearchCommand: ParsableCommand {
         let response: SearchResponse
         do {
             response = try catalog.search(
-                term: text, in: storefront, entity: entity.flatMap(SoftwareEntity.init(apiName:)), limit: limit, offset: offset)
+                term: text, in: storefront, language: try Language(lang), entity: entity.flatMap(SoftwareEntity.init(apiName:)), limit: limit, offset: offset)
         } catch {
             Console.message("epf search: \(error.description)")
             throw ExitCode(1)

@@ -19,6 +19,9 @@ public final class Catalog {
     /// The `application` columns a result reads, those the table has, in
     /// `ApplicationColumns.wanted` order.
     let applicationColumns: [String]
+    /// The `application_detail` columns a result reads, in order (empty
+    /// without the table).
+    let detailColumns: [String]
     private var statements: [String: SQLiteStatement] = [:]
 
     /// Opens the catalog at `path` read-only. Throws when there is no
@@ -37,6 +40,9 @@ public final class Catalog {
             let present = Set(
                 try database.columnNames(of: "application"))
             applicationColumns = ApplicationColumns.wanted.filter(present.contains)
+            detailColumns =
+                tables.contains("application_detail")
+                ? DetailColumns.wanted(in: try database.columnNames(of: "application_detail")) : []
         } catch let error as CatalogError {
             throw error
         } catch let error as SQLiteError {
@@ -55,18 +61,22 @@ public final class Catalog {
     ///
     /// - Parameter country: ISO alpha-2 (`US`), alpha-3 (`USA`) or a
     ///   storefront ID (`143441`); see `storefront(for:)`.
-    public func lookup(ids: [Int64], country: String? = nil) throws(CatalogError) -> SearchResponse {
-        try lookup(ids: ids, in: try storefront(for: country))
+    ///   - language: the language of the names and texts (`en`, `ja`,
+    ///     `ja_JP`), from `application_detail` when the catalog has it for
+    ///     the application; otherwise the `application` table's own. nil
+    ///     means English, Apple's default.
+    public func lookup(ids: [Int64], country: String? = nil, language: String? = nil) throws(CatalogError) -> SearchResponse {
+        try lookup(ids: ids, in: try storefront(for: country), language: try Language(language))
     }
 
     /// The applications with these Apple IDs, priced in `storefront` (one
     /// `storefront(for:)` resolved).
-    public func lookup(ids: [Int64], in storefront: Storefront) throws(CatalogError) -> SearchResponse {
+    public func lookup(ids: [Int64], in storefront: Storefront, language: Language = .english) throws(CatalogError) -> SearchResponse {
         try snapshot { () throws(CatalogError) -> SearchResponse in
             var seen = Set<Int64>()
             var results: [SoftwareResult] = []
             for id in ids where seen.insert(id).inserted {
-                if let result = try attempt("looking up \(id)", { () throws(SQLiteError) in try application(id: id, storefront: storefront) }) {
+                if let result = try attempt("looking up \(id)", { () throws(SQLiteError) in try application(id: id, storefront: storefront, language: language) }) {
                     results.append(result)
                 }
             }
@@ -77,10 +87,10 @@ public final class Catalog {
     /// The applications named by product links or IDs (see
     /// `ProductLink.appleID(from:)`); throws for the first one that is
     /// neither, before reading anything.
-    public func lookup(links: [String], country: String? = nil) throws(CatalogError) -> SearchResponse {
+    public func lookup(links: [String], country: String? = nil, language: String? = nil) throws(CatalogError) -> SearchResponse {
         var ids: [Int64] = []
         for link in links { ids.append(try ProductLink.appleID(from: link)) }
-        return try lookup(ids: ids, country: country)
+        return try lookup(ids: ids, country: country, language: language)
     }
 
     /// The applications whose title holds every word of `term` (each word
@@ -93,9 +103,11 @@ public final class Catalog {
     ///   - limit: at most this many results (Apple's default is 50).
     ///   - offset: results skipped before the first returned.
     public func search(
-        term: String, country: String? = nil, entity: SoftwareEntity? = nil, limit: Int = 50, offset: Int = 0
+        term: String, country: String? = nil, language: String? = nil, entity: SoftwareEntity? = nil, limit: Int = 50,
+        offset: Int = 0
     ) throws(CatalogError) -> SearchResponse {
-        try search(term: term, in: try storefront(for: country), entity: entity, limit: limit, offset: offset)
+        try search(
+            term: term, in: try storefront(for: country), language: try Language(language), entity: entity, limit: limit, offset: offset)
     }
 
     /// `search(term:country:entity:limit:offset:)` in a storefront already
@@ -109,7 +121,8 @@ public final class Catalog {
     /// with a price in the storefront are found, as Apple's search finds
     /// only what a storefront sells.
     public func search(
-        term: String, in storefront: Storefront, entity: SoftwareEntity? = nil, limit: Int = 50, offset: Int = 0
+        term: String, in storefront: Storefront, language: Language = .english, entity: SoftwareEntity? = nil, limit: Int = 50,
+        offset: Int = 0
     ) throws(CatalogError) -> SearchResponse {
         guard limit >= 0, offset >= 0 else {
             throw CatalogError(detail: "limit and offset must not be negative", hint: "Give --limit 20 --offset 0")
@@ -140,7 +153,9 @@ public final class Catalog {
             }
             var results: [SoftwareResult] = []
             for id in ids {
-                if let result = try attempt("searching for '\(term)'", { () throws(SQLiteError) in try application(id: id, storefront: storefront) }) {
+                if let result = try attempt(
+                    "searching for '\(term)'", { () throws(SQLiteError) in try application(id: id, storefront: storefront, language: language) })
+                {
                     results.append(result)
                 }
             }
@@ -286,7 +301,7 @@ public final class Catalog {
     }
 
     /// One application as a result, or nil when the catalog has no such ID.
-    private func application(id: Int64, storefront: Storefront) throws(SQLiteError) -> SoftwareResult? {
+    private func application(id: Int64, storefront: Storefront, language: Language) throws(SQLiteError) -> SoftwareResult? {
         let columns = (["application_id"] + applicationColumns).map { quoteIdentifier($0) }.joined(separator: ", ")
         let statement = try prepared("SELECT \(columns) FROM application WHERE application_id = ?1")
         defer { statement.reset() }
@@ -314,7 +329,68 @@ public final class Catalog {
         try addArtist(to: &result)
         try addGenres(to: &result)
         try addPrice(to: &result, storefront: storefront)
+        try addDetail(to: &result, language: language)
+        try addPopularity(to: &result, storefront: storefront)
         return result
+    }
+
+    /// From `application_detail`: the name, description and release notes
+    /// in `language` (when the application has that language), the
+    /// developer's site, screenshots, and the languages it has.
+    private func addDetail(to result: inout SoftwareResult, language: Language) throws(SQLiteError) {
+        guard detailColumns.contains("language_code") else { return }
+        let statement = try prepared(
+            "SELECT \(detailColumns.map { quoteIdentifier($0) }.joined(separator: ", ")) FROM application_detail WHERE application_id = ?1")
+        defer { statement.reset() }
+        statement.bind(result.trackId, at: 1)
+        var codes: [String] = []
+        var best: (score: Int, values: [String: String])?
+        while try statement.step() {
+            var values: [String: String] = [:]
+            for (index, column) in detailColumns.enumerated() {
+                if let text = statement.string(index), !text.isEmpty { values[column] = text }
+            }
+            guard let code = values["language_code"] else { continue }
+            codes.append(code.uppercased())
+            let score = language.matchScore(code)
+            if score > 0 && score > (best?.score ?? 0) { best = (score, values) }
+        }
+        guard !codes.isEmpty else { return }
+        result.languageCodesISO2A = codes.sorted()
+        guard let values = best?.values else { return }
+        if let title = values["title"] { result.trackName = title }
+        if let description = values["description"] { result.description = description }
+        result.releaseNotes = values["release_notes"]
+        result.sellerUrl = values["company_url"]
+        let screenshots = DetailColumns.screenshots.compactMap { values[$0] }
+        let ipadScreenshots = DetailColumns.ipadScreenshots.compactMap { values[$0] }
+        if !screenshots.isEmpty { result.screenshotUrls = screenshots }
+        if !ipadScreenshots.isEmpty { result.ipadScreenshotUrls = ipadScreenshots }
+    }
+
+    /// The application's ranks in the storefront's popularity charts.
+    private func addPopularity(to result: inout SoftwareResult, storefront: Storefront) throws(SQLiteError) {
+        guard tables.contains("application_popularity_per_genre") else { return }
+        let statement = try prepared(
+            tables.contains("genre")
+                ? """
+                SELECT p.genre_id, g.name, p.application_rank FROM application_popularity_per_genre AS p
+                LEFT JOIN genre AS g ON g.genre_id = p.genre_id
+                WHERE p.application_id = ?1 AND p.storefront_id = ?2 ORDER BY p.application_rank, p.genre_id
+                """
+                : """
+                SELECT genre_id, NULL, application_rank FROM application_popularity_per_genre
+                WHERE application_id = ?1 AND storefront_id = ?2 ORDER BY application_rank, genre_id
+                """)
+        defer { statement.reset() }
+        statement.bind(result.trackId, at: 1)
+        statement.bind(storefront.id, at: 2)
+        var ranks: [PopularityRank] = []
+        while try statement.step() {
+            guard case .integer(let rank) = statement.value(2) else { continue }
+            ranks.append(PopularityRank(genreId: String(statement.int64(0)), genreName: statement.string(1), rank: Int(rank)))
+        }
+        if !ranks.isEmpty { result.popularity = ranks }
     }
 
     /// `artistId`: the application's artist whose name is its
@@ -436,6 +512,19 @@ public final class Catalog {
             }
             throw wrapped
         }
+    }
+}
+
+/// The `application_detail` columns a `SoftwareResult` reads.
+enum DetailColumns {
+    static let screenshots = (1...10).map { "screenshot_url_\($0)" }
+    static let ipadScreenshots = (1...10).map { "ipad_screenshot_url_\($0)" }
+    static let texts = ["language_code", "title", "description", "release_notes", "company_url"]
+
+    /// The columns of `columns` a result reads, in a fixed order.
+    static func wanted(in columns: [String]) -> [String] {
+        let present = Set(columns)
+        return (texts + screenshots + ipadScreenshots).filter(present.contains)
     }
 }
 

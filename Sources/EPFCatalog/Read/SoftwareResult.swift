@@ -82,9 +82,41 @@ public struct SoftwareResult: Codable, Sendable, Equatable {
     public var contentAdvisoryRating: String?
     /// The download size in bytes, as a string.
     public var fileSizeBytes: String?
+    /// What is new in this version (`application_detail.release_notes` in
+    /// the language asked for).
+    public var releaseNotes: String?
+    /// The developer's web site (`application_detail.company_url`).
+    public var sellerUrl: String?
+    /// Screenshots (`application_detail.screenshot_url_N`), in order.
+    public var screenshotUrls: [String]?
+    /// iPad screenshots (`application_detail.ipad_screenshot_url_N`).
+    public var ipadScreenshotUrls: [String]?
+    /// The languages `application_detail` has for the application
+    /// (`EN`, `JA`, ...), sorted.
+    public var languageCodesISO2A: [String]?
+    /// Not in Apple's API: the application's ranks in the storefront's
+    /// popularity charts (`application_popularity_per_genre`), best first,
+    /// when the popularity feed is imported.
+    public var popularity: [PopularityRank]?
 
     /// A result with only its Apple ID set.
     public init(trackId: Int64) {
         self.trackId = trackId
+    }
+}
+
+/// One place in a popularity chart: the application's rank among the
+/// applications of a genre in a storefront (1 is the most popular).
+public struct PopularityRank: Codable, Sendable, Equatable {
+    /// The genre ID, as a string like Apple's `genreIds`.
+    public var genreId: String
+    /// The genre's name, when the catalog has the `genre` table.
+    public var genreName: String?
+    public var rank: Int
+
+    public init(genreId: String, genreName: String?, rank: Int) {
+        self.genreId = genreId
+        self.genreName = genreName
+        self.rank = rank
     }
 }
