@@ -26,7 +26,7 @@ struct LookupCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Language of names and texts, from application_detail when the application has it: en, ja, ja_JP (default en).",
+            "Language of the name, description and release notes, from application_detail when the application has it: en, ja, ja_JP (default: the application table's own name).",
             valueName: "lang"))
     var lang: String?
 
@@ -35,7 +35,7 @@ struct LookupCommand: ParsableCommand {
 
     func validate() throws {
         do {
-            _ = try Language(lang)
+            _ = try lang.map { (text) throws(CatalogError) in try Language(text) }
         } catch {
             throw ValidationError(error.description)
         }
@@ -54,7 +54,7 @@ struct LookupCommand: ParsableCommand {
         let appleIDs = ids.compactMap { try? ProductLink.appleID(from: $0) }
         let response: SearchResponse
         do {
-            response = try catalog.lookup(ids: appleIDs, in: storefront, language: try Language(lang))
+            response = try catalog.lookup(ids: appleIDs, in: storefront, language: try lang.map { (text) throws(CatalogError) in try Language(text) })
         } catch {
             Console.message("epf lookup: \(error.description)")
             throw ExitCode(1)

@@ -8,9 +8,7 @@ enum ResultOutput {
     static func render(_ response: SearchResponse, as format: OutputFormat) throws -> String {
         switch format {
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return String(decoding: try encoder.encode(response), as: UTF8.self) + "\n"
+            return String(decoding: response.jsonBytes(), as: UTF8.self) + "\n"
         case .table, .csv:
             let columns = ["trackId", "trackName", "artistName", "formattedPrice", "version", "primaryGenreName"]
             let rows: [[SQLValue]] = response.results.map { result in

@@ -27,7 +27,7 @@ struct SearchCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Language of names and texts, from application_detail when the application has it: en, ja, ja_JP (default en).",
+            "Language of the name, description and release notes, from application_detail when the application has it: en, ja, ja_JP (default: the application table's own name).",
             valueName: "lang"))
     var lang: String?
 
@@ -56,7 +56,7 @@ struct SearchCommand: ParsableCommand {
 
     func validate() throws {
         do {
-            _ = try Language(lang)
+            _ = try lang.map { (text) throws(CatalogError) in try Language(text) }
         } catch {
             throw ValidationError(error.description)
         }
@@ -83,7 +83,7 @@ struct SearchCommand: ParsableCommand {
         let response: SearchResponse
         do {
             response = try catalog.search(
-                term: text, in: storefront, language: try Language(lang), entity: entity.flatMap(SoftwareEntity.init(apiName:)), limit: limit, offset: offset)
+                term: text, in: storefront, language: try lang.map { (text) throws(CatalogError) in try Language(text) }, entity: entity.flatMap(SoftwareEntity.init(apiName:)), limit: limit, offset: offset)
         } catch {
             Console.message("epf search: \(error.description)")
             throw ExitCode(1)

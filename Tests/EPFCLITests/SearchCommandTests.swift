@@ -105,4 +105,33 @@ struct SearchCommandTests {
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("is not an Apple ID or product link"))
     }
+
+    @Test func langMediaAndEntityFollowApplesParameters() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = try cli.importedCatalog()
+        let japanese = try cli.run(["lookup", "--db", db, "364709193", "--lang", "ja_JP"])
+        #expect(japanese.status == 0, "\(japanese.stderr)")
+        #expect(try Self.results(japanese).first?["trackName"] as? String == "チェスマスター クラシック")
+        let badLanguage = try cli.run(["lookup", "--db", db, "364709193", "--lang", "klingon!"])
+        #expect(badLanguage.status == 64)
+        #expect(badLanguage.stderr.contains("'klingon!' is not a language code"))
+
+        let music = try cli.run(["search", "--db", db, "chess", "--media", "music"])
+        #expect(music.status == 0)
+        #expect(music.stdout == "{\"resultCount\":0,\"results\":[]}\n")
+        #expect(music.stderr.contains("holds applications only"))
+        let badMedia = try cli.run(["search", "--db", db, "chess", "--media", "films"])
+        #expect(badMedia.status == 64)
+        #expect(badMedia.stderr.contains("--media must be one of software, all, movie"))
+
+        let all = try Self.results(try cli.run(["search", "--db", db, "chess", "--media", "all"]))
+        let mac = try cli.run(["search", "--db", db, "chess", "--entity", "macSoftware"])
+        #expect(mac.status == 0, "\(mac.stderr)")
+        let macIDs = try Self.results(mac).compactMap { $0["trackId"] as? Int }
+        #expect(!macIDs.isEmpty && macIDs.count < all.count)
+        let badEntity = try cli.run(["search", "--db", db, "chess", "--entity", "tvSoftware"])
+        #expect(badEntity.status == 64)
+        #expect(badEntity.stderr.contains("--entity must be one of software, iPadSoftware, macSoftware"))
+    }
 }

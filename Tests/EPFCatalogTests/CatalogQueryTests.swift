@@ -55,6 +55,64 @@ struct CatalogQueryTests {
         #expect(app.description?.contains("500 chess puzzles") == true)
     }
 
+    @Test func aLanguageTakesNamesAndTextsFromApplicationDetail() throws {
+        let sample = try Self.sampleCatalog(tables: ["application", "storefront", "application_detail"], pricing: false)
+        let catalog = try Catalog(path: sample.path)
+        let japanese = try #require(try catalog.lookup(ids: [364_709_193], language: "ja_JP").results.first)
+        #expect(japanese.trackName == "チェスマスター クラシック")
+        #expect(japanese.releaseNotes?.contains("バージョン2.4.1の新機能") == true)
+        #expect(japanese.languageCodesISO2A == ["EN", "FR", "JA"])
+        #expect(japanese.screenshotUrls?.first?.hasSuffix("/364709193/ja-1.png") == true)
+        #expect(japanese.sellerUrl == "https://www.knightfall-games.example")
+
+        let english = try #require(try catalog.lookup(ids: [364_709_193]).results.first)
+        #expect(english.trackName == "Chess Master Classic")
+        #expect(english.screenshotUrls?.first?.hasSuffix("/364709193/en-1.png") == true)
+        #expect(try catalog.lookup(ids: [364_709_193], language: "fr-CA").results.first?.trackName == "Chess Master Classique")
+
+        // A language the application does not have: the application table's own name, no release notes.
+        let korean = try #require(try catalog.lookup(ids: [364_709_193], language: "ko").results.first)
+        #expect(korean.trackName == "Chess Master Classic")
+        #expect(korean.releaseNotes == nil)
+        #expect(korean.languageCodesISO2A == ["EN", "FR", "JA"])
+
+        let error = try #require(throws: CatalogError.self) { try catalog.lookup(ids: [364_709_193], language: "japanese") }
+        #expect(error.description.contains("'japanese' is not a language code"))
+        // Without application_detail, no such fields.
+        let withoutDetail = try Self.sampleCatalog()
+        let plain = try #require(try Catalog(path: withoutDetail.path).lookup(ids: [364_709_193]).results.first)
+        #expect(plain.releaseNotes == nil && plain.languageCodesISO2A == nil && plain.screenshotUrls == nil)
+    }
+
+    @Test func popularityRanksAreThoseOfTheStorefront() throws {
+        let sample = try Self.sampleCatalog()
+        _ = try sample.store.apply(
+            [
+                try sample.stage(
+                    bytes: try Self.sampleFile("popularity20261101", "application_popularity_per_genre"),
+                    as: "application_popularity_per_genre")
+            ], journal: [])
+        let catalog = try Catalog(path: sample.path)
+        let germany = try #require(try catalog.lookup(ids: [364_709_193], country: "DE").results.first)
+        #expect(
+            germany.popularity == [
+                PopularityRank(genreId: "6014", genreName: "Games", rank: 1), PopularityRank(genreId: "7002", genreName: "Board", rank: 1),
+                PopularityRank(genreId: "36", genreName: "Apps", rank: 2),
+            ])
+        let us = try #require(try catalog.lookup(ids: [364_709_193]).results.first)
+        #expect(us.popularity == [PopularityRank(genreId: "7002", genreName: "Board", rank: 7)])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = String(decoding: try encoder.encode(us), as: UTF8.self)
+        #expect(json.contains(#""popularity":[{"genreId":"7002","genreName":"Board","rank":7}]"#))
+        #expect(
+            try catalog.lookup(ids: [364_709_193], country: "CN").results.first?.popularity == [
+                PopularityRank(genreId: "7002", genreName: "Board", rank: 7), PopularityRank(genreId: "6014", genreName: "Games", rank: 8),
+            ])
+        // An application in no chart: no field.
+        #expect(try catalog.lookup(ids: [586_004_127], country: "KR").results.first.map { $0.popularity == nil } == true)
+    }
+
     @Test func releaseDatesWithATimeKeepIt() throws {
         let sample = try Self.sampleCatalog()
         let app = try #require(try Catalog(path: sample.path).lookup(ids: [284_882_215]).results.first)

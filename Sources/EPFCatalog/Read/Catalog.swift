@@ -19,6 +19,9 @@ public final class Catalog {
     /// The `application` columns a result reads, those the table has, in
     /// `ApplicationColumns.wanted` order.
     let applicationColumns: [String]
+    /// The query of one application's row (built once: a lookup is ~30 µs,
+    /// and building SQL text each time showed in profiles).
+    let applicationQuery: String
     /// The `application_detail` columns a result reads, in order (empty
     /// without the table).
     let detailColumns: [String]
@@ -40,6 +43,8 @@ public final class Catalog {
             let present = Set(
                 try database.columnNames(of: "application"))
             applicationColumns = ApplicationColumns.wanted.filter(present.contains)
+            applicationQuery =
+                "SELECT \((["application_id"] + applicationColumns).map { quoteIdentifier($0) }.joined(separator: ", ")) FROM application WHERE application_id = ?1"
             detailColumns =
                 tables.contains("application_detail")
                 ? DetailColumns.wanted(in: try database.columnNames(of: "application_detail")) : []
@@ -61,17 +66,18 @@ public final class Catalog {
     ///
     /// - Parameter country: ISO alpha-2 (`US`), alpha-3 (`USA`) or a
     ///   storefront ID (`143441`); see `storefront(for:)`.
-    ///   - language: the language of the names and texts (`en`, `ja`,
-    ///     `ja_JP`), from `application_detail` when the catalog has it for
-    ///     the application; otherwise the `application` table's own. nil
-    ///     means English, Apple's default.
+    ///   - language: the language of the name, description and release
+    ///     notes (`en`, `ja`, `ja_JP`), from `application_detail` when the
+    ///     application has it there; otherwise the `application` table's
+    ///     own. nil: the `application` table's name and description, with
+    ///     the release notes and screenshots of the English detail.
     public func lookup(ids: [Int64], country: String? = nil, language: String? = nil) throws(CatalogError) -> SearchResponse {
-        try lookup(ids: ids, in: try storefront(for: country), language: try Language(language))
+        try lookup(ids: ids, in: try storefront(for: country), language: try language.map { (text) throws(CatalogError) in try Language(text) })
     }
 
     /// The applications with these Apple IDs, priced in `storefront` (one
     /// `storefront(for:)` resolved).
-    public func lookup(ids: [Int64], in storefront: Storefront, language: Language = .english) throws(CatalogError) -> SearchResponse {
+    public func lookup(ids: [Int64], in storefront: Storefront, language: Language? = nil) throws(CatalogError) -> SearchResponse {
         try snapshot { () throws(CatalogError) -> SearchResponse in
             var seen = Set<Int64>()
             var results: [SoftwareResult] = []
@@ -107,7 +113,8 @@ public final class Catalog {
         offset: Int = 0
     ) throws(CatalogError) -> SearchResponse {
         try search(
-            term: term, in: try storefront(for: country), language: try Language(language), entity: entity, limit: limit, offset: offset)
+            term: term, in: try storefront(for: country), language: try language.map { (text) throws(CatalogError) in try Language(text) },
+            entity: entity, limit: limit, offset: offset)
     }
 
     /// `search(term:country:entity:limit:offset:)` in a storefront already
@@ -121,7 +128,7 @@ public final class Catalog {
     /// with a price in the storefront are found, as Apple's search finds
     /// only what a storefront sells.
     public func search(
-        term: String, in storefront: Storefront, language: Language = .english, entity: SoftwareEntity? = nil, limit: Int = 50,
+        term: String, in storefront: Storefront, language: Language? = nil, entity: SoftwareEntity? = nil, limit: Int = 50,
         offset: Int = 0
     ) throws(CatalogError) -> SearchResponse {
         guard limit >= 0, offset >= 0 else {
@@ -301,9 +308,8 @@ public final class Catalog {
     }
 
     /// One application as a result, or nil when the catalog has no such ID.
-    private func application(id: Int64, storefront: Storefront, language: Language) throws(SQLiteError) -> SoftwareResult? {
-        let columns = (["application_id"] + applicationColumns).map { quoteIdentifier($0) }.joined(separator: ", ")
-        let statement = try prepared("SELECT \(columns) FROM application WHERE application_id = ?1")
+    private func application(id: Int64, storefront: Storefront, language: Language?) throws(SQLiteError) -> SoftwareResult? {
+        let statement = try prepared(applicationQuery)
         defer { statement.reset() }
         statement.bind(id, at: 1)
         guard try statement.step() else { return nil }
@@ -336,8 +342,9 @@ public final class Catalog {
 
     /// From `application_detail`: the name, description and release notes
     /// in `language` (when the application has that language), the
-    /// developer's site, screenshots, and the languages it has.
-    private func addDetail(to result: inout SoftwareResult, language: Language) throws(SQLiteError) {
+    /// developer's site, screenshots, and the languages it has. Without a
+    /// language, English for all but the name and description.
+    private func addDetail(to result: inout SoftwareResult, language: Language?) throws(SQLiteError) {
         guard detailColumns.contains("language_code") else { return }
         let statement = try prepared(
             "SELECT \(detailColumns.map { quoteIdentifier($0) }.joined(separator: ", ")) FROM application_detail WHERE application_id = ?1")
@@ -352,14 +359,16 @@ public final class Catalog {
             }
             guard let code = values["language_code"] else { continue }
             codes.append(code.uppercased())
-            let score = language.matchScore(code)
+            let score = (language ?? .english).matchScore(code)
             if score > 0 && score > (best?.score ?? 0) { best = (score, values) }
         }
         guard !codes.isEmpty else { return }
         result.languageCodesISO2A = codes.sorted()
         guard let values = best?.values else { return }
-        if let title = values["title"] { result.trackName = title }
-        if let description = values["description"] { result.description = description }
+        if language != nil {
+            if let title = values["title"] { result.trackName = title }
+            if let description = values["description"] { result.description = description }
+        }
         result.releaseNotes = values["release_notes"]
         result.sellerUrl = values["company_url"]
         let screenshots = DetailColumns.screenshots.compactMap { values[$0] }

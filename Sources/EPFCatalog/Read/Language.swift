@@ -12,14 +12,10 @@ public struct Language: Sendable, Equatable {
 
     private init(validated code: String) { self.code = code }
 
-    /// `text` as a language, English when nil. Throws for text that is not
-    /// a language code: two or three letters, then optionally `_` or `-`
-    /// and a region or script of letters and digits.
-    public init(_ text: String?) throws(CatalogError) {
-        guard let text else {
-            self = .english
-            return
-        }
+    /// `text` as a language. Throws for text that is not a language code:
+    /// two or three letters, then optionally `_` or `-` and a region or
+    /// script of letters and digits.
+    public init(_ text: String) throws(CatalogError) {
         let code = text.uppercased().replacingOccurrences(of: "-", with: "_")
         let parts = code.split(separator: "_", omittingEmptySubsequences: false)
         let isLanguage = (2...3).contains(parts[0].count) && parts[0].allSatisfy { $0.isASCII && $0.isLetter }

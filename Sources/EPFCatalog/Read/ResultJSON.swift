@@ -1,0 +1,143 @@
+/// The JSON of a `SearchResponse`, written straight into bytes: the same
+/// bytes `JSONEncoder` gives with `.sortedKeys` and
+/// `.withoutEscapingSlashes` (a test compares the two on every sample
+/// application), in a tenth of the time. Measured on a catalog of 1M
+/// applications: `JSONEncoder` took 19 µs of a 47 µs lookup, about as
+/// much as the five queries behind it.
+///
+/// Keys come in sorted order (`SoftwareResult.CodingKeys` sorted as
+/// `JSONEncoder` sorts them); fields that are nil are left out.
+extension SearchResponse {
+    /// The response as JSON (UTF-8, no trailing newline).
+    public func jsonBytes() -> [UInt8] {
+        var writer = JSONWriter()
+        writer.bytes.reserveCapacity(512 + results.count * 2048)
+        writer.raw("{\"resultCount\":")
+        writer.integer(Int64(resultCount))
+        writer.raw(",\"results\":[")
+        for (index, result) in results.enumerated() {
+            if index > 0 { writer.raw(",") }
+            result.write(into: &writer)
+        }
+        writer.raw("]}")
+        return writer.bytes
+    }
+}
+
+extension SoftwareResult {
+    fileprivate func write(into writer: inout JSONWriter) {
+        writer.raw("{")
+        var first = true
+        func key(_ name: String) {
+            writer.raw(first ? "\"" : ",\"")
+            writer.raw(name)
+            writer.raw("\":")
+            first = false
+        }
+        // Alphabetical, as JSONEncoder's .sortedKeys.
+        if let artistId { key("artistId"); writer.integer(artistId) }
+        if let artistName { key("artistName"); writer.string(artistName) }
+        if let artworkUrl100 { key("artworkUrl100"); writer.string(artworkUrl100) }
+        if let artworkUrl512 { key("artworkUrl512"); writer.string(artworkUrl512) }
+        if let contentAdvisoryRating { key("contentAdvisoryRating"); writer.string(contentAdvisoryRating) }
+        if let currency { key("currency"); writer.string(currency) }
+        if let description { key("description"); writer.string(description) }
+        if let fileSizeBytes { key("fileSizeBytes"); writer.string(fileSizeBytes) }
+        if let formattedPrice { key("formattedPrice"); writer.string(formattedPrice) }
+        if let genreIds { key("genreIds"); writer.strings(genreIds) }
+        if let genres { key("genres"); writer.strings(genres) }
+        if let ipadScreenshotUrls { key("ipadScreenshotUrls"); writer.strings(ipadScreenshotUrls) }
+        key("kind"); writer.string(kind)
+        if let languageCodesISO2A { key("languageCodesISO2A"); writer.strings(languageCodesISO2A) }
+        if let popularity {
+            key("popularity")
+            writer.raw("[")
+            for (index, rank) in popularity.enumerated() {
+                writer.raw(index == 0 ? "{\"genreId\":" : ",{\"genreId\":")
+                writer.string(rank.genreId)
+                if let name = rank.genreName {
+                    writer.raw(",\"genreName\":")
+                    writer.string(name)
+                }
+                writer.raw(",\"rank\":")
+                writer.integer(Int64(rank.rank))
+                writer.raw("}")
+            }
+            writer.raw("]")
+        }
+        if let price { key("price"); writer.number(price) }
+        if let primaryGenreId { key("primaryGenreId"); writer.integer(primaryGenreId) }
+        if let primaryGenreName { key("primaryGenreName"); writer.string(primaryGenreName) }
+        if let releaseDate { key("releaseDate"); writer.string(releaseDate) }
+        if let releaseNotes { key("releaseNotes"); writer.string(releaseNotes) }
+        if let screenshotUrls { key("screenshotUrls"); writer.strings(screenshotUrls) }
+        if let sellerName { key("sellerName"); writer.string(sellerName) }
+        if let sellerUrl { key("sellerUrl"); writer.string(sellerUrl) }
+        key("trackId"); writer.integer(trackId)
+        if let trackName { key("trackName"); writer.string(trackName) }
+        if let trackViewUrl { key("trackViewUrl"); writer.string(trackViewUrl) }
+        if let version { key("version"); writer.string(version) }
+        key("wrapperType"); writer.string(wrapperType)
+        writer.raw("}")
+    }
+}
+
+/// Appends JSON values to a byte buffer.
+struct JSONWriter {
+    var bytes: [UInt8] = []
+
+    /// Text that needs no escaping (keys, punctuation).
+    mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func raw(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    mutating func integer(_ value: Int64) {
+        raw(String(value))
+    }
+
+    /// A number as JSONEncoder writes a Double: integral values without a
+    /// fraction (`120`), others in the shortest form that reads back the
+    /// same (`0.99`).
+    mutating func number(_ value: Double) {
+        if value.rounded() == value, abs(value) < 1e15 {
+            integer(Int64(value))
+        } else {
+            raw(String(value))
+        }
+    }
+
+    /// A string with JSON's escapes: quote, backslash and control
+    /// characters; `/` and everything from U+007F up as it is.
+    mutating func string(_ text: String) {
+        bytes.append(0x22)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x22: raw("\\\"")
+            case 0x5C: raw("\\\\")
+            case 0x0A: raw("\\n")
+            case 0x0D: raw("\\r")
+            case 0x09: raw("\\t")
+            case 0x08: raw("\\b")
+            case 0x0C: raw("\\f")
+            case 0x00..<0x20:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(0x22)
+    }
+
+    mutating func strings(_ texts: [String]) {
+        bytes.append(0x5B)
+        for (index, text) in texts.enumerated() {
+            if index > 0 { bytes.append(0x2C) }
+            string(text)
+        }
+        bytes.append(0x5D)
+    }
+}
