@@ -54,16 +54,17 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(response.jsonBytes())
         }
     }
-    // `epf lookup ID` as a whole process (needs `swift build -c release`
-    // in the root package: the binary is .build/release/epf there).
+    // `epf lookup ID` as a whole process. Registered only when the root
+    // package has a release build (`swift build -c release` there makes
+    // .build/release/epf): without it there is nothing to time.
+    guard let epf = setup.releaseBinary else {
+        print("Query.lookup.process left out: no .build/release/epf in the root package (run swift build -c release there)")
+        return
+    }
     Benchmark(
         "Query.lookup.process",
         configuration: .init(metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 2, maxIterations: 50)
     ) { benchmark in
-        guard let epf = setup.releaseBinary else {
-            print("Query.lookup.process: no .build/release/epf in the root package; run swift build -c release there")
-            return
-        }
         for iteration in benchmark.scaledIterations {
             let process = Process()
             process.executableURL = epf
