@@ -37,7 +37,13 @@ struct ReadDuringImportTests {
 
         var answers: [String] = []
         var failures: [String] = []
+        var second: CLIRunner.Result?
         while importer.isRunning {
+            if second == nil {
+                // A second import of the same catalog meanwhile stops at once.
+                second = try cli.run(["import", "--db", db, feed])
+                if !importer.isRunning { second = nil }
+            }
             let answer = try cli.run(search)
             if answer.status != 0 { failures.append(answer.stderr) }
             // Only answers that started and ended while the import ran count.
@@ -53,6 +59,10 @@ struct ReadDuringImportTests {
         #expect(after.stdout != before.stdout, "the import changed what the search finds")
         #expect(failures.isEmpty, "searches failed during the import: \(failures)")
         #expect(!answers.isEmpty, "no search ran while the import did")
+        if let second {
+            #expect(second.status == 1)
+            #expect(second.stderr.contains("another epf import (pid \(importer.processIdentifier)"), "\(second.stderr)")
+        }
         for answer in answers {
             #expect(answer == before.stdout || answer == after.stdout, "an answer that is neither the old catalog nor the new one: \(answer)")
         }

@@ -90,7 +90,7 @@ struct ApplyTests {
     @Test func leftoverStagingTablesAreDroppedOnOpen() throws {
         let catalog = try TemporaryCatalog()
         try catalog.store.database.execute("CREATE TABLE epf_stage_app (id INTEGER)")
-        let reopened = try SQLiteCatalogStore(path: catalog.path)
+        let reopened = try catalog.reopen()
         #expect(reopened.droppedLeftovers == ["epf_stage_app"])
         #expect(try !reopened.database.tableExists("epf_stage_app"))
     }

@@ -28,13 +28,24 @@ struct TableBytes {
 final class TemporaryCatalog {
     let folder: URL
     let path: String
-    let store: SQLiteCatalogStore
+    private var openStore: SQLiteCatalogStore?
+    /// The catalog opened for importing (it holds the import lock).
+    var store: SQLiteCatalogStore { openStore! }
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("epf-catalog-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         path = folder.appendingPathComponent("catalog.sqlite").path
-        store = try SQLiteCatalogStore(path: path)
+        openStore = try SQLiteCatalogStore(path: path)
+    }
+
+    /// Closes the store and opens the catalog again, as the next import
+    /// would.
+    @discardableResult
+    func reopen() throws -> SQLiteCatalogStore {
+        openStore = nil
+        openStore = try SQLiteCatalogStore(path: path)
+        return store
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }

@@ -249,7 +249,7 @@ struct SearchIndexTests {
         #expect(try catalog.rows("SELECT name FROM sqlite_schema WHERE name LIKE 'epf\\_s%' ESCAPE '\\'").isEmpty)
         // A killed import's leftovers go when the catalog is opened next.
         _ = try catalog.stage(Self.apps(rows: Self.titles), as: "application")
-        let reopened = try SQLiteCatalogStore(path: catalog.path)
+        let reopened = try catalog.reopen()
         #expect(reopened.droppedLeftovers == ["epf_stage_application"])
         #expect(try reopened.database.rows("SELECT name FROM sqlite_schema WHERE name LIKE 'epf\\_s%' ESCAPE '\\'").isEmpty)
     }

@@ -27,6 +27,8 @@ public final class SQLiteCatalogStore: CatalogStore {
     public let isNew: Bool
     /// Staging tables left by an import that was killed, dropped on open.
     public private(set) var droppedLeftovers: [String] = []
+    /// Held while the store is open: one import at a time.
+    private let lock: ImportLock
 
     /// Page size for new catalogs.
     public static let pageSize = 16_384
@@ -38,7 +40,9 @@ public final class SQLiteCatalogStore: CatalogStore {
     static let stagingPrefix = "epf_stage_"
 
     /// Opens the catalog at `path` for importing, creating it if needed.
+    /// Throws when another import holds the catalog (`ImportLock`).
     public init(path: String) throws(CatalogError) {
+        lock = try ImportLock(catalogPath: path)
         isNew = !FileManager.default.fileExists(atPath: path)
         do {
             database = try SQLiteDatabase(path: path)

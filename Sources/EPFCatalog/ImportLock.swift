@@ -1,0 +1,61 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One import at a time per catalog: an exclusive `flock` on `PATH.lock`,
+/// held while a `SQLiteCatalogStore` is open for importing.
+///
+/// SQLite alone would let two imports interleave (each waits for the
+/// other's transactions, then goes on), so a second import could stage or
+/// apply between the first one's files. The lock makes the second one
+/// stop at once with a clear message instead. The kernel releases the
+/// lock when the process ends however it ends (`kill -9` too), so a lock is
+/// never left stale; the file itself stays (deleting it would race with a
+/// process that has just opened it) and holds the holder's pid and start
+/// time, for the message.
+public final class ImportLock {
+    public let path: String
+    private let descriptor: Int32
+
+    /// Takes the lock of the catalog at `catalogPath`, or throws naming
+    /// the import that holds it.
+    public init(catalogPath: String) throws(CatalogError) {
+        path = catalogPath + ".lock"
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw CatalogError(
+                detail: "cannot create the import lock \(path): \(reason)",
+                hint: "Check that the catalog's folder is writable")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let holder = Self.holder(descriptor)
+            close(descriptor)
+            throw CatalogError(
+                detail: "another epf import\(holder.map { " (\($0))" } ?? "") is importing into \(catalogPath)",
+                hint: "One import runs at a time: wait for it to finish, or stop it and run this one again (it resumes where it stopped)")
+        }
+        self.descriptor = descriptor
+        let note = "pid \(getpid()), since \(Timestamp.now())\n"
+        _ = ftruncate(descriptor, 0)
+        _ = note.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+    }
+
+    deinit {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+
+    /// What the lock file says of the process holding it.
+    private static func holder(_ descriptor: Int32) -> String? {
+        var buffer = [UInt8](repeating: 0, count: 200)
+        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 200, 0) }
+        guard count > 0 else { return nil }
+        let text = String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
+    }
+}
