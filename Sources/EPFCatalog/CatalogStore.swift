@@ -10,12 +10,55 @@ public struct StagingTarget: Sendable {
     public var sourceName: String
     /// The feed the file belongs to (`itunes`, `pricing`, ...), if known.
     public var feed: String?
+    /// What tells this file's bytes from other files: a load resumes only
+    /// from a checkpoint made for the same source. nil: never resumed.
+    public var source: SourceIdentity?
 
-    public init(table: String, header: EPFHeader, sourceName: String, feed: String? = nil) {
+    public init(table: String, header: EPFHeader, sourceName: String, feed: String? = nil, source: SourceIdentity? = nil) {
         self.table = table
         self.header = header
         self.sourceName = sourceName
         self.feed = feed
+        self.source = source
+    }
+}
+
+/// The file a load reads, as far as resuming is concerned: its name, size
+/// and modification time (for an archive entry, the archive's).
+public struct SourceIdentity: Sendable, Equatable, Codable {
+    public var path: String
+    public var size: Int64?
+    /// Modification time, nanoseconds since 1970.
+    public var modified: Int64?
+
+    public init(path: String, size: Int64?, modified: Int64?) {
+        self.path = path
+        self.size = size
+        self.modified = modified
+    }
+}
+
+/// How far a load had come when it last committed: every record before
+/// `byteOffset` (of the file's own, decompressed bytes) is in staging.
+public struct LoadCheckpoint: Sendable, Equatable, Codable {
+    /// Where the next record starts.
+    public var byteOffset: Int64
+    /// Data records loaded so far.
+    public var records: Int
+    /// The counters of those records.
+    public var counts: LoadCounts
+    /// The first row's `export_date`, once seen.
+    public var firstExportDate: Int64?
+    /// The whole file is staged, key and indexes built: only its footer is
+    /// left to check.
+    public var staged: Bool
+
+    public init(byteOffset: Int64, records: Int, counts: LoadCounts, firstExportDate: Int64?, staged: Bool) {
+        self.byteOffset = byteOffset
+        self.records = records
+        self.counts = counts
+        self.firstExportDate = firstExportDate
+        self.staged = staged
     }
 }
 
@@ -57,6 +100,19 @@ public protocol TableLoader: AnyObject {
     func finish() throws -> StagedTable
     /// Forgets everything loaded so far.
     func abandon()
+    /// Where an earlier load of the same file, interrupted (killed, disk
+    /// full), stopped: the records before its `byteOffset` are in staging
+    /// already, and loading goes on from there. nil for a fresh load.
+    var resumedFrom: LoadCheckpoint? { get }
+    /// Every record before `byteOffset` (`records` of them) is loaded; the
+    /// store may commit here, with a checkpoint, so that a killed import
+    /// resumes from this point. Called after each chunk, until the footer.
+    func reached(byteOffset: Int64, records: Int) throws
+}
+
+extension TableLoader {
+    public var resumedFrom: LoadCheckpoint? { nil }
+    public func reached(byteOffset: Int64, records: Int) throws {}
 }
 
 /// A catalog that imports go into. SQLite is the embedded default; other

@@ -50,10 +50,15 @@ public final class ImportLock {
         close(descriptor)
     }
 
-    /// What the lock file says of the process holding it.
+    /// What the lock file says of the process holding it (which writes it
+    /// just after taking the lock: an empty file is read again once).
     private static func holder(_ descriptor: Int32) -> String? {
         var buffer = [UInt8](repeating: 0, count: 200)
-        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 200, 0) }
+        var count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 200, 0) }
+        if count <= 0 {
+            usleep(50_000)
+            count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 200, 0) }
+        }
         guard count > 0 else { return nil }
         let text = String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? nil : text

@@ -102,7 +102,9 @@ public final class Importer {
             events(.fileStarted(path: file.path, table: file.table, size: file.size))
             do {
                 let opened = try open()
-                let table = try load(file, from: opened.source, into: &report)
+                let source = SourceIdentity(
+                    path: file.path, size: file.size, modified: modificationTime(unit.archive?.path ?? file.path))
+                let table = try load(file, from: opened.source, identity: source, into: &report)
                 do {
                     try opened.finish()
                 } catch {
@@ -212,8 +214,10 @@ public final class Importer {
         return reports
     }
 
-    /// Reads, checks and stages one file.
-    func load(_ file: PlannedFile, from source: any ChunkSource, into report: inout FileReport) throws -> StagedTable {
+    /// Reads, checks and stages one file, or resumes its interrupted load.
+    func load(_ file: PlannedFile, from source: any ChunkSource, identity: SourceIdentity?, into report: inout FileReport) throws
+        -> StagedTable
+    {
         guard var first = try source.nextChunk() else {
             throw FormatError(.emptyFile, file: file.path, byteOffset: 0, detail: "the file is empty (0 bytes)", hint: "Download it again")
         }
@@ -252,10 +256,19 @@ public final class Importer {
                 hint: "Import the next FULL file of this table instead")
         }
 
-        let target = StagingTarget(table: file.table, header: header, sourceName: file.path, feed: report.feed)
+        let target = StagingTarget(table: file.table, header: header, sourceName: file.path, feed: report.feed, source: identity)
         let loader = try store.makeLoader(for: target, strict: options.strict)
         do {
-            try stream(source, first: first, header: header, path: file.path, into: loader)
+            if let resume = loader.resumedFrom {
+                events(
+                    .note(
+                        resume.staged
+                            ? "resuming \(file.path): staged completely before the import stopped; not read again"
+                            : "resuming \(file.path) after record \(resume.records) (byte \(resume.byteOffset)), where the import stopped"))
+            }
+            if loader.resumedFrom?.staged != true {
+                try stream(source, first: first, header: header, path: file.path, into: loader)
+            }
             events(.buildingKey(path: file.path, table: file.table))
             let indexing = ContinuousClock.now
             var staged = try loader.finish()
@@ -277,11 +290,27 @@ public final class Importer {
     /// order, to the loader on this thread; checks the footer.
     func stream(_ source: any ChunkSource, first: Chunk, header: EPFHeader, path: String, into loader: any TableLoader) throws {
         var recordsBefore = 0
+        var first = first
+        var start = header.dataOffset
+        if let resume = loader.resumedFrom {
+            // Rows before the checkpoint are in staging: read past them.
+            while first.fileOffset + Int64(first.bytes.count) <= resume.byteOffset, !first.isFinal, let next = try source.nextChunk() {
+                first = next
+            }
+            guard resume.byteOffset >= first.fileOffset, resume.byteOffset <= first.fileOffset + Int64(first.bytes.count) else {
+                throw FormatError(
+                    .missingFooter, file: path, record: resume.records, byteOffset: first.fileOffset + Int64(first.bytes.count),
+                    detail: "the file ends before byte \(resume.byteOffset), where the interrupted import had come to",
+                    hint: "The file changed since; run the import again with --restart")
+            }
+            start = Int(resume.byteOffset - first.fileOffset)
+            recordsBefore = resume.records
+        }
         var footer: (count: Int, offset: Int64)?
         var lastProgress = ContinuousClock.now
         var endOffset = Int64(0)
         let pipeline = ParsePipeline(header: header, inFlight: options.chunksInFlight)
-        try pipeline.run(source: source, first: first, start: header.dataOffset) { parsed in
+        try pipeline.run(source: source, first: first, start: start) { parsed in
             let chunk = parsed.chunk
             if let footer, parsed.records > 0 || chunk.bytes.count > 0 {
                 throw FormatError(
@@ -304,6 +333,10 @@ public final class Importer {
             }
             recordsBefore += parsed.records
             endOffset = chunk.fileOffset + Int64(chunk.bytes.count)
+            if footer == nil {
+                // A record-aligned point: a killed import can resume here.
+                try loader.reached(byteOffset: endOffset, records: recordsBefore)
+            }
             if ContinuousClock.now - lastProgress > .milliseconds(200) {
                 lastProgress = .now
                 events(.progress(path: path, bytesRead: parsed.sourcePosition, totalBytes: source.knownSize, rows: recordsBefore))
@@ -361,6 +394,12 @@ public final class Importer {
             message: message ?? (report.warnings.isEmpty ? nil : report.warnings.joined(separator: "; ")),
             details: details.map { String(decoding: $0, as: UTF8.self) }, originSize: report.originSize,
             originMD5: report.originMD5)
+    }
+
+    /// The modification time of the file at `path` (nanoseconds since 1970).
+    func modificationTime(_ path: String) -> Int64? {
+        guard let date = try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date else { return nil }
+        return Int64((date.timeIntervalSince1970 * 1e9).rounded())
     }
 
     func seconds(since start: ContinuousClock.Instant) -> Double {

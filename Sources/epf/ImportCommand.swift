@@ -21,6 +21,10 @@ struct ImportCommand: ParsableCommand {
             one transaction: if any of them fails, none of the folder is applied, and the \
             catalog stays exactly as it was. Every file is recorded in the import journal.
 
+            A load commits every 256 MB with a checkpoint: an import that was killed (or \
+            ran out of disk) resumes where it stopped when the same files are imported \
+            again; --restart starts them over. One import runs at a time per catalog.
+
             A summary per file goes to standard error; with --format json or csv it goes to \
             standard output instead. Exit status 1 when any file failed.
             """
@@ -45,6 +49,9 @@ struct ImportCommand: ParsableCommand {
 
     @Flag(name: .long, help: "Print what would be imported and skipped, and why; change nothing.")
     var dryRun = false
+
+    @Flag(name: .long, help: "Start interrupted loads over instead of resuming them from their last checkpoint.")
+    var restart = false
 
     @Flag(name: .long, help: "Apply files again even if the import journal lists them as applied.")
     var force = false
@@ -100,13 +107,17 @@ struct ImportCommand: ParsableCommand {
 
         let store: SQLiteCatalogStore
         do {
-            store = try SQLiteCatalogStore(path: catalog.path)
+            store = try SQLiteCatalogStore(path: catalog.path, restart: restart)
         } catch {
             Console.message("epf import: \(error.description)")
             throw ExitCode(1)
         }
         for leftover in store.droppedLeftovers {
             Console.message("note: dropped \(leftover), left by an import that did not finish")
+        }
+        for load in store.resumableLoads {
+            Console.message(
+                "note: an interrupted load of \(load.table) (\(load.records) rows committed) resumes if this import reads the same file; --restart starts over")
         }
         let schedule: ImportSchedule
         do {
@@ -123,7 +134,8 @@ struct ImportCommand: ParsableCommand {
         }
 
         let progress = ProgressDisplay(live: Console.messagesAreTerminal)
-        let options = ImportOptions(strict: strict, requireMD5: requireMD5, allowShrink: allowShrink)
+        var options = ImportOptions(strict: strict, requireMD5: requireMD5, allowShrink: allowShrink)
+        if let chunkBytes = TestHooks.chunkBytes { options.chunkSize = chunkBytes }
         let importer = Importer(store: store, options: options) { progress.show($0) }
         let clock = ContinuousClock.now
         let reports = importer.run(schedule.plan(notes: plan.notes))

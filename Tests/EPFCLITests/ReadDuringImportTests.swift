@@ -39,7 +39,8 @@ struct ReadDuringImportTests {
         var failures: [String] = []
         var second: CLIRunner.Result?
         while importer.isRunning {
-            if second == nil {
+            let lock = (try? String(contentsOfFile: db + ".lock", encoding: .utf8)) ?? ""
+            if second == nil, lock.hasPrefix("pid \(importer.processIdentifier),") {
                 // A second import of the same catalog meanwhile stops at once.
                 second = try cli.run(["import", "--db", db, feed])
                 if !importer.isRunning { second = nil }

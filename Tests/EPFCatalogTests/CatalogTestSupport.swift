@@ -42,9 +42,9 @@ final class TemporaryCatalog {
     /// Closes the store and opens the catalog again, as the next import
     /// would.
     @discardableResult
-    func reopen() throws -> SQLiteCatalogStore {
+    func reopen(restart: Bool = false) throws -> SQLiteCatalogStore {
         openStore = nil
-        openStore = try SQLiteCatalogStore(path: path)
+        openStore = try SQLiteCatalogStore(path: path, restart: restart)
         return store
     }
 

@@ -25,8 +25,19 @@ public final class SQLiteCatalogStore: CatalogStore {
     public let database: SQLiteDatabase
     /// Whether this open created the catalog file.
     public let isNew: Bool
-    /// Staging tables left by an import that was killed, dropped on open.
+    /// Staging tables left by an import that was killed and that cannot be
+    /// resumed (no checkpoint, or `restart`), dropped on open.
     public private(set) var droppedLeftovers: [String] = []
+    /// Staging tables of loads that were interrupted and can resume, with
+    /// their tables and rows: kept on open for an import of the same files.
+    public private(set) var resumableLoads: [(staging: String, table: String, records: Int)] = []
+    /// Staging tables this open has loaded into or resumed: the others are
+    /// dropped when the import finishes.
+    private var touchedStaging: Set<String> = []
+    /// Input bytes between two commits of a load (each commit records where
+    /// a killed import resumes). 256 MB keeps a WAL file bounded and costs
+    /// a handful of commits per GB.
+    public var checkpointBytes: Int64 = TestHooks.checkpointBytes ?? 256 << 20
     /// Held while the store is open: one import at a time.
     private let lock: ImportLock
 
@@ -41,7 +52,10 @@ public final class SQLiteCatalogStore: CatalogStore {
 
     /// Opens the catalog at `path` for importing, creating it if needed.
     /// Throws when another import holds the catalog (`ImportLock`).
-    public init(path: String) throws(CatalogError) {
+    ///
+    /// - Parameter restart: drop the staging tables of interrupted loads
+    ///   instead of keeping them to resume.
+    public init(path: String, restart: Bool = false) throws(CatalogError) {
         lock = try ImportLock(catalogPath: path)
         isNew = !FileManager.default.fileExists(atPath: path)
         do {
@@ -54,7 +68,8 @@ public final class SQLiteCatalogStore: CatalogStore {
             if !isNew { try useWAL() }
             try database.registerSearchFunctions()
             try createInternalTables()
-            droppedLeftovers = try dropLeftoverStaging()
+            try CheckpointTable.create(in: database)
+            droppedLeftovers = try dropLeftoverStaging(keepResumable: !restart)
         } catch {
             throw CatalogError(error, while: "opening the catalog \(path)")
         }
@@ -102,16 +117,35 @@ public final class SQLiteCatalogStore: CatalogStore {
         }
     }
 
-    private func dropLeftoverStaging() throws(SQLiteError) -> [String] {
+    /// Drops staging tables that no import will resume (all of them unless
+    /// `keepResumable`), with their checkpoints, and checkpoints whose
+    /// staging table is gone. Returns the names dropped.
+    private func dropLeftoverStaging(keepResumable: Bool) throws(SQLiteError) -> [String] {
         let names = try database.rows(
             "SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE ? ESCAPE '\\'",
             [.text(Self.stagingPrefix.replacingOccurrences(of: "_", with: "\\_") + "%")]
         ).compactMap { $0.first?.textValue }
+        let checkpointed = try CheckpointTable.stagingNames(in: database)
+        var dropped: [String] = []
         for name in names {
-            try SearchIndexMaintenance.discard(staging: name, in: database)
-            try database.execute("DROP TABLE IF EXISTS \(quoteIdentifier(name))")
+            if keepResumable, checkpointed.contains(name), let row = try CheckpointTable.find(staging: name, in: database) {
+                resumableLoads.append((name, row.table, row.checkpoint.records))
+                continue
+            }
+            try dropStaging(name)
+            dropped.append(name)
         }
-        return names
+        for name in checkpointed where !names.contains(name) {
+            try CheckpointTable.delete(staging: name, in: database)
+        }
+        return dropped
+    }
+
+    /// Drops a staging table, its search index and its checkpoint.
+    private func dropStaging(_ name: String) throws(SQLiteError) {
+        try SearchIndexMaintenance.discard(staging: name, in: database)
+        try database.execute("DROP TABLE IF EXISTS \(quoteIdentifier(name))")
+        try CheckpointTable.delete(staging: name, in: database)
     }
 
     /// WAL, with `synchronous = NORMAL` (in WAL mode still crash-safe: a
@@ -145,13 +179,29 @@ public final class SQLiteCatalogStore: CatalogStore {
 
     // MARK: CatalogStore
 
+    /// A loader for `target`. When an interrupted load of the same file
+    /// (same source identity and header) left a staging table and a
+    /// checkpoint, the loader resumes it (`resumedFrom`).
     public func makeLoader(for target: StagingTarget, strict: Bool) throws -> any TableLoader {
-        try SQLiteTableLoader(database: database, target: target, strict: strict)
+        let staging = Self.stagingName(for: target.table)
+        touchedStaging.insert(staging)
+        var resume: CheckpointTable.Row?
+        do {
+            if let source = target.source, let row = try CheckpointTable.find(staging: staging, in: database),
+                row.source == source, row.header == EPFHeaderSignature(target.header).text, try database.tableExists(staging)
+            {
+                resume = row
+            }
+        } catch {
+            throw CatalogError(error, while: "reading the checkpoint of \(target.table)")
+        }
+        return try SQLiteTableLoader(
+            database: database, target: target, strict: strict, checkpointBytes: checkpointBytes, resume: resume)
     }
 
     public func apply(_ staged: [StagedTable], journal: [JournalEntry]) throws -> [ApplyOutcome] {
         do {
-            return try database.transaction {
+            let outcomes = try database.transaction {
                 var outcomes: [ApplyOutcome] = []
                 for table in staged {
                     switch table.target.header.exportMode {
@@ -159,29 +209,38 @@ public final class SQLiteCatalogStore: CatalogStore {
                     case .incremental: outcomes.append(try upsert(table))
                     }
                     try saveTableInfo(table)
+                    try CheckpointTable.delete(staging: table.stagingName, in: database)
                 }
                 try insert(journal)
+                TestHooks.reach(.inApply)
                 return outcomes
             }
+            TestHooks.reach(.afterApply)
+            return outcomes
         } catch let error as SQLiteError {
             throw CatalogError(error, while: "applying \(staged.map(\.target.table).joined(separator: ", "))")
         }
     }
 
-    /// Switches a catalog this import created to WAL, so that readers can
+    /// Drops the interrupted loads this import did not resume (it read
+    /// other files: their staging tables would only take space), and
+    /// switches a catalog this import created to WAL, so that readers can
     /// query it while later imports run.
     public func importFinished() throws {
         do {
+            for load in resumableLoads where !touchedStaging.contains(load.staging) {
+                try database.transaction { try dropStaging(load.staging) }
+            }
+            resumableLoads.removeAll()
             try useWAL()
-        } catch {
+        } catch let error as SQLiteError {
             throw CatalogError(error, while: "switching the catalog to WAL mode")
         }
     }
 
     public func discard(_ staged: [StagedTable]) {
         for table in staged {
-            _ = try? SearchIndexMaintenance.discard(staging: table.stagingName, in: database)
-            _ = try? database.execute("DROP TABLE IF EXISTS \(quoteIdentifier(table.stagingName))")
+            _ = try? database.transaction { try dropStaging(table.stagingName) }
         }
     }
 

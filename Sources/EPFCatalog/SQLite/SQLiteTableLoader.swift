@@ -7,8 +7,12 @@ import EPFFormat
 /// The staging table has no index while it fills (building the key index
 /// after the load is several times faster than keeping it during the load);
 /// `finish()` builds the key, resolving duplicate keys (last row wins).
-/// Everything happens in one transaction: a failure rolls back to a catalog
-/// without the staging table.
+///
+/// Transactions: the load commits every `checkpointBytes` of input, each
+/// time with its checkpoint (`CheckpointTable`), so a killed import resumes
+/// from the last commit (`resumedFrom`) instead of starting over; readers
+/// never see a staging table. A load that fails (`abandon`) drops its
+/// staging table and checkpoint.
 public final class SQLiteTableLoader: TableLoader {
     public let target: StagingTarget
     public private(set) var counts = LoadCounts()
@@ -23,6 +27,14 @@ public final class SQLiteTableLoader: TableLoader {
     let kinds: [ColumnType.Kind]
     let isKey: [Bool]
     let exportDateColumn: Int?
+    /// Input bytes between two commits.
+    let checkpointBytes: Int64
+    /// The offset of the last commit.
+    var committedOffset: Int64
+    public let resumedFrom: LoadCheckpoint?
+    /// The key index of a staging table that was complete when the import
+    /// stopped.
+    let stagedKeyIndex: String?
     /// Normalised dates (19 bytes per date column) then repaired text for the
     /// current record; sized before each record, so it never moves while
     /// SQLite holds pointers into it.
@@ -31,8 +43,21 @@ public final class SQLiteTableLoader: TableLoader {
     let dateBytes: Int
     var finished = false
 
-    init(database: SQLiteDatabase, target: StagingTarget, strict: Bool) throws(CatalogError) {
+    /// Starts loading `target` into its staging table, or, given `resume`
+    /// (a checkpoint of the same file into a staging table that exists),
+    /// goes on from where that load stopped.
+    init(database: SQLiteDatabase, target: StagingTarget, strict: Bool, checkpointBytes: Int64, resume: CheckpointTable.Row?)
+        throws(CatalogError)
+    {
         self.database = database
+        self.checkpointBytes = checkpointBytes
+        resumedFrom = resume?.checkpoint
+        stagedKeyIndex = resume?.keyIndex
+        committedOffset = resume?.checkpoint.byteOffset ?? 0
+        if let resume {
+            counts = resume.checkpoint.counts
+            firstExportDate = resume.checkpoint.firstExportDate
+        }
         self.target = target
         self.strict = strict
         let header = target.header
@@ -48,8 +73,12 @@ public final class SQLiteTableLoader: TableLoader {
         let staging = quoteIdentifier(stagingName)
         do {
             try database.execute("BEGIN IMMEDIATE")
-            try database.execute("DROP TABLE IF EXISTS \(staging)")
-            try database.execute("CREATE TABLE \(staging) (\(SchemaMapping.columnDefinitions(header)))")
+            if resume == nil {
+                try SearchIndexMaintenance.discard(staging: stagingName, in: database)
+                try database.execute("DROP TABLE IF EXISTS \(staging)")
+                try CheckpointTable.delete(staging: stagingName, in: database)
+                try database.execute("CREATE TABLE \(staging) (\(SchemaMapping.columnDefinitions(header)))")
+            }
             let parameters = Array(repeating: "?", count: columnCount).joined(separator: ", ")
             insert = try database.prepare("INSERT INTO \(staging) VALUES (\(parameters))")
         } catch {
@@ -168,11 +197,40 @@ public final class SQLiteTableLoader: TableLoader {
         counts.rowsRead += batch.count
     }
 
+    /// Commits what is loaded, with its checkpoint, once `checkpointBytes`
+    /// have passed since the last commit.
+    public func reached(byteOffset: Int64, records: Int) throws {
+        guard byteOffset - committedOffset >= checkpointBytes else { return }
+        do {
+            try CheckpointTable.save(
+                LoadCheckpoint(byteOffset: byteOffset, records: records, counts: counts, firstExportDate: firstExportDate, staged: false),
+                staging: stagingName, target: target, in: database)
+            try database.execute("COMMIT")
+            committedOffset = byteOffset
+            TestHooks.reach(.checkpoint)
+            try database.execute("BEGIN IMMEDIATE")
+        } catch {
+            throw CatalogError(error, while: "committing rows of \(target.table) up to byte \(byteOffset)")
+        }
+    }
+
     /// Builds the key on the staging table (dropping earlier duplicates of a
     /// key: the last row wins), then, for a FULL file of a table the catalog
     /// searches, its full-text index (`SearchIndex`), and commits the
-    /// staging table.
+    /// staging table with a checkpoint that says it is complete.
     public func finish() throws -> StagedTable {
+        if resumedFrom?.staged == true {
+            // Complete before the import stopped: key and indexes are built.
+            do {
+                try database.execute("COMMIT")
+            } catch {
+                throw CatalogError(error, while: "reopening the staged table of \(target.table)")
+            }
+            finished = true
+            return StagedTable(
+                target: target, stagingName: stagingName, keyIndexName: stagedKeyIndex, counts: counts, firstExportDate: firstExportDate)
+        }
+        TestHooks.reach(.beforeIndex)
         let staging = quoteIdentifier(stagingName)
         let key = target.header.primaryKey
         var indexName: String?
@@ -193,6 +251,9 @@ public final class SQLiteTableLoader: TableLoader {
             // After the key: duplicate keys are gone, so no dead rows get indexed.
             try LookupIndex.build(on: stagingName, catalogTable: target.table, key: key, in: database)
             try SearchIndexMaintenance.buildStaging(for: target, staging: stagingName, in: database)
+            try CheckpointTable.save(
+                LoadCheckpoint(byteOffset: committedOffset, records: counts.rowsRead, counts: counts, firstExportDate: firstExportDate, staged: true),
+                staging: stagingName, target: target, keyIndex: indexName, in: database)
             try database.execute("COMMIT")
         } catch {
             database.rollback()
@@ -205,11 +266,17 @@ public final class SQLiteTableLoader: TableLoader {
             firstExportDate: firstExportDate)
     }
 
-    /// Drops the staging table (rolls back its transaction).
+    /// Rolls back what is not committed, then drops the staging table and
+    /// its checkpoint: a file that failed is not resumed.
     public func abandon() {
         if !finished {
             database.rollback()
             finished = true
+        }
+        _ = try? database.transaction {
+            try SearchIndexMaintenance.discard(staging: stagingName, in: database)
+            try database.execute("DROP TABLE IF EXISTS \(quoteIdentifier(stagingName))")
+            try CheckpointTable.delete(staging: stagingName, in: database)
         }
     }
 

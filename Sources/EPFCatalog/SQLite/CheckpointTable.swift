@@ -1,0 +1,104 @@
+import EPFFormat
+import Foundation
+
+/// `epf_checkpoint`: one row per staging table that a load has committed
+/// to, saying how far it got and from which file, so that an import killed
+/// in the middle resumes instead of starting over. The row is written in
+/// the same transaction as the rows it counts, so the two always agree.
+///
+/// A row lives from the first commit of a load until its staged table is
+/// applied (deleted in the apply transaction) or dropped.
+enum CheckpointTable {
+    static let name = "epf_checkpoint"
+
+    static func create(in database: SQLiteDatabase) throws(SQLiteError) {
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS \(name) (
+                staging_name TEXT PRIMARY KEY,
+                table_name TEXT NOT NULL,
+                source TEXT NOT NULL,
+                header TEXT NOT NULL,
+                byte_offset INTEGER NOT NULL,
+                records INTEGER NOT NULL,
+                counts TEXT NOT NULL,
+                first_export_date INTEGER,
+                phase TEXT NOT NULL,
+                key_index TEXT,
+                updated_at TEXT NOT NULL
+            )
+            """)
+    }
+
+    /// A checkpoint as stored.
+    struct Row {
+        var table: String
+        var checkpoint: LoadCheckpoint
+        var source: SourceIdentity?
+        var header: String
+        var keyIndex: String?
+    }
+
+    static func find(staging: String, in database: SQLiteDatabase) throws(SQLiteError) -> Row? {
+        guard
+            let row = try database.rows(
+                "SELECT source, header, byte_offset, records, counts, first_export_date, phase, key_index, table_name FROM \(name) WHERE staging_name = ?",
+                [.text(staging)]
+            ).first
+        else { return nil }
+        let decoder = JSONDecoder()
+        let source = row[0].textValue.flatMap { try? decoder.decode(SourceIdentity.self, from: Data($0.utf8)) }
+        let counts = row[4].textValue.flatMap { try? decoder.decode(LoadCounts.self, from: Data($0.utf8)) } ?? LoadCounts()
+        return Row(
+            table: row[8].textValue ?? "",
+            checkpoint: LoadCheckpoint(
+                byteOffset: row[2].integerValue ?? 0, records: Int(row[3].integerValue ?? 0), counts: counts,
+                firstExportDate: row[5].integerValue, staged: row[6].textValue == "staged"),
+            source: source, header: row[1].textValue ?? "", keyIndex: row[7].textValue)
+    }
+
+    /// Writes the checkpoint of `staging` (in the caller's transaction).
+    static func save(
+        _ checkpoint: LoadCheckpoint, staging: String, target: StagingTarget, keyIndex: String? = nil, in database: SQLiteDatabase
+    ) throws(SQLiteError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let source = target.source.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        let counts = (try? encoder.encode(checkpoint.counts)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        try database.execute(
+            """
+            INSERT OR REPLACE INTO \(name) (staging_name, table_name, source, header, byte_offset, records, counts,
+                first_export_date, phase, key_index, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(staging), .text(target.table), .text(source), .text(EPFHeaderSignature(target.header).text),
+                .integer(checkpoint.byteOffset), .integer(Int64(checkpoint.records)), .text(counts),
+                checkpoint.firstExportDate.map(SQLValue.integer) ?? .null, .text(checkpoint.staged ? "staged" : "loading"),
+                keyIndex.map(SQLValue.text) ?? .null, .text(Timestamp.now()),
+            ])
+    }
+
+    static func delete(staging: String, in database: SQLiteDatabase) throws(SQLiteError) {
+        try database.execute("DELETE FROM \(name) WHERE staging_name = ?", [.text(staging)])
+    }
+
+    /// Every staging table with a checkpoint.
+    static func stagingNames(in database: SQLiteDatabase) throws(SQLiteError) -> Set<String> {
+        Set(try database.rows("SELECT staging_name FROM \(name)").compactMap { $0.first?.textValue })
+    }
+}
+
+/// The parts of a header a staging table is made from, as text: a load
+/// resumes only into a staging table made for the same columns, types, key
+/// and mode.
+struct EPFHeaderSignature {
+    let text: String
+
+    init(_ header: EPFHeader) {
+        text = [
+            header.columns.joined(separator: ","), header.types.map { "\($0)" }.joined(separator: ","),
+            header.primaryKey.joined(separator: ","), header.exportMode.rawValue,
+        ].joined(separator: "|")
+    }
+}
