@@ -30,6 +30,14 @@ public struct StagedTable: Sendable {
     public var counts: LoadCounts
     /// The first row's `export_date` (epoch milliseconds), if any.
     public var firstExportDate: Int64?
+
+    public init(target: StagingTarget, stagingName: String, keyIndexName: String?, counts: LoadCounts, firstExportDate: Int64?) {
+        self.target = target
+        self.stagingName = stagingName
+        self.keyIndexName = keyIndexName
+        self.counts = counts
+        self.firstExportDate = firstExportDate
+    }
 }
 
 /// What applying one staged table changed in its live table.
@@ -42,6 +50,13 @@ public struct ApplyOutcome: Sendable, Equatable, Codable {
     public var updated: Int
     /// INCREMENTAL: columns the live table did not have yet.
     public var addedColumns: [String]
+
+    public init(rowsAfter: Int, inserted: Int, updated: Int, addedColumns: [String]) {
+        self.rowsAfter = rowsAfter
+        self.inserted = inserted
+        self.updated = updated
+        self.addedColumns = addedColumns
+    }
 }
 
 /// Writes the rows of one table file into staging.
@@ -77,6 +92,13 @@ public protocol CatalogStore: AnyObject {
     func appliedFiles() throws -> [AppliedFile]
     /// Rows of a live table; nil when the table does not exist.
     func rowCount(of table: String) throws -> Int?
+    /// The most columns one of its tables may have.
+    var maximumColumns: Int { get }
+}
+
+extension CatalogStore {
+    /// SQLite's limit (`SchemaMapping.maximumColumns`).
+    public var maximumColumns: Int { SchemaMapping.maximumColumns }
 }
 
 /// A file the import journal lists as applied.

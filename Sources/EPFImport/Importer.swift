@@ -246,6 +246,12 @@ public final class Importer {
                     : "an INCREMENTAL file whose key columns (\(declared.joined(separator: ", "))) are not among its columns cannot be applied",
                 hint: "Import the next FULL file of this table instead")
         }
+        if header.columns.count > store.maximumColumns {
+            throw FormatError(
+                .tooManyColumns, file: file.path, headerRow: 1, byteOffset: 0,
+                detail: "the header names \(header.columns.count) columns, more than a catalog table can hold (\(store.maximumColumns))",
+                hint: "Real EPF tables have a few dozen columns: the header is damaged or this is not an EPF table")
+        }
 
         let target = StagingTarget(table: file.table, header: header, sourceName: file.path, feed: report.feed)
         let loader = try store.makeLoader(for: target, strict: options.strict)
