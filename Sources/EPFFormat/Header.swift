@@ -108,6 +108,7 @@ public enum HeaderParser {
         var warnings: [String] = []
         var row = 1
         var position = firstEnd + 2
+        var cutRow: (row: Int, offset: Int)?
 
         while position < end {
             // A row that is not a tag ends the header.
@@ -118,7 +119,10 @@ public enum HeaderParser {
             }
             guard let rowEnd = terminator else {
                 if !isComplete && end < maximumHeaderBytes { return .needMoreBytes }
-                break  // an unterminated tail: the record scanner reports it
+                // An unterminated tail: the record scanner reports it, unless
+                // the header it cut is incomplete (then `finish` says so).
+                cutRow = (row + 1, position)
+                break
             }
             let text = String(decoding: UnsafeRawBufferPointer(start: base + position, count: rowEnd - position), as: UTF8.self)
             if text.hasPrefix("##") {
@@ -158,6 +162,12 @@ public enum HeaderParser {
         return .header(try finish())
 
         func finish() throws(FormatError) -> EPFHeader {
+            if let cutRow, typeNames == nil || mode == nil {
+                throw FormatError(
+                    .truncated, headerRow: cutRow.row, byteOffset: Int64(cutRow.offset),
+                    detail: "the file ends inside its header (header row \(cutRow.row) has no 0x02 0x0A row end)",
+                    hint: "The download was cut short; download the file again")
+            }
             guard let typeNames else {
                 throw FormatError(
                     .badHeader, headerRow: row, byteOffset: Int64(position),

@@ -183,12 +183,13 @@ public final class RecordParser: @unchecked Sendable {
     /// The fault for bytes after the last row end of a file: a cut footer,
     /// Windows row ends, or a cut row.
     func unterminatedTail(_ base: UnsafePointer<UInt8>, from position: Int, end: Int, record: Int) -> FormatError {
-        if findWindowsRowEnd(base, from: position, end: end) != nil {
-            return Self.windowsLineEnds(record: record, offset: position)
-        }
         let tag = Self.footerTag
         let length = min(end - position, tag.count)
-        if length > 1, (0..<length).allSatisfy({ base[position + $0] == tag[$0] }) {
+        let isFooter = length > 1 && (0..<length).allSatisfy { base[position + $0] == tag[$0] }
+        if findWindowsRowEnd(base, from: position, end: end) != nil {
+            return Self.windowsLineEnds(record: isFooter ? nil : record, offset: position)
+        }
+        if isFooter {
             return FormatError(
                 .truncated, byteOffset: Int64(position),
                 detail: "the file ends inside its #recordsWritten footer row (\(end - position) bytes, no 0x02 0x0A row end)",
@@ -200,7 +201,7 @@ public final class RecordParser: @unchecked Sendable {
             hint: "The download was cut short; download the file again")
     }
 
-    static func windowsLineEnds(record: Int, offset: Int) -> FormatError {
+    static func windowsLineEnds(record: Int?, offset: Int) -> FormatError {
         FormatError(
             .windowsLineEnds, record: record, byteOffset: Int64(offset),
             detail: "the row ends in 0x02 0x0D 0x0A (a Windows line end), not 0x02 0x0A: a tool converted the file's line ends",

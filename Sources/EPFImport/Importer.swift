@@ -313,8 +313,10 @@ public final class Importer {
         events(.progress(path: path, bytesRead: source.bytesRead, totalBytes: source.knownSize, rows: recordsBefore))
         guard let footer else {
             throw FormatError(
-                .missingFooter, file: path, record: recordsBefore, byteOffset: endOffset,
-                detail: "the file ends after record \(recordsBefore) with no #recordsWritten footer",
+                .missingFooter, file: path, record: recordsBefore > 0 ? recordsBefore : nil, byteOffset: endOffset,
+                detail: recordsBefore > 0
+                    ? "the file ends after record \(recordsBefore) with no #recordsWritten footer"
+                    : "the file ends after its header with no rows and no #recordsWritten footer",
                 hint: "The download was cut short; download the file again")
         }
         guard footer.count == recordsBefore else {
