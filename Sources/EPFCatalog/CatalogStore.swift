@@ -73,6 +73,14 @@ public struct StagedTable: Sendable {
     public var counts: LoadCounts
     /// The first row's `export_date` (epoch milliseconds), if any.
     public var firstExportDate: Int64?
+
+    public init(target: StagingTarget, stagingName: String, keyIndexName: String?, counts: LoadCounts, firstExportDate: Int64?) {
+        self.target = target
+        self.stagingName = stagingName
+        self.keyIndexName = keyIndexName
+        self.counts = counts
+        self.firstExportDate = firstExportDate
+    }
 }
 
 /// What applying one staged table changed in its live table.
@@ -85,6 +93,13 @@ public struct ApplyOutcome: Sendable, Equatable, Codable {
     public var updated: Int
     /// INCREMENTAL: columns the live table did not have yet.
     public var addedColumns: [String]
+
+    public init(rowsAfter: Int, inserted: Int, updated: Int, addedColumns: [String]) {
+        self.rowsAfter = rowsAfter
+        self.inserted = inserted
+        self.updated = updated
+        self.addedColumns = addedColumns
+    }
 }
 
 /// Writes the rows of one table file into staging.
@@ -137,10 +152,14 @@ public protocol CatalogStore: AnyObject {
     /// readers in while later imports run (SQLite: switch a new catalog to
     /// WAL).
     func importFinished() throws
+    /// The most columns one of its tables may have.
+    var maximumColumns: Int { get }
 }
 
 extension CatalogStore {
     public func importFinished() throws {}
+    /// SQLite's limit (`SchemaMapping.maximumColumns`).
+    public var maximumColumns: Int { SchemaMapping.maximumColumns }
 }
 
 /// A file the import journal lists as applied.

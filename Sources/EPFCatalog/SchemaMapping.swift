@@ -1,3 +1,4 @@
+import CSQLite
 import EPFFormat
 
 /// How EPF columns become SQLite columns.
@@ -36,6 +37,18 @@ public enum SchemaMapping {
     public static func columnDefinitions(_ header: EPFHeader) -> String {
         zip(header.columns, header.types).map(columnDefinition).joined(separator: ", ")
     }
+
+    /// The most columns a catalog table may have: SQLite's column limit
+    /// (SQLITE_MAX_COLUMN: 2000 unless SQLite was built otherwise). A
+    /// header with more is refused before any table is created.
+    public static let maximumColumns: Int = {
+        var connection: OpaquePointer?
+        defer { sqlite3_close_v2(connection) }
+        guard sqlite3_open_v2(":memory:", &connection, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let connection else {
+            return 2000
+        }
+        return Int(sqlite3_limit(connection, SQLITE_LIMIT_COLUMN, -1))
+    }()
 
     /// A comma-separated list of quoted names.
     public static func columnList(_ names: [String]) -> String {

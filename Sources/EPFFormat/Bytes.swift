@@ -53,3 +53,17 @@ public func lastRecordBoundary(_ base: UnsafePointer<UInt8>, from: Int, end: Int
     }
     return nil
 }
+
+/// Finds a Windows row end `0x02 0x0D 0x0A` in `base[from..<end]`: the mark
+/// of a file whose line ends a tool converted (EPF rows end in `0x02 0x0A`
+/// only). Returns the offset of its `0x02`. For error paths, not hot loops.
+public func findWindowsRowEnd(_ base: UnsafePointer<UInt8>, from: Int, end: Int) -> Int? {
+    var position = from
+    while position + 2 < end {
+        guard let hit = memchr(base + position, Int32(EPFByte.recordSeparator), end - position - 2) else { return nil }
+        let offset = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        if base[offset + 1] == 0x0D, base[offset + 2] == EPFByte.newline { return offset }
+        position = offset + 1
+    }
+    return nil
+}

@@ -19,6 +19,10 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
         case nulBytes
         case recordTooLarge
         case noKey
+        /// More columns than the catalog can hold in one table.
+        case tooManyColumns
+        /// Rows end in 0x02 0x0D 0x0A: a tool converted the line ends.
+        case windowsLineEnds
     }
 
     public var kind: Kind

@@ -80,7 +80,11 @@ public enum HeaderParser {
         }
 
         // Row 1: the column names.
-        guard let firstEnd = findRecordTerminator(base, from: 0, end: end) else {
+        let firstTerminator = findRecordTerminator(base, from: 0, end: end)
+        if findWindowsRowEnd(base, from: 0, end: firstTerminator ?? end) != nil {
+            throw windowsLineEnds(row: 1, offset: 0)
+        }
+        guard let firstEnd = firstTerminator else {
             if !isComplete && end < maximumHeaderBytes { return .needMoreBytes }
             let binary = looksBinary(base, count: min(end, 512))
             throw FormatError(
@@ -104,13 +108,21 @@ public enum HeaderParser {
         var warnings: [String] = []
         var row = 1
         var position = firstEnd + 2
+        var cutRow: (row: Int, offset: Int)?
 
         while position < end {
             // A row that is not a tag ends the header.
             guard base[position] == EPFByte.hash else { break }
-            guard let rowEnd = findRecordTerminator(base, from: position, end: end) else {
+            let terminator = findRecordTerminator(base, from: position, end: end)
+            if findWindowsRowEnd(base, from: position, end: terminator ?? end) != nil {
+                throw windowsLineEnds(row: row + 1, offset: position)
+            }
+            guard let rowEnd = terminator else {
                 if !isComplete && end < maximumHeaderBytes { return .needMoreBytes }
-                break  // an unterminated tail: the record scanner reports it
+                // An unterminated tail: the record scanner reports it, unless
+                // the header it cut is incomplete (then `finish` says so).
+                cutRow = (row + 1, position)
+                break
             }
             let text = String(decoding: UnsafeRawBufferPointer(start: base + position, count: rowEnd - position), as: UTF8.self)
             if text.hasPrefix("##") {
@@ -150,6 +162,12 @@ public enum HeaderParser {
         return .header(try finish())
 
         func finish() throws(FormatError) -> EPFHeader {
+            if let cutRow, typeNames == nil || mode == nil {
+                throw FormatError(
+                    .truncated, headerRow: cutRow.row, byteOffset: Int64(cutRow.offset),
+                    detail: "the file ends inside its header (header row \(cutRow.row) has no 0x02 0x0A row end)",
+                    hint: "The download was cut short; download the file again")
+            }
             guard let typeNames else {
                 throw FormatError(
                     .badHeader, headerRow: row, byteOffset: Int64(position),
@@ -188,6 +206,15 @@ public enum HeaderParser {
                 columns: columns, types: types, primaryKey: key, declaredPrimaryKey: declared,
                 exportMode: mode, dataOffset: position, rowCount: row, warnings: warnings)
         }
+    }
+
+    /// A header row that ends in `0x02 0x0D 0x0A`: without this check the
+    /// row would run on into the next ones and fail with a misleading error.
+    static func windowsLineEnds(row: Int, offset: Int) -> FormatError {
+        FormatError(
+            .windowsLineEnds, headerRow: row, byteOffset: Int64(offset),
+            detail: "the row ends in 0x02 0x0D 0x0A (a Windows line end), not 0x02 0x0A: a tool converted the file's line ends",
+            hint: "Download the file again and copy it as binary (EPF rows end in 0x02 0x0A only)")
     }
 
     static func splitNames(_ base: UnsafePointer<UInt8>, from: Int, end: Int) -> [String] {

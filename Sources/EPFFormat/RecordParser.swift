@@ -56,10 +56,7 @@ public final class RecordParser: @unchecked Sendable {
         while position < end, batch.count < batch.capacity {
             guard let terminator = findRecordTerminator(base, from: position, end: end) else {
                 if isFinal {
-                    batch.fault = FormatError(
-                        .truncated, record: recordsBefore + batch.count + 1, byteOffset: Int64(position),
-                        detail: "the file ends inside a row (\(end - position) bytes after the last 0x02 0x0A, no row end)",
-                        hint: "The download was cut short; download the file again")
+                    batch.fault = unterminatedTail(base, from: position, end: end, record: recordsBefore + batch.count + 1)
                 }
                 return position
             }
@@ -122,6 +119,9 @@ public final class RecordParser: @unchecked Sendable {
             }
             spans[columnCount - 1] = FieldSpan(start: rawStarts[columnCount - 1], end: end)
         } else if count > columnCount {
+            if findWindowsRowEnd(base, from: start, end: end) != nil {
+                return Self.windowsLineEnds(record: 1, offset: start)
+            }
             guard let chosen = rejoin(base, fieldCount: count, rowEnd: end, into: spans) else {
                 return FormatError(
                     .tooManyFields, record: 1, byteOffset: Int64(start),
@@ -178,6 +178,34 @@ public final class RecordParser: @unchecked Sendable {
             spans[index] = FieldSpan(start: rawStarts[index + extra], end: rawEnd(index + extra))
         }
         return (column, fitting.count != 1)
+    }
+
+    /// The fault for bytes after the last row end of a file: a cut footer,
+    /// Windows row ends, or a cut row.
+    func unterminatedTail(_ base: UnsafePointer<UInt8>, from position: Int, end: Int, record: Int) -> FormatError {
+        let tag = Self.footerTag
+        let length = min(end - position, tag.count)
+        let isFooter = length > 1 && (0..<length).allSatisfy { base[position + $0] == tag[$0] }
+        if findWindowsRowEnd(base, from: position, end: end) != nil {
+            return Self.windowsLineEnds(record: isFooter ? nil : record, offset: position)
+        }
+        if isFooter {
+            return FormatError(
+                .truncated, byteOffset: Int64(position),
+                detail: "the file ends inside its #recordsWritten footer row (\(end - position) bytes, no 0x02 0x0A row end)",
+                hint: "The download was cut short; download the file again")
+        }
+        return FormatError(
+            .truncated, record: record, byteOffset: Int64(position),
+            detail: "the file ends inside a row (\(end - position) bytes after the last 0x02 0x0A, no row end)",
+            hint: "The download was cut short; download the file again")
+    }
+
+    static func windowsLineEnds(record: Int?, offset: Int) -> FormatError {
+        FormatError(
+            .windowsLineEnds, record: record, byteOffset: Int64(offset),
+            detail: "the row ends in 0x02 0x0D 0x0A (a Windows line end), not 0x02 0x0A: a tool converted the file's line ends",
+            hint: "Download the file again and copy it as binary (EPF rows end in 0x02 0x0A only)")
     }
 
     func growScratch() {

@@ -255,6 +255,12 @@ public final class Importer {
                     : "an INCREMENTAL file whose key columns (\(declared.joined(separator: ", "))) are not among its columns cannot be applied",
                 hint: "Import the next FULL file of this table instead")
         }
+        if header.columns.count > store.maximumColumns {
+            throw FormatError(
+                .tooManyColumns, file: file.path, headerRow: 1, byteOffset: 0,
+                detail: "the header names \(header.columns.count) columns, more than a catalog table can hold (\(store.maximumColumns))",
+                hint: "Real EPF tables have a few dozen columns: the header is damaged or this is not an EPF table")
+        }
 
         let target = StagingTarget(table: file.table, header: header, sourceName: file.path, feed: report.feed, source: identity)
         let loader = try store.makeLoader(for: target, strict: options.strict)
@@ -345,8 +351,10 @@ public final class Importer {
         events(.progress(path: path, bytesRead: source.bytesRead, totalBytes: source.knownSize, rows: recordsBefore))
         guard let footer else {
             throw FormatError(
-                .missingFooter, file: path, record: recordsBefore, byteOffset: endOffset,
-                detail: "the file ends after record \(recordsBefore) with no #recordsWritten footer",
+                .missingFooter, file: path, record: recordsBefore > 0 ? recordsBefore : nil, byteOffset: endOffset,
+                detail: recordsBefore > 0
+                    ? "the file ends after record \(recordsBefore) with no #recordsWritten footer"
+                    : "the file ends after its header with no rows and no #recordsWritten footer",
                 hint: "The download was cut short; download the file again")
         }
         guard footer.count == recordsBefore else {

@@ -108,10 +108,17 @@ final class ParsePipeline {
     let inFlight: Int
     let batchCapacity: Int
 
-    init(header: EPFHeader, inFlight: Int = 2 * ProcessInfo.processInfo.activeProcessorCount + 2, batchCapacity: Int = 4096) {
+    /// - Parameter batchCapacity: records per batch; by default 4096, fewer
+    ///   for wide tables, so a batch's spans (16 bytes per field) stay
+    ///   within ~4 MB whatever the column count.
+    init(header: EPFHeader, inFlight: Int = 2 * ProcessInfo.processInfo.activeProcessorCount + 2, batchCapacity: Int? = nil) {
         self.header = header
         self.inFlight = max(2, inFlight)
-        self.batchCapacity = batchCapacity
+        self.batchCapacity = batchCapacity ?? Self.batchCapacity(columns: header.columns.count)
+    }
+
+    static func batchCapacity(columns: Int) -> Int {
+        min(4096, max(16, (4 << 20) / (MemoryLayout<FieldSpan>.stride * max(1, columns))))
     }
 
     /// Runs the pipeline over `source`, starting with `first` (already read,

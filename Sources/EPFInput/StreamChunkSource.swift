@@ -31,9 +31,19 @@ public final class StreamChunkSource: ChunkSource {
     var reachedEnd = false
     var finished = false
 
-    public init(stream: any ByteStream, name: String, chunkSize: Int = 8 << 20) {
+    /// The longest row a chunk may hold: a stream with no row end for this
+    /// long is not EPF data (or its row ends were converted), and reading
+    /// on would buffer all of it.
+    public let maximumRowBytes: Int
+
+    /// Default `maximumRowBytes`: 256 MB (real rows are a few KB; a field
+    /// of tens of MB still fits).
+    public static let defaultMaximumRowBytes = 256 << 20
+
+    public init(stream: any ByteStream, name: String, chunkSize: Int = 8 << 20, maximumRowBytes: Int = defaultMaximumRowBytes) {
         self.stream = stream
         self.name = name
+        self.maximumRowBytes = maximumRowBytes
         pool = BufferPool(size: max(chunkSize, 4096))
         current = pool.take()
     }
@@ -68,6 +78,12 @@ public final class StreamChunkSource: ChunkSource {
                 return chunk
             }
             // One row longer than the buffer: a bigger buffer, and read on.
+            if filled >= maximumRowBytes {
+                throw FormatError(
+                    .recordTooLarge, file: name, byteOffset: bufferOffset,
+                    detail: "no row end (0x02 0x0A) in the \(filled) bytes from here: a row this long is not EPF data",
+                    hint: "The file is damaged or not an EPF table (or its row ends were converted to 0x02 0x0D 0x0A); download it again")
+            }
             searchedUpTo = filled
             let bigger = ChunkBuffer(capacity: current.capacity * 2, pool: nil)
             bigger.base.copyMemory(from: current.base, byteCount: filled)

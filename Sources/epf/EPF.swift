@@ -14,7 +14,7 @@ struct EPF: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            ImportCommand.self, TablesCommand.self, LookupCommand.self, SearchCommand.self, SQLCommand.self, HistoryCommand.self,
+            ImportCommand.self, VerifyCommand.self, TablesCommand.self, LookupCommand.self, SearchCommand.self, SQLCommand.self, HistoryCommand.self,
             GenerateCommand.self,
         ]
     )

@@ -11,7 +11,13 @@ final class ProgressDisplay {
     private var lastLogged = ContinuousClock.now
     private let logInterval = Duration.seconds(10)
 
-    init(live: Bool) { self.live = live }
+    /// What the step after the last row is called (`buildingKey`).
+    let keyStep: String
+
+    init(live: Bool, keyStep: String = "building the key index") {
+        self.live = live
+        self.keyStep = keyStep
+    }
 
     func show(_ event: ImportEvent) {
         switch event {
@@ -40,7 +46,7 @@ final class ProgressDisplay {
             }
             if live { Console.status(line) } else { Console.message(line) }
         case .buildingKey(_, let table):
-            show(status: "\(table): building the key index")
+            show(status: "\(table): \(keyStep)")
         case .applying(let path, let tables):
             show(status: "\(path): applying \(tables) table(s) in one transaction")
         case .fileFinished(let report):

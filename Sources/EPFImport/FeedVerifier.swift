@@ -1,0 +1,220 @@
+import EPFCatalog
+import EPFFormat
+import EPFInput
+import Foundation
+
+/// Options of `epf verify`.
+public struct VerifyOptions: Sendable {
+    /// Count invalid UTF-8 and NUL bytes as damage (as `epf import --strict`
+    /// would refuse them) instead of as repairs.
+    public var strict = false
+    /// Fail compressed files and archives that have no `.md5` beside them.
+    public var requireMD5 = false
+    /// Bytes per chunk read from a file.
+    public var chunkSize = 8 << 20
+    /// Where the temporary key index goes (default: the system's temporary
+    /// folder). It holds the key columns of one file at a time.
+    public var temporaryFolder: String?
+    /// Memory for the key check: SQLite's page cache of the temporary key
+    /// index, which also bounds its sorter (the rest spills to disk).
+    public var keyCheckMemory = 16 << 20
+    /// Repeated keys listed per file (all of them are counted).
+    public var duplicateExamples = 5
+
+    public init(strict: Bool = false, requireMD5: Bool = false, chunkSize: Int = 8 << 20, temporaryFolder: String? = nil) {
+        self.strict = strict
+        self.requireMD5 = requireMD5
+        self.chunkSize = chunkSize
+        self.temporaryFolder = temporaryFolder
+    }
+}
+
+/// A key that more than one row of a file holds.
+public struct DuplicateKey: Sendable, Encodable, Equatable {
+    /// The key's values, as the catalog would store them, as text.
+    public var key: [String]
+    /// Rows holding it; all but the last would be skipped.
+    public var rows: Int
+    /// The first and the last record holding it (1-based) and their byte offsets.
+    public var firstRecord: Int
+    public var firstOffset: Int64
+    public var lastRecord: Int
+    public var lastOffset: Int64
+}
+
+/// What verifying one table file found.
+public struct VerifyReport: Sendable, Encodable, Equatable {
+    public enum Status: String, Sendable, Codable {
+        /// `epf import` would store every row as it is.
+        case clean
+        /// `epf import` would take the file, repairing, skipping or keeping
+        /// as text what the counts say.
+        case repairable
+        /// `epf import` would refuse the file (`error` says where and why).
+        case damaged
+    }
+
+    public var path: String
+    public var table: String
+    public var feed: String?
+    public var feedDate: String?
+    /// FULL or INCREMENTAL, once the header was read.
+    public var mode: String?
+    public var exportDate: Int64?
+    public var status: Status
+    public var size: Int64
+    /// Data rows read (up to the damage, for a damaged file).
+    public var rows: Int
+    /// Rows an import would repair (rejoined fields, U+FFFD, NUL removed).
+    public var repaired: Int
+    /// Rows an import would skip (earlier rows of a repeated key).
+    public var skipped: Int
+    /// Values an import would keep as text (not of their declared type).
+    public var keptAsText: Int
+    public var seconds: Double
+    public var counts: LoadCounts
+    /// Some of the repeated keys (`counts.duplicateKeys` counts them all).
+    public var duplicateKeys: [DuplicateKey]
+    /// For a damaged file: file, record or header row, byte offset, what is
+    /// wrong and what to do, worded as `epf import` words it.
+    public var error: String?
+    /// Header warnings and repair notes.
+    public var warnings: [String]
+
+    /// The verdict on a file that went through the import's reading path.
+    init(_ report: FileReport, duplicateKeys: [DuplicateKey]) {
+        path = report.path
+        table = report.table
+        feed = report.feed
+        feedDate = report.feedDate
+        mode = report.mode
+        exportDate = report.exportDate
+        size = report.size
+        rows = report.rows
+        repaired = report.repaired
+        skipped = report.skipped
+        keptAsText = report.counts.valuesKeptAsText
+        seconds = report.seconds
+        counts = report.counts
+        self.duplicateKeys = duplicateKeys
+        warnings = report.warnings
+        switch report.status {
+        case .failed, .blocked:
+            status = .damaged
+            error = report.error
+        case .applied, .notApplied:
+            // Not applied only because another file of its folder is damaged:
+            // this file's own verdict stands.
+            let counted = report.counts
+            status = counted.repairedRows > 0 || counted.skippedRows > 0 || counted.valuesKeptAsText > 0 || counted.commentRows > 0
+                ? .repairable : .clean
+            error = nil
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case path, table, feed, feedDate, mode, exportDate, status, size, rows, repaired, skipped, keptAsText, seconds
+        case counts, duplicateKeys, error, warnings
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+        try container.encode(table, forKey: .table)
+        try container.encodeIfPresent(feed, forKey: .feed)
+        try container.encodeIfPresent(feedDate, forKey: .feedDate)
+        try container.encodeIfPresent(mode, forKey: .mode)
+        try container.encodeIfPresent(exportDate, forKey: .exportDate)
+        try container.encode(status, forKey: .status)
+        try container.encode(size, forKey: .size)
+        try container.encode(rows, forKey: .rows)
+        try container.encode(repaired, forKey: .repaired)
+        try container.encode(skipped, forKey: .skipped)
+        try container.encode(keptAsText, forKey: .keptAsText)
+        try container.encode((seconds * 1000).rounded() / 1000, forKey: .seconds)
+        try container.encode(counts, forKey: .counts)
+        try container.encode(duplicateKeys, forKey: .duplicateKeys)
+        try container.encodeIfPresent(error, forKey: .error)
+        try container.encode(warnings, forKey: .warnings)
+    }
+}
+
+/// Checks table files without importing them: everything `epf import`
+/// checks (header, types, field counts, UTF-8 and NUL bytes, the
+/// `#recordsWritten` footer, md5 side files, archives) and key uniqueness,
+/// and what it would repair.
+///
+/// It IS the import's reading path: an `Importer` over a store that writes
+/// nothing (`VerifyStore`), so a file verifies exactly as it would import,
+/// with the same errors. Memory stays bounded as in an import (the chunks
+/// in flight) plus the key check, which goes through a temporary on-disk
+/// SQLite table of the key columns (`KeyIndex`): its page cache and sorter
+/// use at most about `keyCheckMemory`, whatever the file size.
+public final class FeedVerifier {
+    public let options: VerifyOptions
+    let events: (ImportEvent) -> Void
+
+    /// - Parameter events: reading progress, as an import reports it
+    ///   (`fileStarted`, `progress`, `buildingKey` for the key check,
+    ///   `fileFinished`, `note`).
+    public init(options: VerifyOptions = VerifyOptions(), events: @escaping (ImportEvent) -> Void = { _ in }) {
+        self.options = options
+        self.events = events
+    }
+
+    /// Verifies every file of `plan`. Unlike an import, a damaged file
+    /// blocks nothing: every unit is read.
+    public func run(_ plan: ImportPlan) -> [VerifyReport] {
+        let store = VerifyStore(options: options)
+        var importOptions = ImportOptions(strict: options.strict, chunkSize: options.chunkSize, requireMD5: options.requireMD5, allowShrink: true)
+        importOptions.chunksInFlight = ImportOptions().chunksInFlight
+        let events = self.events
+        let importer = Importer(store: store, options: importOptions) { event in
+            switch event {
+            case .applying, .unitFinished: break  // nothing is applied
+            default: events(event)
+            }
+        }
+        var reports: [VerifyReport] = []
+        for unit in plan.units where !unit.isEmpty {
+            for report in importer.run(unit) {
+                reports.append(VerifyReport(report, duplicateKeys: store.duplicates[report.path] ?? []))
+            }
+        }
+        return reports
+    }
+
+    /// Plans `paths` as `epf import` would (download folders, feed folders,
+    /// archives, table files) and verifies them.
+    public func run(paths: [String], filter: TableFilter? = nil) throws(PlanError) -> [VerifyReport] {
+        let all: TableFilter
+        if let filter { all = filter } else { all = try TableFilter() }
+        return run(try ImportPlanner.plan(paths: paths, filter: all))
+    }
+}
+
+/// A catalog store that stores nothing: its loaders check and count
+/// (`VerifyingLoader`), applying changes nothing, the journal is not kept.
+final class VerifyStore: CatalogStore {
+    let options: VerifyOptions
+    /// Examples of repeated keys, by file path.
+    var duplicates: [String: [DuplicateKey]] = [:]
+
+    init(options: VerifyOptions) { self.options = options }
+
+    func makeLoader(for target: StagingTarget, strict: Bool) throws -> any TableLoader {
+        try VerifyingLoader(target: target, strict: strict, store: self)
+    }
+
+    func apply(_ staged: [StagedTable], journal: [JournalEntry]) throws -> [ApplyOutcome] {
+        staged.map { table in
+            let rows = table.counts.rowsRead - table.counts.duplicateKeys
+            return ApplyOutcome(rowsAfter: rows, inserted: rows, updated: 0, addedColumns: [])
+        }
+    }
+
+    func discard(_ staged: [StagedTable]) {}
+    func record(_ journal: [JournalEntry]) throws {}
+    func appliedFiles() throws -> [AppliedFile] { [] }
+    func rowCount(of table: String) throws -> Int? { nil }
+}

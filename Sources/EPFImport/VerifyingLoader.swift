@@ -1,0 +1,290 @@
+import EPFCatalog
+import EPFFormat
+import Foundation
+
+/// A table loader that stores nothing: it decodes every field as
+/// `SQLiteTableLoader` would, counts the same repairs and misfits, refuses
+/// the same rows under `strict` (same wording), and puts each row's key, as
+/// the catalog would store it, into a temporary `KeyIndex`, which counts the
+/// repeated keys at the end.
+final class VerifyingLoader: TableLoader {
+    let target: StagingTarget
+    private(set) var counts = LoadCounts()
+    private(set) var firstExportDate: Int64?
+
+    let strict: Bool
+    let columnCount: Int
+    let kinds: [ColumnType.Kind]
+    /// For each column, its place in the key, or -1.
+    let keyPosition: [Int]
+    let exportDateColumn: Int?
+    let store: VerifyStore
+    var keys: KeyIndex?
+    /// Normalised dates (19 bytes per date column) then repaired text for
+    /// the current record; sized before each record, so it never moves
+    /// while the key statement holds pointers into it.
+    var scratch: UnsafeMutablePointer<UInt8>
+    var scratchCapacity: Int
+    let dateBytes: Int
+
+    init(target: StagingTarget, strict: Bool, store: VerifyStore) throws {
+        self.target = target
+        self.strict = strict
+        self.store = store
+        let header = target.header
+        columnCount = header.columns.count
+        kinds = header.types.map(\.kind)
+        var positions = Array(repeating: -1, count: columnCount)
+        for (place, column) in header.keyColumnIndexes.enumerated() { positions[column] = place }
+        keyPosition = positions
+        exportDateColumn = header.columns.firstIndex(of: "export_date")
+        dateBytes = kinds.filter { $0 == .date }.count * 19
+        scratchCapacity = max(4096, dateBytes)
+        scratch = .allocate(capacity: scratchCapacity)
+        if !header.keyColumnIndexes.isEmpty {
+            do throws(SQLiteError) {
+                keys = try KeyIndex(
+                    keyColumns: header.keyColumnIndexes.count, folder: store.options.temporaryFolder,
+                    memory: store.options.keyCheckMemory)
+            } catch {
+                scratch.deallocate()
+                throw CatalogError(error, while: "creating the temporary key index for \(target.table)")
+            }
+        }
+    }
+
+    deinit {
+        scratch.deallocate()
+    }
+
+    func load(_ batch: RecordBatch, chunk: UnsafeRawBufferPointer, firstRecord: Int, chunkOffset: Int64) throws {
+        counts.commentRows += batch.skippedCommentRows
+        guard batch.count > 0, let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        if firstExportDate == nil, let column = exportDateColumn {
+            let span = batch.field(0, column)
+            firstExportDate = ValueDecoding.integer(base + span.start, span.count)
+        }
+        for record in 0..<batch.count {
+            let flags = batch.flags(record)
+            let repairing = flags.contains(.needsTextRepair)
+            if repairing {
+                let first = batch.field(record, 0).start
+                let last = batch.field(record, columnCount - 1).end
+                reserveScratch(dateBytes + TextRepair.repairedCapacity(last - first))
+            }
+            var usedDates = 0
+            var written = 0
+            var invalidSequences = 0
+            var nulBytes = 0
+            for column in 0..<columnCount {
+                let span = batch.field(record, column)
+                let p = base + span.start
+                let n = span.count
+                let place = keyPosition[column]
+                if n == 0 {
+                    if place >= 0 { keys?.bindText(p, count: 0, at: place) }
+                    continue
+                }
+                switch kinds[column] {
+                case .integer:
+                    if let value = ValueDecoding.integer(p, n) {
+                        if place >= 0 { keys?.bind(value, at: place) }
+                        continue
+                    }
+                    counts.nonNumericIntegers += 1
+                case .boolean:
+                    if let value = ValueDecoding.boolean(p, n) {
+                        if place >= 0 { keys?.bind(Int64(value ? 1 : 0), at: place) }
+                        continue
+                    }
+                    counts.nonBooleanValues += 1
+                case .decimal:
+                    if let value = ValueDecoding.decimal(p, n) {
+                        if place >= 0 { keys?.bind(value, at: place) }
+                        continue
+                    }
+                    counts.nonNumericDecimals += 1
+                case .date:
+                    let out = scratch + usedDates
+                    if let length = ValueDecoding.date(p, n, into: out) {
+                        if place >= 0 { keys?.bindText(out, count: length, at: place) }
+                        usedDates += 19
+                        continue
+                    }
+                    counts.unparsedDates += 1
+                case .text, .freeText, .unknown:
+                    break
+                }
+                // Text: the bytes themselves, or their repaired copy.
+                if repairing {
+                    let out = scratch + dateBytes + written
+                    let outcome = TextRepair.repair(p, n, into: out)
+                    written += outcome.length
+                    invalidSequences += outcome.invalidSequences
+                    nulBytes += outcome.nulBytes
+                    if place >= 0 { keys?.bindText(out, count: outcome.length, at: place) }
+                } else if place >= 0 {
+                    keys?.bindText(p, count: n, at: place)
+                }
+            }
+            let offset = chunkOffset + Int64(batch.offset(record))
+            if strict, invalidSequences > 0 || nulBytes > 0 {
+                throw strictError(invalidSequences: invalidSequences, nulBytes: nulBytes, record: firstRecord + record, offset: offset)
+            }
+            if invalidSequences > 0 {
+                counts.invalidUTF8Rows += 1
+                counts.invalidUTF8Sequences += invalidSequences
+            }
+            if nulBytes > 0 {
+                counts.nulRows += 1
+                counts.nulBytes += nulBytes
+            }
+            if flags.contains(.rejoined) {
+                counts.rejoinedRows += 1
+                if flags.contains(.ambiguous) { counts.ambiguousRepairs += 1 }
+            }
+            if flags.contains(.rejoined) || invalidSequences > 0 || nulBytes > 0 {
+                counts.repairedRows += 1
+            }
+            if let keys {
+                do throws(SQLiteError) {
+                    try keys.add(record: firstRecord + record, offset: offset)
+                } catch {
+                    throw CatalogError(error, while: "recording the key of record \(firstRecord + record) of \(target.table)")
+                }
+            }
+        }
+        counts.rowsRead += batch.count
+    }
+
+    /// Counts the repeated keys (every row of a key but the last would be
+    /// skipped, as the import keeps the last).
+    func finish() throws -> StagedTable {
+        if let keys {
+            self.keys = nil
+            do throws(SQLiteError) {
+                let found = try keys.duplicates(examples: store.options.duplicateExamples)
+                counts.duplicateKeys = found.skipped
+                if !found.examples.isEmpty { store.duplicates[target.sourceName] = found.examples }
+            } catch {
+                throw CatalogError(error, while: "checking the keys of \(target.table) in the temporary key index")
+            }
+        }
+        return StagedTable(
+            target: target, stagingName: "", keyIndexName: nil, counts: counts, firstExportDate: firstExportDate)
+    }
+
+    func abandon() {
+        keys = nil
+    }
+
+    func reserveScratch(_ needed: Int) {
+        guard needed > scratchCapacity else { return }
+        scratch.deallocate()
+        scratchCapacity = max(needed, scratchCapacity * 2)
+        scratch = .allocate(capacity: scratchCapacity)
+    }
+
+    /// Worded as `SQLiteTableLoader` words it.
+    func strictError(invalidSequences: Int, nulBytes: Int, record: Int, offset: Int64) -> FormatError {
+        let invalid = invalidSequences > 0
+        return FormatError(
+            invalid ? .invalidUTF8 : .nulBytes, file: target.sourceName, record: record, byteOffset: offset,
+            detail: invalid
+                ? "the row holds \(invalidSequences) invalid UTF-8 sequence(s), refused because of --strict"
+                : "the row holds \(nulBytes) NUL byte(s), refused because of --strict",
+            hint: "Run without --strict to store U+FFFD in their place (counted and reported)")
+    }
+}
+
+/// The keys of one file in a temporary SQLite database on disk, so that
+/// repeated keys are found in bounded memory whatever the file size: rows
+/// are appended (record number as rowid, key columns with no type, so each
+/// value keeps the class the catalog would store: `1` and `01` are the same
+/// integer key, as in the catalog's unique index), then one `GROUP BY` over
+/// the key columns, which SQLite sorts externally (page cache and sorter
+/// bounded by `memory`, the rest in temporary files).
+final class KeyIndex {
+    let database: SQLiteDatabase
+    let path: String
+    let keyColumns: Int
+    private var insert: SQLiteStatement?
+
+    init(keyColumns: Int, folder: String?, memory: Int) throws(SQLiteError) {
+        self.keyColumns = keyColumns
+        let directory = folder ?? FileManager.default.temporaryDirectory.path
+        path = (directory as NSString).appendingPathComponent("epf-verify-keys-\(UUID().uuidString).sqlite")
+        database = try SQLiteDatabase(path: path)
+        do throws(SQLiteError) {
+            try database.execute(
+                """
+                PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;
+                PRAGMA temp_store = FILE; PRAGMA cache_size = -\(max(1024, memory >> 10));
+                """)
+            let columns = (0..<keyColumns).map { "k\($0)" }
+            try database.execute("CREATE TABLE keys (record INTEGER PRIMARY KEY, byte_offset, \(columns.joined(separator: ", ")))")
+            try database.execute("BEGIN")
+            let parameters = Array(repeating: "?", count: keyColumns + 2).joined(separator: ", ")
+            insert = try database.prepare("INSERT INTO keys VALUES (\(parameters))")
+        } catch {
+            remove()
+            throw error
+        }
+    }
+
+    deinit {
+        insert = nil
+        remove()
+    }
+
+    private func remove() {
+        for suffix in ["", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    /// Binds key column `place` (0-based) of the row being added. Text is
+    /// bound without a copy: `bytes` must stay put until `add`.
+    func bindText(_ bytes: UnsafePointer<UInt8>, count: Int, at place: Int) {
+        insert?.bindStatic(bytes, count: count, at: Int32(place + 3))
+    }
+
+    func bind(_ value: Int64, at place: Int) { insert?.bind(value, at: Int32(place + 3)) }
+    func bind(_ value: Double, at place: Int) { insert?.bind(value, at: Int32(place + 3)) }
+
+    /// Adds the row whose key columns were just bound.
+    func add(record: Int, offset: Int64) throws(SQLiteError) {
+        guard let insert else { return }
+        insert.bind(Int64(record), at: 1)
+        insert.bind(offset, at: 2)
+        defer { insert.reset() }
+        _ = try insert.step()
+    }
+
+    /// The rows an import would skip (for each key, all its rows but the
+    /// last) and the first `examples` repeated keys in file order.
+    func duplicates(examples: Int) throws(SQLiteError) -> (skipped: Int, examples: [DuplicateKey]) {
+        insert = nil
+        try database.execute("COMMIT")
+        let columns = (0..<keyColumns).map { "k\($0)" }.joined(separator: ", ")
+        let query = try database.prepare(
+            """
+            SELECT count(*), min(record), min(byte_offset), max(record), max(byte_offset), \(columns)
+            FROM keys GROUP BY \(columns) HAVING count(*) > 1
+            """)
+        var skipped = 0
+        var found: [DuplicateKey] = []
+        while try query.step() {
+            let rows = Int(query.int64(0))
+            skipped += rows - 1
+            found.append(DuplicateKey(
+                key: (0..<keyColumns).map { query.value(5 + $0).textValue ?? "" }, rows: rows,
+                firstRecord: Int(query.int64(1)), firstOffset: query.int64(2),
+                lastRecord: Int(query.int64(3)), lastOffset: query.int64(4)))
+            if found.count > 4 * max(1, examples) {
+                found.sort { $0.firstRecord < $1.firstRecord }
+                found.removeLast(found.count - examples)
+            }
+        }
+        found.sort { $0.firstRecord < $1.firstRecord }
+        return (skipped, Array(found.prefix(examples)))
+    }
+}
