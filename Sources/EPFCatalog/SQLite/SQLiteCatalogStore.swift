@@ -383,8 +383,12 @@ public final class SQLiteCatalogStore: CatalogStore {
         for (name, type) in zip(header.columns, header.types) { known[name] = type.declared }
         let order = try database.columnNames(of: table.target.table)
         let columns = order.map { ColumnInfo(name: $0, type: known[$0] ?? "") }
-        let columnsJSON = String(decoding: try! JSONEncoder().encode(columns), as: UTF8.self)
-        let keyJSON = String(decoding: try! JSONEncoder().encode(header.primaryKey), as: UTF8.self)
+        // Sorted keys: the same table info from every run (JSONEncoder's key
+        // order otherwise changes from process to process).
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let columnsJSON = String(decoding: try! encoder.encode(columns), as: UTF8.self)
+        let keyJSON = String(decoding: try! encoder.encode(header.primaryKey), as: UTF8.self)
         try database.execute(
             """
             INSERT INTO \(Self.tableInfoTable) (table_name, feed, export_mode, export_date, columns, primary_key, source_path, applied_at)
