@@ -4,6 +4,8 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
     public var detail: String
     public var hint: String
     public var underlying: SQLiteError?
+    /// The catalog's disk has no room for what the import was about to do.
+    public var isOutOfSpace = false
 
     public init(detail: String, hint: String, underlying: SQLiteError? = nil) {
         self.detail = detail
@@ -16,7 +18,7 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
     public init(_ error: SQLiteError, while action: String) {
         let hint: String
         if error.isDiskFull {
-            hint = "The disk is full; free space (a FULL import needs about the table's size again) and run the import again"
+            hint = "The disk is full; free space (a FULL import needs about the table's size again) and run the import again: it resumes from its last checkpoint"
         } else if error.isBusy {
             hint = "Another process holds the catalog; wait for it to finish and run the import again"
         } else if error.code == 8 /* SQLITE_READONLY */ || error.code == 14 /* SQLITE_CANTOPEN */ {
@@ -27,6 +29,13 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
             hint = "Nothing was applied from this file; run the import again after fixing the cause"
         }
         self.init(detail: "\(action): \(error.message)", hint: hint, underlying: error)
+    }
+
+    /// The error of a load refused for want of disk space.
+    public static func outOfSpace(detail: String, hint: String) -> CatalogError {
+        var error = CatalogError(detail: detail, hint: hint)
+        error.isOutOfSpace = true
+        return error
     }
 
     public var description: String { "\(detail). \(hint)" }

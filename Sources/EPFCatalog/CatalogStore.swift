@@ -115,6 +115,10 @@ public protocol TableLoader: AnyObject {
     func finish() throws -> StagedTable
     /// Forgets everything loaded so far.
     func abandon()
+    /// Stops without forgetting what is committed, so that the import
+    /// resumes from the last checkpoint when it runs again (after the disk
+    /// ran full, say).
+    func suspend()
     /// Where an earlier load of the same file, interrupted (killed, disk
     /// full), stopped: the records before its `byteOffset` are in staging
     /// already, and loading goes on from there. nil for a fresh load.
@@ -126,6 +130,7 @@ public protocol TableLoader: AnyObject {
 }
 
 extension TableLoader {
+    public func suspend() { abandon() }
     public var resumedFrom: LoadCheckpoint? { nil }
     public func reached(byteOffset: Int64, records: Int) throws {}
 }
@@ -154,10 +159,14 @@ public protocol CatalogStore: AnyObject {
     func importFinished() throws
     /// The most columns one of its tables may have.
     var maximumColumns: Int { get }
+    /// Bytes free where the store keeps its data, when it can tell: an
+    /// import refuses early a file that cannot fit.
+    func freeBytes() -> Int64?
 }
 
 extension CatalogStore {
     public func importFinished() throws {}
+    public func freeBytes() -> Int64? { nil }
     /// SQLite's limit (`SchemaMapping.maximumColumns`).
     public var maximumColumns: Int { SchemaMapping.maximumColumns }
 }

@@ -9,6 +9,7 @@ import Foundation
 /// - `EPF_TEST_CHECKPOINT_BYTES=N` commits a load every N bytes instead of
 ///   every `SQLiteCatalogStore.checkpointBytes`.
 /// - `EPF_TEST_CHUNK_BYTES=N` cuts files into chunks of N bytes.
+/// - `EPF_TEST_FREE_BYTES=N` makes the catalog's disk look N bytes free.
 public enum TestHooks {
     /// Where a test may stop an import.
     public enum FaultPoint: String, Sendable, CaseIterable {
@@ -46,5 +47,6 @@ public enum TestHooks {
     }
 
     public static let checkpointBytes: Int64? = environment["EPF_TEST_CHECKPOINT_BYTES"].flatMap { Int64($0) }
+    public static let freeBytes: Int64? = environment["EPF_TEST_FREE_BYTES"].flatMap { Int64($0) }
     public static let chunkBytes: Int? = environment["EPF_TEST_CHUNK_BYTES"].flatMap { Int($0) }
 }

@@ -265,6 +265,7 @@ public final class Importer {
         let target = StagingTarget(table: file.table, header: header, sourceName: file.path, feed: report.feed, source: identity)
         let loader = try store.makeLoader(for: target, strict: options.strict)
         do {
+            try checkFreeSpace(for: file, resumingAt: loader.resumedFrom)
             if let resume = loader.resumedFrom {
                 events(
                     .note(
@@ -287,9 +288,39 @@ public final class Importer {
             report.warnings += staged.counts.notes
             return staged
         } catch {
-            loader.abandon()
+            // Out of space: keep what is committed, to resume once there is room.
+            if let error = error as? CatalogError, error.underlying?.isDiskFull == true || error.isOutOfSpace {
+                loader.suspend()
+            } else {
+                loader.abandon()
+            }
             throw error
         }
+    }
+
+    /// Refuses a file that cannot fit on the catalog's disk before loading
+    /// it: about its size again (the staging table, then its key and search
+    /// index), less what an interrupted load already committed. A
+    /// compressed file's size is estimated from typical EPF ratios (bzip2
+    /// 7.5x, gzip and zip 4.5x).
+    func checkFreeSpace(for file: PlannedFile, resumingAt resume: LoadCheckpoint?) throws {
+        guard resume?.staged != true, let free = store.freeBytes() else { return }
+        let ratio: Double
+        switch file.format {
+        case .plain: ratio = 1
+        case .bzip2, .tarBzip2: ratio = 7.5
+        case .gzip, .tarGzip, .zip: ratio = 4.5
+        }
+        let remaining = max(0, Double(file.size) * ratio - Double(resume?.byteOffset ?? 0))
+        let needed = Int64(remaining * 1.25)
+        guard needed > free else { return }
+        throw CatalogError.outOfSpace(
+            detail: "not enough free disk space to load \(file.table): about \(Self.size(needed)) needed (the table's size again, with its indexes), \(Self.size(free)) free where the catalog is",
+            hint: "Free space, or import into a catalog on a larger disk (--db); nothing of this file was applied")
+    }
+
+    static func size(_ bytes: Int64) -> String {
+        bytes >= 1_000_000_000 ? String(format: "%.1f GB", Double(bytes) / 1e9) : String(format: "%.1f MB", Double(bytes) / 1e6)
     }
 
     /// Parses the chunks on worker threads and hands their batches, in file

@@ -148,4 +148,16 @@ struct ImportCommandTests {
         #expect(FileManager.default.fileExists(atPath: db))
         #expect(!FileManager.default.fileExists(atPath: cli.path("catalog.sqlite")))
     }
+
+    @Test func aFileThatCannotFitOnTheDiskIsRefusedBeforeLoading() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = cli.path("c.sqlite")
+        let result = try cli.run(["import", "--db", db, CLIRunner.sampleFeed("itunes20261101")], environment: ["EPF_TEST_FREE_BYTES": "1000"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("not enough free disk space to load application: about"), "\(result.stderr)")
+        #expect(result.stderr.contains("0.0 MB free where the catalog is. Free space, or import into a catalog on a larger disk (--db)"))
+        let tables = try cli.run(["tables", "--db", db, "--format", "csv"])
+        #expect(tables.stdout == "table,rows,last_mode,last_import,export_date,source\n", "\(tables.stdout)")
+    }
 }

@@ -222,6 +222,15 @@ public final class SQLiteCatalogStore: CatalogStore {
         }
     }
 
+    /// Bytes free to unprivileged writers on the catalog's file system.
+    public func freeBytes() -> Int64? {
+        if let bytes = TestHooks.freeBytes { return bytes }
+        var stats = statvfs()
+        let folder = (database.path as NSString).deletingLastPathComponent
+        guard statvfs(folder.isEmpty ? "." : folder, &stats) == 0 else { return nil }
+        return Int64(stats.f_bavail) * Int64(stats.f_frsize)
+    }
+
     /// Drops the interrupted loads this import did not resume (it read
     /// other files: their staging tables would only take space), and
     /// switches a catalog this import created to WAL, so that readers can

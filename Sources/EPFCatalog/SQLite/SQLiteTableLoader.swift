@@ -266,6 +266,15 @@ public final class SQLiteTableLoader: TableLoader {
             firstExportDate: firstExportDate)
     }
 
+    /// Rolls back what is not committed and keeps the rest, with its
+    /// checkpoint, for the next import of the same file to resume.
+    public func suspend() {
+        if !finished {
+            database.rollback()
+            finished = true
+        }
+    }
+
     /// Rolls back what is not committed, then drops the staging table and
     /// its checkpoint: a file that failed is not resumed.
     public func abandon() {
