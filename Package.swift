@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "EPFInputTests", dependencies: ["EPFInput", "EPFFormat"]),
         .testTarget(name: "EPFCatalogTests", dependencies: ["EPFCatalog", "EPFFormat", "CSQLite"]),
         .testTarget(name: "EPFImportTests", dependencies: ["EPFImport", "EPFCatalog", "EPFInput", "EPFFormat", "CSQLite"]),
-        .testTarget(name: "EPFCLITests", dependencies: ["epf", "EPFCatalog"]),
+        .testTarget(name: "EPFCLITests", dependencies: ["epf", "EPFCatalog", "EPFSynthetic"]),
     ],
     swiftLanguageModes: [.v6]
 )

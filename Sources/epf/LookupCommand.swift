@@ -20,25 +20,12 @@ struct LookupCommand: ParsableCommand {
             valueName: "id-or-link"))
     var ids: [String]
 
-    @Option(name: .long, help: "ISO country code (US, USA) or storefront ID for prices (default US).")
-    var country: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Language of the name, description and release notes, from application_detail when the application has it: en, ja, ja_JP (default: the application table's own name).",
-            valueName: "lang"))
-    var lang: String?
+    @OptionGroup var locale: ResultLocaleOptions
 
     @Option(name: .long, help: "Output format.")
     var format: OutputFormat = .json
 
     func validate() throws {
-        do {
-            _ = try lang.map { (text) throws(CatalogError) in try Language(text) }
-        } catch {
-            throw ValidationError(error.description)
-        }
         guard !ids.isEmpty else { throw ValidationError("Give at least one Apple ID or product link.") }
         for id in ids {
             do {
@@ -50,11 +37,11 @@ struct LookupCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (catalog, storefront) = try ResultOutput.open(catalog.path, country: country, command: "lookup")
+        let (catalog, storefront) = try ResultOutput.open(catalog.path, country: locale.country, command: "lookup")
         let appleIDs = ids.compactMap { try? ProductLink.appleID(from: $0) }
         let response: SearchResponse
         do {
-            response = try catalog.lookup(ids: appleIDs, in: storefront, language: try lang.map { (text) throws(CatalogError) in try Language(text) })
+            response = try catalog.lookup(ids: appleIDs, in: storefront, language: try locale.language())
         } catch {
             Console.message("epf lookup: \(error.description)")
             throw ExitCode(1)

@@ -21,15 +21,7 @@ struct SearchCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Words to find in titles.", valueName: "term"))
     var term: [String]
 
-    @Option(name: .long, help: "ISO country code (US, USA) or storefront ID for prices (default US).")
-    var country: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Language of the name, description and release notes, from application_detail when the application has it: en, ja, ja_JP (default: the application table's own name).",
-            valueName: "lang"))
-    var lang: String?
+    @OptionGroup var locale: ResultLocaleOptions
 
     @Option(
         name: .long,
@@ -55,11 +47,6 @@ struct SearchCommand: ParsableCommand {
     var format: OutputFormat = .json
 
     func validate() throws {
-        do {
-            _ = try lang.map { (text) throws(CatalogError) in try Language(text) }
-        } catch {
-            throw ValidationError(error.description)
-        }
         guard !term.joined().allSatisfy(\.isWhitespace) else { throw ValidationError("Give words to search for.") }
         guard limit >= 0 else { throw ValidationError("--limit must be 0 or more.") }
         guard offset >= 0 else { throw ValidationError("--offset must be 0 or more.") }
@@ -73,7 +60,7 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (catalog, storefront) = try ResultOutput.open(catalog.path, country: country, command: "search")
+        let (catalog, storefront) = try ResultOutput.open(catalog.path, country: locale.country, command: "search")
         let text = term.joined(separator: " ")
         guard AppleMedia.findsSoftware(media) else {
             Console.message("epf search: the catalog holds applications only; --media \(media) finds nothing")
@@ -83,7 +70,7 @@ struct SearchCommand: ParsableCommand {
         let response: SearchResponse
         do {
             response = try catalog.search(
-                term: text, in: storefront, language: try lang.map { (text) throws(CatalogError) in try Language(text) }, entity: entity.flatMap(SoftwareEntity.init(apiName:)), limit: limit, offset: offset)
+                term: text, in: storefront, language: try locale.language(), entity: entity.flatMap(SoftwareEntity.init(apiName:)), limit: limit, offset: offset)
         } catch {
             Console.message("epf search: \(error.description)")
             throw ExitCode(1)

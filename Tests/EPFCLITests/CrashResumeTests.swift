@@ -1,4 +1,5 @@
 import EPFCatalog
+import EPFSynthetic
 import Foundation
 import Testing
 
@@ -131,7 +132,7 @@ struct CrashResumeTests {
             "checkpoint:1", "checkpoint:4", "checkpoint:9", "checkpoint:14", "before-index:1", "before-index:2", "before-index:3",
             "in-apply:1", "in-apply:2", "after-apply:1",
         ]
-        var random = SystemRandomNumberGenerator.Seeded(seed: 20_261_123)
+        var random = SplitMix64(seed: 20_261_123)
         let randoms = (0..<12).map { _ in Moment.after(0.05 + Double(random.next() % 850) / 1000) }
         return points.map(Moment.at) + randoms
     }
@@ -186,20 +187,5 @@ struct CrashResumeTests {
         }
         #expect(killed >= 20, "only \(killed) of \(Self.trials.count) imports were killed before they finished")
         #expect(resumedLoads >= 5, "only \(resumedLoads) runs resumed a load")
-    }
-}
-
-extension SystemRandomNumberGenerator {
-    /// SplitMix64: the same sequence for the same seed.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }
