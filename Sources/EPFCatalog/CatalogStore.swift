@@ -30,6 +30,15 @@ public struct StagedTable: Sendable {
     public var counts: LoadCounts
     /// The first row's `export_date` (epoch milliseconds), if any.
     public var firstExportDate: Int64?
+
+    /// For stores outside this module (PostgreSQL).
+    public init(target: StagingTarget, stagingName: String, keyIndexName: String?, counts: LoadCounts, firstExportDate: Int64?) {
+        self.target = target
+        self.stagingName = stagingName
+        self.keyIndexName = keyIndexName
+        self.counts = counts
+        self.firstExportDate = firstExportDate
+    }
 }
 
 /// What applying one staged table changed in its live table.
@@ -42,6 +51,13 @@ public struct ApplyOutcome: Sendable, Equatable, Codable {
     public var updated: Int
     /// INCREMENTAL: columns the live table did not have yet.
     public var addedColumns: [String]
+
+    public init(rowsAfter: Int, inserted: Int, updated: Int, addedColumns: [String]) {
+        self.rowsAfter = rowsAfter
+        self.inserted = inserted
+        self.updated = updated
+        self.addedColumns = addedColumns
+    }
 }
 
 /// Writes the rows of one table file into staging.
