@@ -299,9 +299,10 @@ public final class PostgresTableLoader: TableLoader {
             """)
     }
 
-    /// Abandons the load: the COPY in progress is rolled back; the staging
-    /// table and checkpoint committed so far stay until the store discards
-    /// them or the next import drops them.
+    /// Abandons the load (the file failed): the COPY in progress is rolled
+    /// back, and the staging table, checkpoint and unfit values committed so
+    /// far are dropped. (A killed import leaves them instead, for resuming;
+    /// the next import drops them.)
     public func abandon() {
         guard !finished else { return }
         finished = true
@@ -309,6 +310,15 @@ public final class PostgresTableLoader: TableLoader {
             copying = false
             connection.abortCopy()
         }
+        connection.rollback()
+        _ = try? connection.execute(
+            """
+            BEGIN;
+            DROP TABLE IF EXISTS \(quoteIdentifier(stagingName));
+            DELETE FROM \(PostgresCatalogStore.unfitTable) WHERE load_id = \(loadID);
+            DELETE FROM \(PostgresCatalogStore.checkpointTable) WHERE load_id = \(loadID);
+            COMMIT
+            """)
         connection.rollback()
     }
 
