@@ -43,6 +43,11 @@ public final class CopyEncoder {
     public struct Repair: Sendable, Equatable {
         public var invalidSequences = 0
         public var nulBytes = 0
+
+        public init(invalidSequences: Int = 0, nulBytes: Int = 0) {
+            self.invalidSequences = invalidSequences
+            self.nulBytes = nulBytes
+        }
     }
 
     public init(header: EPFHeader) {
