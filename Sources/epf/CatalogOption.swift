@@ -25,7 +25,19 @@ struct CatalogOption: ParsableArguments {
     var isPostgres: Bool { PostgresTarget.isURL(path) }
 
     /// The PostgreSQL database, when the catalog is one.
-    var postgres: PostgresTarget? { isPostgres ? PostgresTarget(url: path) : nil }
+    var postgres: PostgresTarget? { Self.postgresTarget(path) }
+
+    /// The PostgreSQL database `path` names, if it is a URL.
+    static func postgresTarget(_ path: String) -> PostgresTarget? {
+        PostgresTarget.isURL(path) ? PostgresTarget(url: path) : nil
+    }
+
+    /// Says that `epf COMMAND` does not read PostgreSQL yet; exits 1.
+    static func readsSQLiteOnly(_ postgres: PostgresTarget, command: String) -> ExitCode {
+        Console.message(
+            "epf \(command): reads SQLite catalogs only for now; query \(postgres.redacted) with psql (see the README's PostgreSQL section)")
+        return ExitCode(1)
+    }
 
     /// The catalog as messages name it: a PostgreSQL URL without its password.
     var displayName: String { postgres?.redacted ?? path }
@@ -33,11 +45,7 @@ struct CatalogOption: ParsableArguments {
     /// The catalog opened read-only for `epf COMMAND`; a catalog that cannot
     /// be opened is said on standard error and exits 1.
     func reader(for command: String) throws -> CatalogReader {
-        if let postgres {
-            Console.message(
-                "epf \(command): reads SQLite catalogs only for now; query \(postgres.redacted) with psql (see the README's PostgreSQL section)")
-            throw ExitCode(1)
-        }
+        if let postgres { throw Self.readsSQLiteOnly(postgres, command: command) }
         do {
             return try CatalogReader(path: path)
         } catch {
