@@ -56,6 +56,7 @@ public final class PostgresTableLoader: TableLoader {
         encoder = CopyEncoder(header: header)
         kinds = header.types.map(\.kind)
         exportDateColumn = header.columns.firstIndex(of: "export_date")
+        loadedThrough = Int64(header.dataOffset)
         capacity = max(options.flushBytes * 2, 1 << 16)
         buffer = .allocate(capacity: capacity)
         let staging = quoteIdentifier(stagingName)
