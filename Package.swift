@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "EPFCatalog", targets: ["EPFCatalog"]),
         .library(name: "EPFImport", targets: ["EPFImport"]),
         .library(name: "EPFSynthetic", targets: ["EPFSynthetic"]),
+        .library(name: "EPFPostgres", targets: ["EPFPostgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -34,12 +35,21 @@ let package = Package(
             providers: [.apt(["libbz2-dev"]), .brew(["bzip2"])]
         ),
 
+        // Debian: libpq-dev (PostgreSQL's client library).
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
+
         // The file format: bytes in, header and records out.
         .target(name: "EPFFormat"),
         // Where bytes come from: mapped files, compressed streams, folders.
         .target(name: "EPFInput", dependencies: ["EPFFormat", "CZlib", "CBZip2"]),
         // The catalog: SQLite store, schema mapping, loader, journal, reads.
         .target(name: "EPFCatalog", dependencies: ["EPFFormat", "CSQLite"]),
+        // The PostgreSQL store: same protocol, COPY through libpq.
+        .target(name: "EPFPostgres", dependencies: ["EPFFormat", "EPFCatalog", "CLibPQ"]),
         // Deterministic synthetic feeds for benchmarks and stress tests.
         .target(name: "EPFSynthetic", dependencies: ["EPFFormat"]),
         // The pipeline: plan, parse, load; progress as values.
@@ -48,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "epf",
             dependencies: [
-                "EPFFormat", "EPFInput", "EPFCatalog", "EPFImport", "EPFSynthetic",
+                "EPFFormat", "EPFInput", "EPFCatalog", "EPFImport", "EPFPostgres", "EPFSynthetic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -58,6 +68,9 @@ let package = Package(
         .testTarget(name: "EPFCatalogTests", dependencies: ["EPFCatalog", "EPFFormat", "CSQLite"]),
         .testTarget(name: "EPFImportTests", dependencies: ["EPFImport", "EPFCatalog", "EPFInput", "EPFFormat", "CSQLite"]),
         .testTarget(name: "EPFCLITests", dependencies: ["epf", "EPFCatalog", "EPFSynthetic"]),
+        .testTarget(
+            name: "EPFPostgresTests",
+            dependencies: ["EPFPostgres", "EPFImport", "EPFCatalog", "EPFInput", "EPFFormat", "EPFSynthetic", "CLibPQ", "CSQLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

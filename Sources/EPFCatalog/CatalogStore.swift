@@ -74,6 +74,7 @@ public struct StagedTable: Sendable {
     /// The first row's `export_date` (epoch milliseconds), if any.
     public var firstExportDate: Int64?
 
+    /// For stores outside this module (PostgreSQL).
     public init(target: StagingTarget, stagingName: String, keyIndexName: String?, counts: LoadCounts, firstExportDate: Int64?) {
         self.target = target
         self.stagingName = stagingName

@@ -19,12 +19,21 @@ public struct ImportOptions: Sendable {
     /// live table it replaces (otherwise the feed is refused: a cut or
     /// wrong download must not empty a catalog).
     public var allowShrink = false
+    /// Table files of one feed folder loaded at once, each by its own
+    /// loader on its own thread. Only for stores whose loaders may run at
+    /// the same time (PostgreSQL: a connection per loader); SQLite's share
+    /// one connection, so 1 there.
+    public var parallelTables = 1
 
-    public init(strict: Bool = false, chunkSize: Int = 8 << 20, requireMD5: Bool = false, allowShrink: Bool = false) {
+    public init(
+        strict: Bool = false, chunkSize: Int = 8 << 20, requireMD5: Bool = false, allowShrink: Bool = false,
+        parallelTables: Int = 1
+    ) {
         self.strict = strict
         self.chunkSize = chunkSize
         self.requireMD5 = requireMD5
         self.allowShrink = allowShrink
+        self.parallelTables = max(1, parallelTables)
     }
 }
 
@@ -39,7 +48,14 @@ public final class Importer {
     public init(store: any CatalogStore, options: ImportOptions = ImportOptions(), events: @escaping (ImportEvent) -> Void = { _ in }) {
         self.store = store
         self.options = options
-        self.events = events
+        // Files loading at once (parallelTables > 1) report from several
+        // threads; the handler sees one event at a time.
+        let lock = NSLock()
+        self.events = { event in
+            lock.lock()
+            defer { lock.unlock() }
+            events(event)
+        }
     }
 
     /// Imports every unit of `plan`, in order, and reports every file. Once
@@ -89,6 +105,8 @@ public final class Importer {
         var staged: [(StagedTable, FileReport, String)] = []
         var reports: [FileReport] = []
         var failed = false
+        // Guards the three above while files load in parallel.
+        let lock = NSLock()
 
         /// Loads one file into staging; a failure is recorded as that file's.
         func stage(_ file: PlannedFile, open: () throws -> OpenedFile) {
@@ -113,13 +131,15 @@ public final class Importer {
                 }
                 report.counts = table.counts
                 report.seconds = seconds(since: clock)
-                staged.append((table, report, started))
+                lock.withLock { staged.append((table, report, started)) }
             } catch {
-                failed = true
                 report.status = .failed
                 report.error = describe(error, file: file.path)
                 report.seconds = seconds(since: clock)
-                reports.append(report)
+                lock.withLock {
+                    failed = true
+                    reports.append(report)
+                }
                 journalFailure(report, started: started)
             }
             events(.fileFinished(report))
@@ -145,6 +165,14 @@ public final class Importer {
                 journalFailure(report, started: Timestamp.now())
                 events(.fileFinished(report))
             }
+        } else if options.parallelTables > 1 && unit.files.count > 1 {
+            // Several tables at once; `stage` records results under `lock`.
+            inParallel(unit.files.count, width: options.parallelTables) { index in
+                stage(unit.files[index]) { try open(unit.files[index]) }
+            }
+            // Applied (and journaled) in the unit's file order.
+            let order = Dictionary(unit.files.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
+            staged.sort { (order[$0.1.path] ?? 0) < (order[$1.1.path] ?? 0) }
         } else {
             for file in unit.files {
                 stage(file) { try open(file) }
@@ -445,6 +473,47 @@ public final class Importer {
         let elapsed = ContinuousClock.now - start
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
+}
+
+/// Runs `body(0..<count)` on up to `width` threads at once (the calling
+/// thread waits) and returns when every call has returned.
+///
+/// Invariant: `body` guards whatever it shares (the importer's `stage`
+/// records its results under a lock; each table's loader is used by one
+/// thread only; the store's own connection is locked by the store), which
+/// is why the unchecked box below may carry it to the threads.
+func inParallel(_ count: Int, width: Int, _ body: (Int) -> Void) {
+    withoutActuallyEscaping(body) { body in
+        let work = UncheckedBox<((Int) -> Void)?>(body)
+        let next = UncheckedBox(NSLock())
+        nonisolated(unsafe) var index = 0
+        let done = DispatchGroup()
+        for _ in 0..<min(width, count) {
+            done.enter()
+            let thread = Thread {
+                defer { done.leave() }
+                while true {
+                    next.value.lock()
+                    let mine = index
+                    index += 1
+                    next.value.unlock()
+                    guard mine < count else { return }
+                    work.value?(mine)
+                }
+            }
+            thread.name = "epf-table-loader"
+            thread.start()
+        }
+        done.wait()
+        // The threads may outlive this call; the closure must not.
+        work.value = nil
+    }
+}
+
+/// Carries a value to another thread; see `inParallel` for the invariant.
+final class UncheckedBox<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 struct JournalDetails: Codable {

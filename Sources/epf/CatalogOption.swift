@@ -1,5 +1,6 @@
 import ArgumentParser
 import EPFCatalog
+import EPFPostgres
 import Foundation
 
 /// `--db PATH`, shared by every command that uses a catalog.
@@ -7,8 +8,8 @@ struct CatalogOption: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The catalog: a SQLite file (default: $EPF_DB, else catalog.sqlite in the current folder).",
-            valueName: "path"))
+            "The catalog: a SQLite file, or a PostgreSQL database as postgres://user@host:port/dbname (parts left out come from the PG* environment variables) (default: $EPF_DB, else catalog.sqlite in the current folder).",
+            valueName: "path|url"))
     var db: String?
 
     /// The catalog path the user asked for.
@@ -20,9 +21,31 @@ struct CatalogOption: ParsableArguments {
         return "catalog.sqlite"
     }
 
+    /// Whether the catalog is a PostgreSQL database.
+    var isPostgres: Bool { PostgresTarget.isURL(path) }
+
+    /// The PostgreSQL database, when the catalog is one.
+    var postgres: PostgresTarget? { Self.postgresTarget(path) }
+
+    /// The PostgreSQL database `path` names, if it is a URL.
+    static func postgresTarget(_ path: String) -> PostgresTarget? {
+        PostgresTarget.isURL(path) ? PostgresTarget(url: path) : nil
+    }
+
+    /// Says that `epf COMMAND` does not read PostgreSQL yet; exits 1.
+    static func readsSQLiteOnly(_ postgres: PostgresTarget, command: String) -> ExitCode {
+        Console.message(
+            "epf \(command): reads SQLite catalogs only for now; query \(postgres.redacted) with psql (see the README's PostgreSQL section)")
+        return ExitCode(1)
+    }
+
+    /// The catalog as messages name it: a PostgreSQL URL without its password.
+    var displayName: String { postgres?.redacted ?? path }
+
     /// The catalog opened read-only for `epf COMMAND`; a catalog that cannot
     /// be opened is said on standard error and exits 1.
     func reader(for command: String) throws -> CatalogReader {
+        if let postgres { throw Self.readsSQLiteOnly(postgres, command: command) }
         do {
             return try CatalogReader(path: path)
         } catch {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EPFCatalog
+import EPFPostgres
 
 /// A journal status as `epf history --status` takes it.
 enum JournalStatusFilter: String, ExpressibleByArgument, CaseIterable {
@@ -42,6 +43,32 @@ struct HistoryCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let postgres = catalog.postgres {
+            let found: [[String?]]?
+            do {
+                found = try PostgresCatalogReader.journal(
+                    at: postgres, feed: feed, table: table, status: status?.rawValue, limit: limit)
+            } catch {
+                Console.message("epf history: \(error.description)")
+                throw ExitCode(1)
+            }
+            guard let found else {
+                Console.message("epf history: \(postgres.redacted) has no import journal yet; run `epf import` first")
+                throw ExitCode(1)
+            }
+            // Numbers as numbers: id, rows, repaired_rows, skipped_rows, seconds.
+            let numeric: Set<Int> = [0, 7, 8, 9, 10]
+            let rows = found.map { row in
+                row.enumerated().map { index, text -> SQLValue in
+                    guard let text else { return .null }
+                    if numeric.contains(index), let number = Int64(text) { return .integer(number) }
+                    return .text(text)
+                }
+            }
+            if rows.isEmpty { Console.message("epf history: no journal rows match") }
+            Console.out(TabularOutput(columns: Self.columns, rows: rows).render(format))
+            return
+        }
         var conditions: [String] = []
         var values: [SQLValue] = []
         if let feed { conditions.append("feed = ?"); values.append(.text(feed)) }

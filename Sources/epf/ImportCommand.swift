@@ -1,6 +1,7 @@
 import ArgumentParser
 import EPFCatalog
 import EPFImport
+import EPFPostgres
 import Foundation
 
 /// `epf import PATH...`
@@ -62,11 +63,19 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .long, help: "Fail compressed files and archives that have no .md5 file beside them.")
     var requireMD5 = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "PostgreSQL: table files of a feed folder loaded at once, each on its own connection (SQLite loads one at a time).",
+            valueName: "n"))
+    var jobs: Int = 2
+
     @Option(name: .long, help: "Where the summary goes: table (standard error), json or csv (standard output).")
     var format: OutputFormat = .table
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("Name at least one table file or feed folder to import.") }
+        if jobs < 1 { throw ValidationError("--jobs must be 1 or more.") }
         let identifier = tablePrefix.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
         if !identifier { throw ValidationError("--table-prefix may hold only letters, digits and '_'.") }
         do {
@@ -95,8 +104,9 @@ struct ImportCommand: ParsableCommand {
 
         if dryRun {
             do {
-                let schedule = ImportSchedule(
-                    plan: plan, applied: try SQLiteCatalogStore.appliedFiles(catalogAt: catalog.path), force: force)
+                let applied = try catalog.postgres.map { try PostgresCatalogStore.appliedFiles(at: $0) }
+                    ?? SQLiteCatalogStore.appliedFiles(catalogAt: catalog.path)
+                let schedule = ImportSchedule(plan: plan, applied: applied, force: force)
                 Console.out(PlanListing(schedule: schedule).render(format))
             } catch {
                 Console.message("epf import: \(error)")
@@ -105,17 +115,27 @@ struct ImportCommand: ParsableCommand {
             return
         }
 
-        let store: SQLiteCatalogStore
+        let store: any CatalogStore
+        let leftovers: [String]
+        var resumable: [(staging: String, table: String, records: Int)] = []
         do {
-            store = try SQLiteCatalogStore(path: catalog.path, restart: restart)
+            if let postgres = catalog.postgres {
+                let options = try PostgresStoreOptions(environment: ProcessInfo.processInfo.environment)
+                let opened = try PostgresCatalogStore(target: postgres, options: options)
+                (store, leftovers) = (opened, opened.droppedLeftovers)
+            } else {
+                let opened = try SQLiteCatalogStore(path: catalog.path, restart: restart)
+                (store, leftovers) = (opened, opened.droppedLeftovers)
+                resumable = opened.resumableLoads
+            }
         } catch {
-            Console.message("epf import: \(error.description)")
+            Console.message("epf import: \(error)")
             throw ExitCode(1)
         }
-        for leftover in store.droppedLeftovers {
+        for leftover in leftovers {
             Console.message("note: dropped \(leftover), left by an import that did not finish")
         }
-        for load in store.resumableLoads {
+        for load in resumable {
             Console.message(
                 "note: an interrupted load of \(load.table) (\(load.records) rows committed) resumes if this import reads the same file; --restart starts over")
         }
@@ -134,7 +154,8 @@ struct ImportCommand: ParsableCommand {
         }
 
         let progress = ProgressDisplay(live: Console.messagesAreTerminal)
-        var options = ImportOptions(strict: strict, requireMD5: requireMD5, allowShrink: allowShrink)
+        var options = ImportOptions(
+            strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, parallelTables: catalog.isPostgres ? jobs : 1)
         if let chunkBytes = TestHooks.chunkBytes { options.chunkSize = chunkBytes }
         let importer = Importer(store: store, options: options) { progress.show($0) }
         let clock = ContinuousClock.now
@@ -142,7 +163,7 @@ struct ImportCommand: ParsableCommand {
         progress.finish()
         let elapsed = ContinuousClock.now - clock
 
-        let summary = ImportSummary(reports: reports, catalog: catalog.path, elapsed: elapsed)
+        let summary = ImportSummary(reports: reports, catalog: catalog.displayName, elapsed: elapsed)
         switch format {
         case .table: Console.message(summary.table())
         case .json: Console.out(summary.json())

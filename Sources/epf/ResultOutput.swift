@@ -26,6 +26,9 @@ enum ResultOutput {
     /// Opens the catalog and resolves `--country`: an unknown country is a
     /// usage error (64), a catalog that cannot answer exits 1.
     static func open(_ path: String, country: String?, command: String) throws -> (Catalog, Storefront) {
+        if let postgres = CatalogOption.postgresTarget(path) {
+            throw CatalogOption.readsSQLiteOnly(postgres, command: command)
+        }
         let catalog: Catalog
         do {
             catalog = try Catalog(path: path)

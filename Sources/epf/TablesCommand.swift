@@ -1,5 +1,6 @@
 import ArgumentParser
 import EPFCatalog
+import EPFPostgres
 
 /// `epf tables`
 struct TablesCommand: ParsableCommand {
@@ -13,11 +14,19 @@ struct TablesCommand: ParsableCommand {
     var format: OutputFormat = .table
 
     func run() throws {
-        let reader = try catalog.reader(for: "tables")
-        let tables: [CatalogReader.TableSummary]
+        typealias Summary = (name: String, rows: Int, lastMode: String?, lastImport: String?, exportDate: Int64?, source: String?)
+        let tables: [Summary]
         do {
-            tables = try reader.tables()
-        } catch {
+            if let postgres = catalog.postgres {
+                tables = try PostgresCatalogReader.tables(at: postgres).map {
+                    ($0.name, $0.rows, $0.lastMode, $0.lastImport, $0.exportDate, $0.source)
+                }
+            } else {
+                tables = try catalog.reader(for: "tables").tables().map {
+                    ($0.name, $0.rows, $0.lastMode, $0.lastImport, $0.exportDate, $0.source)
+                }
+            }
+        } catch let error as CatalogError {
             Console.message("epf tables: \(error.description)")
             throw ExitCode(1)
         }

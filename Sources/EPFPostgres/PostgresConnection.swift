@@ -1,0 +1,208 @@
+import CLibPQ
+import Foundation
+
+/// One libpq connection, in blocking mode, with text results.
+///
+/// Not thread-safe: one thread uses a connection at a time (each table
+/// loader has its own; the store guards its own with a lock).
+public final class PostgresConnection {
+    let handle: OpaquePointer
+    public let target: PostgresTarget
+
+    /// Connects and sets what every session of the importer needs: UTF-8
+    /// text, ISO dates, and a name the server's activity view shows.
+    public init(_ target: PostgresTarget, applicationName: String = "epf") throws(PostgresError) {
+        self.target = target
+        guard let connection = PQconnectdb(target.conninfo) else {
+            throw PostgresError(sqlState: nil, message: "\(target.redacted): libpq could not allocate a connection")
+        }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = target.scrub(String(cString: PQerrorMessage(connection)).trimmingCharacters(in: .whitespacesAndNewlines))
+            PQfinish(connection)
+            throw PostgresError(sqlState: nil, message: "cannot connect to \(target.redacted): \(message)")
+        }
+        handle = connection
+        guard PQsetClientEncoding(handle, "UTF8") == 0 else {
+            throw error(nil, prefix: "setting the client encoding to UTF8")
+        }
+        try execute("SET client_min_messages = warning; SET DateStyle = 'ISO, YMD'; SET application_name = \(literal(applicationName))")
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// The server's version number (150018 for 15.18).
+    public var serverVersion: Int { Int(PQserverVersion(handle)) }
+
+    /// Runs statements (several, separated by `;`, are allowed) that return
+    /// no rows or whose rows are not wanted.
+    public func execute(_ sql: String) throws(PostgresError) {
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+    }
+
+    /// Runs one statement with text parameters (nil is NULL) and returns
+    /// its rows as text (nil for NULL).
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> [[String?]] {
+        let result = withParameters(parameters) { values in
+            PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+        }
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        return rows(of: result)
+    }
+
+    /// The first column of the first row, as text.
+    public func scalar(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> String? {
+        try query(sql, parameters).first?.first ?? nil
+    }
+
+    /// Runs one statement that changes rows and returns how many it changed.
+    @discardableResult
+    public func change(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> Int {
+        let result = withParameters(parameters) { values in
+            PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+        }
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        return Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
+    /// Runs `sql` inside a savepoint of the open transaction; false (and
+    /// the savepoint rolled back) when it fails on a unique violation.
+    public func executeUnlessUniqueViolation(_ sql: String) throws(PostgresError) -> Bool {
+        try execute("SAVEPOINT epf_unique")
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        if PQresultStatus(result) == PGRES_COMMAND_OK {
+            try execute("RELEASE SAVEPOINT epf_unique")
+            return true
+        }
+        let failure = error(result, prefix: nil)
+        guard failure.isUniqueViolation else { throw failure }
+        try execute("ROLLBACK TO SAVEPOINT epf_unique")
+        return false
+    }
+
+    /// Rolls back an open transaction, if any; errors are ignored (the
+    /// connection may be gone).
+    public func rollback() {
+        if PQtransactionStatus(handle) != PQTRANS_IDLE {
+            PQclear(PQexec(handle, "ROLLBACK"))
+        }
+    }
+
+    // MARK: COPY
+
+    /// Starts `COPY ... FROM STDIN`.
+    public func beginCopy(_ sql: String) throws(PostgresError) {
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_COPY_IN else {
+            try check(result, sql: sql)
+            throw PostgresError(sqlState: nil, message: "\(sql): the server did not start a COPY")
+        }
+    }
+
+    /// Sends bytes of the COPY stream.
+    public func putCopyData(_ bytes: UnsafePointer<UInt8>, count: Int) throws(PostgresError) {
+        let sent = bytes.withMemoryRebound(to: CChar.self, capacity: count) { PQputCopyData(handle, $0, Int32(count)) }
+        guard sent == 1 else { throw error(nil, prefix: "sending COPY data") }
+    }
+
+    /// Ends the COPY stream and returns the rows the server stored.
+    @discardableResult
+    public func endCopy() throws(PostgresError) -> Int {
+        guard PQputCopyEnd(handle, nil) == 1 else { throw error(nil, prefix: "ending COPY") }
+        return try drainCopyResults()
+    }
+
+    /// Abandons a COPY in progress (the server rolls it back).
+    public func abortCopy() {
+        if PQputCopyEnd(handle, "abandoned by epf") == 1 {
+            _ = try? drainCopyResults()
+        }
+    }
+
+    private func drainCopyResults() throws(PostgresError) -> Int {
+        var rows = 0
+        var failure: PostgresError?
+        while let result = PQgetResult(handle) {
+            defer { PQclear(result) }
+            if PQresultStatus(result) == PGRES_COMMAND_OK {
+                rows += Int(String(cString: PQcmdTuples(result))) ?? 0
+            } else if failure == nil {
+                failure = error(result, prefix: nil)
+            }
+        }
+        if let failure { throw failure }
+        return rows
+    }
+
+    // MARK: Helpers
+
+    /// `'text'` as a SQL string literal.
+    public func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    private func withParameters<R>(_ parameters: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
+        // strdup'ed copies live until the call returns.
+        let copies: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.map { strdup($0) } ?? nil }
+        defer { for copy in copies { free(copy) } }
+        let pointers = copies.map { UnsafePointer($0) }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
+    }
+
+    private func rows(of result: OpaquePointer?) -> [[String?]] {
+        let rowCount = PQntuples(result)
+        let columnCount = PQnfields(result)
+        var rows: [[String?]] = []
+        rows.reserveCapacity(Int(rowCount))
+        for row in 0..<rowCount {
+            rows.append((0..<columnCount).map { column in
+                PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+            })
+        }
+        return rows
+    }
+
+    private func check(_ result: OpaquePointer?, sql: String) throws(PostgresError) {
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
+        default: throw error(result, prefix: nil)
+        }
+    }
+
+    /// The error of `result`, or the connection's, scrubbed of passwords.
+    func error(_ result: OpaquePointer?, prefix: String?) -> PostgresError {
+        var message: String
+        var sqlState: String?
+        var copyLine: Int?
+        if let result, PQresultStatus(result) != PGRES_COMMAND_OK {
+            func field(_ code: UInt8) -> String? {
+                PQresultErrorField(result, Int32(code)).map { String(cString: $0) }
+            }
+            sqlState = field(UInt8(ascii: "C"))
+            message = field(UInt8(ascii: "M")) ?? String(cString: PQresultErrorMessage(result))
+            if let detail = field(UInt8(ascii: "D")) { message += " (\(detail))" }
+            if let context = field(UInt8(ascii: "W")) {
+                copyLine = Self.copyLine(in: context)
+                if copyLine == nil { message += " [\(context)]" }
+            }
+        } else {
+            message = String(cString: PQerrorMessage(handle))
+        }
+        message = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let prefix { message = "\(prefix): \(message)" }
+        return PostgresError(sqlState: sqlState, message: target.scrub(message), copyLine: copyLine)
+    }
+
+    /// The line number in `COPY t, line 12, column c: "..."`.
+    static func copyLine(in context: String) -> Int? {
+        guard context.hasPrefix("COPY "), let range = context.range(of: ", line ") else { return nil }
+        let digits = context[range.upperBound...].prefix { $0.isNumber }
+        return Int(digits)
+    }
+}

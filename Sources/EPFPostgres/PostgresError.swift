@@ -1,0 +1,42 @@
+import EPFCatalog
+
+/// A failed libpq call or a statement the server refused, with its
+/// passwords already scrubbed.
+public struct PostgresError: Error, Sendable, CustomStringConvertible {
+    /// The server's SQLSTATE (`23505` unique violation, ...), if it sent one.
+    public var sqlState: String?
+    /// The message, first line first (libpq's primary message, then
+    /// `DETAIL`/`CONTEXT` lines).
+    public var message: String
+    /// For an error inside a COPY stream: the line of that stream, from the
+    /// server's CONTEXT (`COPY t, line 12, column c: ...`).
+    public var copyLine: Int?
+
+    public var description: String { message }
+
+    /// A unique index could not be built: the key repeats.
+    public var isUniqueViolation: Bool { sqlState == "23505" }
+
+    /// Advice for the errors a user can do something about.
+    var hint: String {
+        switch sqlState {
+        case "53100"?: return "The server's disk is full; free space (a FULL import needs about the table's size again) and run the import again"
+        case "28P01"?, "28000"?: return "Check the user and password (in the URL, $PGPASSWORD or ~/.pgpass)"
+        case "3D000"?: return "Create the database first (createdb NAME) or name an existing one in the URL"
+        case "42501"?: return "The user may not create tables there; grant it CREATE on the schema or use another user"
+        case "57P01"?, "57P02"?, "57P03"?: return "The server shut down or is starting; run the import again when it is up"
+        default:
+            if sqlState == nil || sqlState?.hasPrefix("08") == true {
+                return "Check that the server runs and the URL (host, port, database) is right"
+            }
+            return "Nothing was applied from this file; run the import again after fixing the cause"
+        }
+    }
+}
+
+extension CatalogError {
+    /// Wraps a PostgreSQL error met while doing `action`.
+    init(_ error: PostgresError, while action: String) {
+        self.init(detail: "\(action): \(error.message)", hint: error.hint)
+    }
+}

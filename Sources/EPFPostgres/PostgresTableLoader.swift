@@ -1,0 +1,335 @@
+import EPFCatalog
+import EPFFormat
+import Foundation
+
+/// Loads one table file into a staging table with `COPY ... FROM STDIN`
+/// (text format), on a connection of its own, so that several tables can
+/// load at once.
+///
+/// Each record is converted from the chunk bytes into one reusable output
+/// buffer (`CopyEncoder`), sent with `PQputCopyData` in pieces of about
+/// `flushBytes`. Every `commitBytes` of COPY data, the COPY is ended and
+/// committed together with the file's checkpoint row in `epf_checkpoint`
+/// (byte offset after the last record sent, rows): a killed import leaves a
+/// staging table and a checkpoint that agree, which is what resuming needs.
+/// `finish()` builds the key after the load (last row of a key wins).
+public final class PostgresTableLoader: TableLoader {
+    public let target: StagingTarget
+    public private(set) var counts = LoadCounts()
+    public private(set) var firstExportDate: Int64?
+
+    let connection: PostgresConnection
+    let options: PostgresStoreOptions
+    let stagingName: String
+    let loadID: String
+    let strict: Bool
+    let encoder: CopyEncoder
+    let kinds: [ColumnType.Kind]
+    let exportDateColumn: Int?
+    let copyStatement: String
+
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var used = 0
+    private var copying = false
+    private var finished = false
+    /// COPY bytes produced since the last commit.
+    private var bytesSinceCommit = 0
+    /// The record number of the first line of the current COPY, for errors.
+    private var firstRecordOfCopy = 1
+    /// Unfit values not yet written to `epf_unfit_values`.
+    private var pendingUnfit: [(record: Int, column: Int, value: String)] = []
+    private var unfitKept = 0
+    /// The file offset just after the last record converted.
+    private var loadedThrough: Int64 = 0
+
+    /// Values kept in `epf_unfit_values` per file, at most (all are counted).
+    public static let unfitKeptPerFile = 10_000
+
+    init(target: PostgresTarget, options: PostgresStoreOptions, staging: StagingTarget, strict: Bool) throws(CatalogError) {
+        self.target = staging
+        self.options = options
+        self.strict = strict
+        let header = staging.header
+        stagingName = PostgresCatalogStore.stagingName(for: staging.table)
+        try PostgresSchema.checkIdentifier(stagingName, for: staging.table)
+        encoder = CopyEncoder(header: header)
+        kinds = header.types.map(\.kind)
+        exportDateColumn = header.columns.firstIndex(of: "export_date")
+        loadedThrough = Int64(header.dataOffset)
+        capacity = max(options.flushBytes * 2, 1 << 16)
+        buffer = .allocate(capacity: capacity)
+        let staging = quoteIdentifier(stagingName)
+        let columns = SchemaMapping.columnList(header.columns + [PostgresSchema.recordColumn])
+        copyStatement = "COPY \(staging) (\(columns)) FROM STDIN"
+        do {
+            connection = try PostgresConnection(target, applicationName: "epf load \(self.target.table)")
+        } catch {
+            buffer.deallocate()
+            throw CatalogError(error, while: "connecting to load \(self.target.table)")
+        }
+        do {
+            // Batch commits need not wait for the disk: a crash loses the
+            // last batches and their checkpoint together.
+            try connection.execute("SET synchronous_commit = off; SET maintenance_work_mem = '\(options.maintenanceWorkMem)'")
+            try connection.execute("BEGIN")
+            try connection.execute("DROP TABLE IF EXISTS \(staging)")
+            let unlogged = options.unloggedStaging || header.exportMode == .incremental
+            try connection.execute(
+                "CREATE \(unlogged ? "UNLOGGED " : "")TABLE \(staging) (\(PostgresSchema.columnDefinitions(header)), \(quoteIdentifier(PostgresSchema.recordColumn)) BIGINT NOT NULL)")
+            loadID = try connection.scalar(
+                """
+                INSERT INTO \(PostgresCatalogStore.checkpointTable) (table_name, staging_name, source_path, export_mode, byte_offset, rows, phase)
+                VALUES ($1, $2, $3, $4, \(header.dataOffset), 0, 'loading') RETURNING load_id
+                """,
+                [self.target.table, stagingName, self.target.sourceName, header.exportMode.rawValue]) ?? "0"
+            try connection.execute("COMMIT")
+            try startCopy()
+        } catch {
+            connection.rollback()
+            buffer.deallocate()
+            throw CatalogError(error, while: "creating the staging table for \(self.target.table)")
+        }
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    private func startCopy() throws(PostgresError) {
+        try connection.execute("BEGIN")
+        try connection.beginCopy(copyStatement)
+        copying = true
+        bytesSinceCommit = 0
+        firstRecordOfCopy = counts.rowsRead + 1
+    }
+
+    /// Converts every record of `batch` into COPY lines and sends them.
+    public func load(_ batch: RecordBatch, chunk: UnsafeRawBufferPointer, firstRecord: Int, chunkOffset: Int64) throws {
+        counts.commentRows += batch.skippedCommentRows
+        guard batch.count > 0, let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        if firstExportDate == nil, let column = exportDateColumn {
+            let span = batch.field(0, column)
+            firstExportDate = ValueDecoding.integer(base + span.start, span.count)
+        }
+        let lastColumn = encoder.columnCount - 1
+        for record in 0..<batch.count {
+            let recordBytes = batch.field(record, lastColumn).end - batch.field(record, 0).start
+            let needed = encoder.worstCase(recordBytes: recordBytes)
+            if used + needed > capacity { try makeRoom(needed) }
+            let number = firstRecord + record
+            let length = encoder.encode(batch, record: record, base: base, recordNumber: number, into: buffer + used)
+            let repair = encoder.repair
+            if repair.invalidSequences > 0 || repair.nulBytes > 0 {
+                if strict {
+                    throw strictError(repair, record: number, offset: chunkOffset + Int64(batch.offset(record)))
+                }
+                if repair.invalidSequences > 0 {
+                    counts.invalidUTF8Rows += 1
+                    counts.invalidUTF8Sequences += repair.invalidSequences
+                }
+                if repair.nulBytes > 0 {
+                    counts.nulRows += 1
+                    counts.nulBytes += repair.nulBytes
+                }
+            }
+            let flags = batch.flags(record)
+            if flags.contains(.rejoined) {
+                counts.rejoinedRows += 1
+                if flags.contains(.ambiguous) { counts.ambiguousRepairs += 1 }
+            }
+            if flags.contains(.rejoined) || repair.invalidSequences > 0 || repair.nulBytes > 0 {
+                counts.repairedRows += 1
+            }
+            if !encoder.unfitColumns.isEmpty {
+                noteUnfit(batch, record: record, base: base, number: number)
+            }
+            used += length
+            bytesSinceCommit += length
+            counts.rowsRead += 1
+            if used >= options.flushBytes { try send() }
+        }
+        loadedThrough = chunkOffset + Int64(batch.field(batch.count - 1, lastColumn).end + 2)
+        if bytesSinceCommit >= options.commitBytes {
+            try commitBatch(byteOffset: loadedThrough, phase: "loading")
+        }
+    }
+
+    /// Counts and keeps the values of `record` that did not fit their type.
+    private func noteUnfit(_ batch: RecordBatch, record: Int, base: UnsafePointer<UInt8>, number: Int) {
+        for column in encoder.unfitColumns {
+            switch kinds[column] {
+            case .integer: counts.nonNumericIntegers += 1
+            case .boolean: counts.nonBooleanValues += 1
+            case .decimal: counts.nonNumericDecimals += 1
+            case .date: counts.unparsedDates += 1
+            case .text, .freeText, .unknown: break
+            }
+            guard unfitKept < Self.unfitKeptPerFile else { continue }
+            unfitKept += 1
+            let span = batch.field(record, column)
+            let bytes = UnsafeBufferPointer(start: base + span.start, count: span.count).filter { $0 != 0 }
+            pendingUnfit.append((number, column, String(decoding: bytes, as: UTF8.self)))
+        }
+    }
+
+    /// Sends what the buffer holds, then grows it if one record needs more.
+    private func makeRoom(_ needed: Int) throws {
+        try send()
+        if needed > capacity {
+            buffer.deallocate()
+            capacity = needed
+            buffer = .allocate(capacity: capacity)
+        }
+    }
+
+    private func send() throws {
+        guard used > 0 else { return }
+        do {
+            try connection.putCopyData(buffer, count: used)
+        } catch {
+            throw refused(error)
+        }
+        used = 0
+    }
+
+    /// Ends the current COPY and commits it with the checkpoint.
+    private func commitBatch(byteOffset: Int64, phase: String) throws {
+        try send()
+        do {
+            if copying {
+                copying = false
+                try connection.endCopy()
+            }
+            try writeUnfit()
+            try connection.change(
+                "UPDATE \(PostgresCatalogStore.checkpointTable) SET byte_offset = $1, rows = $2, phase = $3, updated_at = now() WHERE load_id = $4",
+                [String(byteOffset), String(counts.rowsRead), phase, loadID])
+            try connection.execute("COMMIT")
+            if phase == "loading" { try startCopy() }
+        } catch {
+            connection.rollback()
+            throw refused(error)
+        }
+    }
+
+    private func writeUnfit() throws(PostgresError) {
+        guard !pendingUnfit.isEmpty else { return }
+        let columns = target.header.columns
+        for value in pendingUnfit {
+            try connection.change(
+                """
+                INSERT INTO \(PostgresCatalogStore.unfitTable) (load_id, table_name, source_path, record, column_name, declared_type, value)
+                VALUES ($1, $2, $3, $4, $5, $6, $7)
+                """,
+                [loadID, target.table, target.sourceName, String(value.record), columns[value.column],
+                 target.header.types[value.column].declared, value.value])
+        }
+        pendingUnfit.removeAll()
+    }
+
+    /// A server error during the load, with the record it was about when
+    /// the server says which COPY line it refused.
+    private func refused(_ error: any Error) -> any Error {
+        guard let error = error as? PostgresError else { return error }
+        if let line = error.copyLine {
+            return CatalogError(
+                detail: "record \(firstRecordOfCopy + line - 1) of \(target.table): PostgreSQL refused it: \(error.message)",
+                hint: "Nothing was applied from this file; report the record (it should have been converted or counted)")
+        }
+        return CatalogError(error, while: "loading \(target.table) into \(stagingName)")
+    }
+
+    /// Ends the load; builds the key (last row of a repeated key wins) and,
+    /// for a FULL file, the lookup index; the staging table is then ready
+    /// for `apply`.
+    public func finish() throws -> StagedTable {
+        let header = target.header
+        try commitBatch(byteOffset: loadedThrough, phase: "loaded")
+        let staging = quoteIdentifier(stagingName)
+        let key = header.primaryKey
+        var indexName: String?
+        do {
+            try connection.execute("BEGIN")
+            if header.exportMode == .full {
+                if options.unloggedStaging {
+                    try connection.execute("ALTER TABLE \(staging) SET LOGGED")
+                }
+                if !key.isEmpty {
+                    let name = try PostgresCatalogStore.freeIndexName(base: "\(target.table)_key", on: connection)
+                    let create = "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(staging) (\(SchemaMapping.columnList(key))) NULLS NOT DISTINCT"
+                    if try !connection.executeUnlessUniqueViolation(create) {
+                        counts.duplicateKeys = try dropEarlierDuplicates(key: key)
+                        try connection.execute(create)
+                    }
+                    indexName = name
+                }
+                try PostgresCatalogStore.buildLookupIndex(on: stagingName, catalogTable: target.table, key: key, connection: connection)
+                try connection.execute("ALTER TABLE \(staging) DROP COLUMN \(quoteIdentifier(PostgresSchema.recordColumn))")
+                try connection.execute("ANALYZE \(staging)")
+            } else if !key.isEmpty {
+                // PostgreSQL refuses to update a row twice in one statement:
+                // keep the last row of each key before the upsert.
+                counts.duplicateKeys = try dropEarlierDuplicates(key: key)
+            }
+            try connection.change(
+                "UPDATE \(PostgresCatalogStore.checkpointTable) SET phase = 'staged', updated_at = now() WHERE load_id = $1", [loadID])
+            try connection.execute("COMMIT")
+        } catch {
+            connection.rollback()
+            finished = true
+            throw CatalogError(error, while: "building the key of \(target.table)")
+        }
+        finished = true
+        return StagedTable(
+            target: target, stagingName: stagingName, keyIndexName: indexName, counts: counts, firstExportDate: firstExportDate)
+    }
+
+    /// Deletes every row of a repeated key but the last one of the file;
+    /// returns how many.
+    private func dropEarlierDuplicates(key: [String]) throws(PostgresError) -> Int {
+        let staging = quoteIdentifier(stagingName)
+        let record = quoteIdentifier(PostgresSchema.recordColumn)
+        return try connection.change(
+            """
+            DELETE FROM \(staging) WHERE \(record) IN (
+                SELECT \(record) FROM (
+                    SELECT \(record), row_number() OVER (PARTITION BY \(SchemaMapping.columnList(key)) ORDER BY \(record) DESC) AS rank
+                    FROM \(staging)) AS ranked
+                WHERE rank > 1)
+            """)
+    }
+
+    /// Abandons the load (the file failed): the COPY in progress is rolled
+    /// back, and the staging table, checkpoint and unfit values committed so
+    /// far are dropped. (A killed import leaves them instead, for resuming;
+    /// the next import drops them.)
+    public func abandon() {
+        guard !finished else { return }
+        finished = true
+        if copying {
+            copying = false
+            connection.abortCopy()
+        }
+        connection.rollback()
+        _ = try? connection.execute(
+            """
+            BEGIN;
+            DROP TABLE IF EXISTS \(quoteIdentifier(stagingName));
+            DELETE FROM \(PostgresCatalogStore.unfitTable) WHERE load_id = \(loadID);
+            DELETE FROM \(PostgresCatalogStore.checkpointTable) WHERE load_id = \(loadID);
+            COMMIT
+            """)
+        connection.rollback()
+    }
+
+    func strictError(_ repair: CopyEncoder.Repair, record: Int, offset: Int64) -> FormatError {
+        let invalid = repair.invalidSequences > 0
+        return FormatError(
+            invalid ? .invalidUTF8 : .nulBytes, file: target.sourceName, record: record, byteOffset: offset,
+            detail: invalid
+                ? "the row holds \(repair.invalidSequences) invalid UTF-8 sequence(s), refused because of --strict"
+                : "the row holds \(repair.nulBytes) NUL byte(s), refused because of --strict",
+            hint: "Run without --strict to store U+FFFD in their place (counted and reported)")
+    }
+}
