@@ -160,4 +160,37 @@ struct ImportCommandTests {
         let tables = try cli.run(["tables", "--db", db, "--format", "csv"])
         #expect(tables.stdout == "table,rows,last_mode,last_import,export_date,source\n", "\(tables.stdout)")
     }
+
+    /// Runs `chattr FLAG PATH`; false where the file system or the user
+    /// cannot (not root, not ext4/xfs/btrfs).
+    static func chattr(_ flag: String, _ path: String) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = [flag, path]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    @Test func anUnwritableCatalogIsAClearErrorAndStaysAsItWas() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = try cli.importedCatalog()
+        let before = try cli.run(["sql", "--db", db, "--format", "csv", "SELECT count(*), sum(application_id) FROM application"])
+        // An immutable file: not even root may write it (as a read-only mount or a locked-down file would be).
+        guard Self.chattr("+i", db) else {
+            print("skipped: chattr +i is not available here")
+            return
+        }
+        defer { _ = Self.chattr("-i", db) }
+        let feed = cli.path("itunes20261201")
+        #expect(try cli.run(["generate", "--out", feed, "--rows", "50", "--storefronts", "0"]).status == 0)
+        let result = try cli.run(["import", "--db", db, feed])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("readonly database"), "\(result.stderr)")
+        #expect(result.stderr.contains("Check that the catalog's folder and file are writable"))
+        let after = try cli.run(["sql", "--db", db, "--format", "csv", "SELECT count(*), sum(application_id) FROM application"])
+        #expect(after.stdout == before.stdout)
+    }
 }
