@@ -86,21 +86,8 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let plan: ImportPlan
-        do {
-            plan = try ImportPlanner.plan(
-                paths: paths, filter: try TableFilter(include: include, exclude: exclude), tablePrefix: tablePrefix)
-        } catch {
-            Console.message("epf import: \(error.description)")
-            throw ExitCode(1)
-        }
-        for note in plan.notes { Console.message("note: \(note)") }
-        for file in plan.units.flatMap(\.files) where file.lacksMD5 && !requireMD5 {
-            Console.message("note: \(file.path): no .md5 beside it; its md5 is not checked")
-        }
-        for archive in plan.units.compactMap(\.archive) where archive.expectedMD5 == nil && !requireMD5 {
-            Console.message("note: \(archive.path): no .md5 beside it; its md5 is not checked")
-        }
+        let plan = try PlannedInput.plan(
+            paths, include: include, exclude: exclude, tablePrefix: tablePrefix, requireMD5: requireMD5, command: "import")
 
         if dryRun {
             do {

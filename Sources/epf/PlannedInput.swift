@@ -1,0 +1,27 @@
+import ArgumentParser
+import EPFImport
+
+/// What `epf import` and `epf verify` both do with their paths: plan them
+/// (any error is a message and exit 1) and say the plan's notes, including
+/// archives and compressed files whose md5 cannot be checked.
+enum PlannedInput {
+    static func plan(
+        _ paths: [String], include: [String], exclude: [String], tablePrefix: String = "", requireMD5: Bool, command: String
+    ) throws -> ImportPlan {
+        let plan: ImportPlan
+        do {
+            plan = try ImportPlanner.plan(
+                paths: paths, filter: try TableFilter(include: include, exclude: exclude), tablePrefix: tablePrefix)
+        } catch {
+            Console.message("epf \(command): \(error.description)")
+            throw ExitCode(1)
+        }
+        for note in plan.notes { Console.message("note: \(note)") }
+        let unchecked = plan.units.flatMap(\.files).filter(\.lacksMD5).map(\.path)
+            + plan.units.compactMap(\.archive).filter { $0.expectedMD5 == nil }.map(\.path)
+        for path in unchecked where !requireMD5 {
+            Console.message("note: \(path): no .md5 beside it; its md5 is not checked")
+        }
+        return plan
+    }
+}
