@@ -54,6 +54,11 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .long, help: "Start interrupted loads over instead of resuming them from their last checkpoint.")
     var restart = false
 
+    @Flag(
+        name: .long,
+        help: "Load with the rollback journal instead of WAL: faster, but queries of the catalog wait until the import is over (SQLite).")
+    var exclusive = false
+
     @Flag(name: .long, help: "Apply files again even if the import journal lists them as applied.")
     var force = false
 
@@ -111,7 +116,8 @@ struct ImportCommand: ParsableCommand {
                 let opened = try PostgresCatalogStore(target: postgres, options: options)
                 (store, leftovers) = (opened, opened.droppedLeftovers)
             } else {
-                let opened = try SQLiteCatalogStore(path: catalog.path, restart: restart)
+                let opened = try SQLiteCatalogStore(path: catalog.path, restart: restart, exclusive: exclusive)
+                for note in opened.notes { Console.message("note: \(note)") }
                 (store, leftovers) = (opened, opened.droppedLeftovers)
                 resumable = opened.resumableLoads
             }

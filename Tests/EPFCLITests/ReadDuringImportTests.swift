@@ -68,4 +68,19 @@ struct ReadDuringImportTests {
             #expect(answer == before.stdout || answer == after.stdout, "an answer that is neither the old catalog nor the new one: \(answer)")
         }
     }
+
+    @Test func anExclusiveImportLoadsWithTheRollbackJournalAndLeavesWAL() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = try cli.importedCatalog()
+        let feed = cli.path("itunes20261201")
+        #expect(try cli.run(["generate", "--out", feed, "--rows", "300", "--storefronts", "1"]).status == 0)
+        let result = try cli.run(["import", "--db", db, "--exclusive", feed])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("loading in WAL mode all the same"))
+        let header = try #require(FileHandle(forReadingAtPath: db)).readData(ofLength: 20)
+        #expect(Array(header.suffix(2)) == [2, 2], "back in WAL mode after the import")
+        let rows = try cli.run(["sql", "--db", db, "--format", "csv", "SELECT count(*) FROM application"])
+        #expect(rows.stdout == "count(*)\n300\n")
+    }
 }
