@@ -537,7 +537,7 @@ struct TableColumn: Codable {
 extension PostgresStoreOptions {
     /// The options `epf import` takes from the environment (tuning knobs,
     /// for measurements): `EPF_PG_STAGING=logged|unlogged`,
-    /// `EPF_PG_COMMIT_MB` (COPY data per commit).
+    /// `EPF_PG_COMMIT_MB` (megabytes of input per commit).
     public init(environment: [String: String]) throws(CatalogError) {
         self.init()
         switch environment["EPF_PG_STAGING"]?.lowercased() {
@@ -548,7 +548,7 @@ extension PostgresStoreOptions {
         }
         if let text = environment["EPF_PG_COMMIT_MB"], !text.isEmpty {
             guard let megabytes = Int(text), megabytes > 0 else {
-                throw CatalogError(detail: "EPF_PG_COMMIT_MB=\(text) is not a positive number", hint: "Set it to megabytes of COPY data per commit")
+                throw CatalogError(detail: "EPF_PG_COMMIT_MB=\(text) is not a positive number", hint: "Set it to megabytes of input per commit")
             }
             commitBytes = megabytes << 20
         }
