@@ -7,7 +7,8 @@ import Foundation
 ///   time (default 1st) it reaches `POINT` (a `FaultPoint`), as a crash or
 ///   `kill -9` would, at a moment a test can name.
 /// - `EPF_TEST_CHECKPOINT_BYTES=N` commits a load every N bytes instead of
-///   every `SQLiteCatalogStore.checkpointBytes`.
+///   every `SQLiteCatalogStore.checkpointBytes` (or, in PostgreSQL,
+///   `PostgresStoreOptions.commitBytes`).
 /// - `EPF_TEST_CHUNK_BYTES=N` cuts files into chunks of N bytes.
 /// - `EPF_TEST_FREE_BYTES=N` makes the catalog's disk look N bytes free.
 public enum TestHooks {

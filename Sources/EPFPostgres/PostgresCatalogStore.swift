@@ -8,7 +8,8 @@ public struct PostgresStoreOptions: Sendable {
     /// its key is built (INCREMENTAL staging is always UNLOGGED: its rows
     /// reach the live table through the upsert, which is logged).
     public var unloggedStaging = false
-    /// COPY data per commit (each commit carries the file's checkpoint).
+    /// Input bytes (of the file's own, decompressed bytes) between two
+    /// commits of a load, each with the file's checkpoint.
     public var commitBytes = 256 << 20
     /// COPY data handed to libpq at once.
     public var flushBytes = 1 << 20
@@ -35,8 +36,18 @@ public struct PostgresStoreOptions: Sendable {
 public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     public let target: PostgresTarget
     public let options: PostgresStoreOptions
-    /// Staging tables left by an import that was killed, dropped on open.
+    /// Staging tables left by an import that was killed and that cannot be
+    /// resumed (no checkpoint, or `restart`), dropped on open.
     public private(set) var droppedLeftovers: [String] = []
+    /// Staging tables of loads that were interrupted and can resume, with
+    /// their tables and rows: kept on open for an import of the same files.
+    public private(set) var resumableLoads: [(staging: String, table: String, records: Int)] = []
+    /// Staging tables this store has loaded into or resumed: the others are
+    /// dropped when the import finishes. Guarded by `lock`.
+    private var touchedStaging: Set<String> = []
+    /// Input bytes between two commits of a load (each commit records where
+    /// a killed import resumes): `options.commitBytes`, or the test hook's.
+    public let checkpointBytes: Int64
 
     /// Invariant: `connection` is used only while `lock` is held.
     let connection: PostgresConnection
@@ -49,10 +60,16 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     static let stagingPrefix = "epf_stage_"
 
     /// Connects, takes the import lock, creates the importer's tables if
-    /// needed and drops what a killed import left.
-    public init(target: PostgresTarget, options: PostgresStoreOptions = PostgresStoreOptions()) throws(CatalogError) {
+    /// needed and drops what a killed import left that cannot resume.
+    ///
+    /// - Parameter restart: drop the staging tables of interrupted loads
+    ///   instead of keeping them to resume.
+    public init(target: PostgresTarget, options: PostgresStoreOptions = PostgresStoreOptions(), restart: Bool = false)
+        throws(CatalogError)
+    {
         self.target = target
         self.options = options
+        checkpointBytes = TestHooks.checkpointBytes ?? Int64(options.commitBytes)
         do {
             connection = try PostgresConnection(target, applicationName: "epf import")
         } catch {
@@ -71,7 +88,7 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
                     hint: "Wait for it to finish and run the import again")
             }
             try createInternalTables()
-            droppedLeftovers = try dropLeftovers()
+            droppedLeftovers = try dropLeftovers(keepResumable: !restart)
         } catch let error as PostgresError {
             throw CatalogError(error, while: "opening the catalog \(target.redacted)")
         } catch let error as CatalogError {
@@ -114,18 +131,6 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
                 source_path TEXT,
                 applied_at TEXT NOT NULL
             );
-            CREATE TABLE IF NOT EXISTS \(Self.checkpointTable) (
-                load_id BIGSERIAL PRIMARY KEY,
-                table_name TEXT NOT NULL,
-                staging_name TEXT NOT NULL,
-                source_path TEXT NOT NULL,
-                export_mode TEXT NOT NULL,
-                byte_offset BIGINT NOT NULL,
-                rows BIGINT NOT NULL,
-                phase TEXT NOT NULL,
-                started_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-                updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
-            );
             CREATE TABLE IF NOT EXISTS \(Self.unfitTable) (
                 load_id BIGINT NOT NULL,
                 table_name TEXT NOT NULL,
@@ -137,26 +142,46 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
             );
             CREATE INDEX IF NOT EXISTS \(Self.unfitTable)_by_table ON \(Self.unfitTable) (table_name, load_id);
             """)
+        try connection.execute(PostgresCheckpointTable.createSQL)
     }
 
-    /// Drops the staging tables, checkpoints and unfit values of loads that
-    /// never got applied (the advisory lock says no import runs now).
-    private func dropLeftovers() throws(PostgresError) -> [String] {
+    /// Drops the staging tables that no import will resume (all of them
+    /// unless `keepResumable`), with their checkpoints and unfit values, and
+    /// checkpoints whose staging table is gone (the advisory lock says no
+    /// import runs now). Returns the names dropped.
+    private func dropLeftovers(keepResumable: Bool) throws(PostgresError) -> [String] {
         let names = try connection.query(
             "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND starts_with(tablename, $1) ORDER BY 1",
             [Self.stagingPrefix]
         ).compactMap { $0.first ?? nil }
+        let checkpoints = try PostgresCheckpointTable.all(on: connection)
+        var dropped: [String] = []
         for name in names {
-            try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(name))")
+            if keepResumable, let load = checkpoints.last(where: { $0.staging == name }) {
+                resumableLoads.append(load)
+                continue
+            }
+            try dropStaging(name, on: connection)
+            dropped.append(name)
         }
-        try connection.execute(
-            """
-            BEGIN;
-            DELETE FROM \(Self.unfitTable) WHERE load_id IN (SELECT load_id FROM \(Self.checkpointTable));
-            DELETE FROM \(Self.checkpointTable);
-            COMMIT
-            """)
-        return names
+        for name in Set(checkpoints.map(\.staging)) where !names.contains(name) {
+            try PostgresCheckpointTable.delete(staging: name, on: connection)
+        }
+        return dropped
+    }
+
+    /// Drops a staging table with its checkpoints and unfit values, in one
+    /// transaction.
+    private func dropStaging(_ name: String, on connection: PostgresConnection) throws(PostgresError) {
+        try connection.execute("BEGIN")
+        do {
+            try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(name))")
+            try PostgresCheckpointTable.delete(staging: name, on: connection)
+            try connection.execute("COMMIT")
+        } catch {
+            connection.rollback()
+            throw error
+        }
     }
 
     /// The staging table of a catalog table.
@@ -204,8 +229,40 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     // MARK: CatalogStore
 
     /// A loader on a connection of its own; may be called from any thread.
+    /// When an interrupted load of the same file (same source identity and
+    /// header) left a staging table and a checkpoint, the loader resumes it
+    /// (`resumedFrom`).
     public func makeLoader(for target: StagingTarget, strict: Bool) throws -> any TableLoader {
-        try PostgresTableLoader(target: self.target, options: options, staging: target, strict: strict)
+        let staging = Self.stagingName(for: target.table)
+        let resume = try locked { connection throws(CatalogError) -> PostgresCheckpointTable.Row? in
+            touchedStaging.insert(staging)
+            do throws(PostgresError) {
+                return try Self.resumableCheckpoint(of: target, staging: staging, on: connection)
+            } catch {
+                throw CatalogError(error, while: "reading the checkpoint of \(target.table)")
+            }
+        }
+        return try PostgresTableLoader(
+            target: self.target, options: options, staging: target, strict: strict, checkpointBytes: checkpointBytes, resume: resume)
+    }
+
+    /// The checkpoint a load of `target` resumes from: one made for the same
+    /// source and header, whose staging table exists and still holds its
+    /// rows (a server crash empties an UNLOGGED table).
+    static func resumableCheckpoint(of target: StagingTarget, staging: String, on connection: PostgresConnection) throws(PostgresError)
+        -> PostgresCheckpointTable.Row?
+    {
+        guard let source = target.source, let row = try PostgresCheckpointTable.find(staging: staging, on: connection),
+            row.source == source, row.header == EPFHeaderSignature(target.header).text
+        else { return nil }
+        let persistence = try connection.scalar("SELECT relpersistence FROM pg_class WHERE oid = to_regclass($1)", [quoteIdentifier(staging)])
+        guard let persistence else { return nil }
+        if persistence == "u", row.checkpoint.records > 0,
+            try connection.scalar("SELECT EXISTS (SELECT FROM \(quoteIdentifier(staging)))") != "t"
+        {
+            return nil
+        }
+        return row
     }
 
     public func apply(_ staged: [StagedTable], journal: [JournalEntry]) throws -> [ApplyOutcome] {
@@ -222,7 +279,9 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
                     try connection.change("DELETE FROM \(Self.checkpointTable) WHERE staging_name = $1", [table.stagingName])
                 }
                 try insert(journal, on: connection)
+                TestHooks.reach(.inApply)
                 try connection.execute("COMMIT")
+                TestHooks.reach(.afterApply)
                 return outcomes
             } catch let error as PostgresError {
                 connection.rollback()
@@ -237,15 +296,22 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     public func discard(_ staged: [StagedTable]) {
         locked { connection in
             for table in staged {
-                _ = try? connection.execute(
-                    """
-                    BEGIN;
-                    DROP TABLE IF EXISTS \(quoteIdentifier(table.stagingName));
-                    DELETE FROM \(Self.unfitTable) WHERE load_id IN (SELECT load_id FROM \(Self.checkpointTable) WHERE staging_name = \(connection.literal(table.stagingName)));
-                    DELETE FROM \(Self.checkpointTable) WHERE staging_name = \(connection.literal(table.stagingName));
-                    COMMIT
-                    """)
-                connection.rollback()
+                try? dropStaging(table.stagingName, on: connection)
+            }
+        }
+    }
+
+    /// Drops the interrupted loads this import did not resume (it read
+    /// other files: their staging tables would only take space).
+    public func importFinished() throws {
+        try locked { connection in
+            do throws(PostgresError) {
+                for load in resumableLoads where !touchedStaging.contains(load.staging) {
+                    try dropStaging(load.staging, on: connection)
+                }
+                resumableLoads.removeAll()
+            } catch {
+                throw CatalogError(error, while: "dropping interrupted loads that were not resumed")
             }
         }
     }
@@ -471,7 +537,7 @@ struct TableColumn: Codable {
 extension PostgresStoreOptions {
     /// The options `epf import` takes from the environment (tuning knobs,
     /// for measurements): `EPF_PG_STAGING=logged|unlogged`,
-    /// `EPF_PG_COMMIT_MB` (COPY data per commit).
+    /// `EPF_PG_COMMIT_MB` (megabytes of input per commit).
     public init(environment: [String: String]) throws(CatalogError) {
         self.init()
         switch environment["EPF_PG_STAGING"]?.lowercased() {
@@ -482,7 +548,7 @@ extension PostgresStoreOptions {
         }
         if let text = environment["EPF_PG_COMMIT_MB"], !text.isEmpty {
             guard let megabytes = Int(text), megabytes > 0 else {
-                throw CatalogError(detail: "EPF_PG_COMMIT_MB=\(text) is not a positive number", hint: "Set it to megabytes of COPY data per commit")
+                throw CatalogError(detail: "EPF_PG_COMMIT_MB=\(text) is not a positive number", hint: "Set it to megabytes of input per commit")
             }
             commitBytes = megabytes << 20
         }

@@ -17,10 +17,13 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     /// A unique index could not be built: the key repeats.
     public var isUniqueViolation: Bool { sqlState == "23505" }
 
+    /// The server's disk is full (`disk_full`).
+    public var isDiskFull: Bool { sqlState == "53100" }
+
     /// Advice for the errors a user can do something about.
     var hint: String {
         switch sqlState {
-        case "53100"?: return "The server's disk is full; free space (a FULL import needs about the table's size again) and run the import again"
+        case "53100"?: return "The server's disk is full; free space (a FULL import needs about the table's size again) and run the import again: it resumes from its last checkpoint"
         case "28P01"?, "28000"?: return "Check the user and password (in the URL, $PGPASSWORD or ~/.pgpass)"
         case "3D000"?: return "Create the database first (createdb NAME) or name an existing one in the URL"
         case "42501"?: return "The user may not create tables there; grant it CREATE on the schema or use another user"
@@ -36,7 +39,9 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
 
 extension CatalogError {
     /// Wraps a PostgreSQL error met while doing `action`.
+    /// A full disk makes the importer keep what is committed, to resume.
     init(_ error: PostgresError, while action: String) {
         self.init(detail: "\(action): \(error.message)", hint: error.hint)
+        isOutOfSpace = error.isDiskFull
     }
 }

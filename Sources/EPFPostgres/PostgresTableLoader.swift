@@ -8,15 +8,19 @@ import Foundation
 ///
 /// Each record is converted from the chunk bytes into one reusable output
 /// buffer (`CopyEncoder`), sent with `PQputCopyData` in pieces of about
-/// `flushBytes`. Every `commitBytes` of COPY data, the COPY is ended and
-/// committed together with the file's checkpoint row in `epf_checkpoint`
-/// (byte offset after the last record sent, rows): a killed import leaves a
-/// staging table and a checkpoint that agree, which is what resuming needs.
-/// `finish()` builds the key after the load (last row of a key wins).
+/// `flushBytes`. Once `checkpointBytes` of input have passed since the last
+/// commit, at the next record-aligned point the importer reports
+/// (`reached`), the COPY is ended and committed together with the file's
+/// checkpoint row in `epf_checkpoint` (`PostgresCheckpointTable`: byte
+/// offset, records, counters), then a new COPY starts: a killed import
+/// leaves a staging table and a checkpoint that agree, and the next import
+/// of the same file resumes from there (`resumedFrom`). `finish()` builds
+/// the key after the load (last row of a key wins).
 public final class PostgresTableLoader: TableLoader {
     public let target: StagingTarget
     public private(set) var counts = LoadCounts()
     public private(set) var firstExportDate: Int64?
+    public let resumedFrom: LoadCheckpoint?
 
     let connection: PostgresConnection
     let options: PostgresStoreOptions
@@ -27,36 +31,52 @@ public final class PostgresTableLoader: TableLoader {
     let kinds: [ColumnType.Kind]
     let exportDateColumn: Int?
     let copyStatement: String
+    /// Input bytes between two commits.
+    let checkpointBytes: Int64
+    /// The key index of a staging table that was complete when the import
+    /// stopped.
+    let stagedKeyIndex: String?
 
     private var buffer: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var used = 0
     private var copying = false
     private var finished = false
-    /// COPY bytes produced since the last commit.
-    private var bytesSinceCommit = 0
+    /// The file offset of the last commit.
+    private var committedOffset: Int64
     /// The record number of the first line of the current COPY, for errors.
     private var firstRecordOfCopy = 1
     /// Unfit values not yet written to `epf_unfit_values`.
     private var pendingUnfit: [(record: Int, column: Int, value: String)] = []
     private var unfitKept = 0
-    /// The file offset just after the last record converted.
-    private var loadedThrough: Int64 = 0
 
     /// Values kept in `epf_unfit_values` per file, at most (all are counted).
     public static let unfitKeptPerFile = 10_000
 
-    init(target: PostgresTarget, options: PostgresStoreOptions, staging: StagingTarget, strict: Bool) throws(CatalogError) {
+    /// Starts loading `staging` into its staging table, or, given `resume`
+    /// (a checkpoint of the same file into a staging table that exists),
+    /// goes on from where that load stopped.
+    init(
+        target: PostgresTarget, options: PostgresStoreOptions, staging: StagingTarget, strict: Bool, checkpointBytes: Int64,
+        resume: PostgresCheckpointTable.Row?
+    ) throws(CatalogError) {
         self.target = staging
         self.options = options
         self.strict = strict
+        self.checkpointBytes = checkpointBytes
+        resumedFrom = resume?.checkpoint
+        stagedKeyIndex = resume?.keyIndex
+        committedOffset = resume?.checkpoint.byteOffset ?? 0
+        if let resume {
+            counts = resume.checkpoint.counts
+            firstExportDate = resume.checkpoint.firstExportDate
+        }
         let header = staging.header
         stagingName = PostgresCatalogStore.stagingName(for: staging.table)
         try PostgresSchema.checkIdentifier(stagingName, for: staging.table)
         encoder = CopyEncoder(header: header)
         kinds = header.types.map(\.kind)
         exportDateColumn = header.columns.firstIndex(of: "export_date")
-        loadedThrough = Int64(header.dataOffset)
         capacity = max(options.flushBytes * 2, 1 << 16)
         buffer = .allocate(capacity: capacity)
         let staging = quoteIdentifier(stagingName)
@@ -69,22 +89,32 @@ public final class PostgresTableLoader: TableLoader {
             throw CatalogError(error, while: "connecting to load \(self.target.table)")
         }
         do {
-            // Batch commits need not wait for the disk: a crash loses the
-            // last batches and their checkpoint together.
+            // Batch commits need not wait for the disk: a crash of the
+            // server loses the last batches and their checkpoint together.
             try connection.execute("SET synchronous_commit = off; SET maintenance_work_mem = '\(options.maintenanceWorkMem)'")
-            try connection.execute("BEGIN")
-            try connection.execute("DROP TABLE IF EXISTS \(staging)")
-            let unlogged = options.unloggedStaging || header.exportMode == .incremental
-            try connection.execute(
-                "CREATE \(unlogged ? "UNLOGGED " : "")TABLE \(staging) (\(PostgresSchema.columnDefinitions(header)), \(quoteIdentifier(PostgresSchema.recordColumn)) BIGINT NOT NULL)")
-            loadID = try connection.scalar(
-                """
-                INSERT INTO \(PostgresCatalogStore.checkpointTable) (table_name, staging_name, source_path, export_mode, byte_offset, rows, phase)
-                VALUES ($1, $2, $3, $4, \(header.dataOffset), 0, 'loading') RETURNING load_id
-                """,
-                [self.target.table, stagingName, self.target.sourceName, header.exportMode.rawValue]) ?? "0"
-            try connection.execute("COMMIT")
-            try startCopy()
+            if let resume {
+                loadID = resume.loadID
+                unfitKept = Int(
+                    try connection.scalar("SELECT count(*) FROM \(PostgresCatalogStore.unfitTable) WHERE load_id = $1", [loadID]) ?? "0")
+                    ?? 0
+                if !resume.checkpoint.staged {
+                    try connection.execute("BEGIN")
+                    try startCopy()
+                }
+            } else {
+                // Created in the transaction of the first batch: a load
+                // killed before its first commit leaves nothing.
+                try connection.execute("BEGIN")
+                try PostgresCheckpointTable.delete(staging: stagingName, on: connection)
+                try connection.execute("DROP TABLE IF EXISTS \(staging)")
+                let unlogged = options.unloggedStaging || header.exportMode == .incremental
+                try connection.execute(
+                    "CREATE \(unlogged ? "UNLOGGED " : "")TABLE \(staging) (\(PostgresSchema.columnDefinitions(header)), \(quoteIdentifier(PostgresSchema.recordColumn)) BIGINT NOT NULL)")
+                loadID = try PostgresCheckpointTable.insert(
+                    LoadCheckpoint(byteOffset: Int64(header.dataOffset), records: 0, counts: counts, firstExportDate: nil, staged: false),
+                    staging: stagingName, target: self.target, on: connection)
+                try startCopy()
+            }
         } catch {
             connection.rollback()
             buffer.deallocate()
@@ -96,11 +126,10 @@ public final class PostgresTableLoader: TableLoader {
         buffer.deallocate()
     }
 
+    /// Starts a COPY in the open transaction.
     private func startCopy() throws(PostgresError) {
-        try connection.execute("BEGIN")
         try connection.beginCopy(copyStatement)
         copying = true
-        bytesSinceCommit = 0
         firstRecordOfCopy = counts.rowsRead + 1
     }
 
@@ -145,13 +174,8 @@ public final class PostgresTableLoader: TableLoader {
                 noteUnfit(batch, record: record, base: base, number: number)
             }
             used += length
-            bytesSinceCommit += length
             counts.rowsRead += 1
             if used >= options.flushBytes { try send() }
-        }
-        loadedThrough = chunkOffset + Int64(batch.field(batch.count - 1, lastColumn).end + 2)
-        if bytesSinceCommit >= options.commitBytes {
-            try commitBatch(byteOffset: loadedThrough, phase: "loading")
         }
     }
 
@@ -193,20 +217,30 @@ public final class PostgresTableLoader: TableLoader {
         used = 0
     }
 
-    /// Ends the current COPY and commits it with the checkpoint.
-    private func commitBatch(byteOffset: Int64, phase: String) throws {
+    /// Commits what is loaded, with its checkpoint, once `checkpointBytes`
+    /// have passed since the last commit: the COPY is ended, the unfit
+    /// values kept so far and the checkpoint written, all committed, and a
+    /// new COPY started.
+    public func reached(byteOffset: Int64, records: Int) throws {
+        guard !finished, byteOffset - committedOffset >= checkpointBytes else { return }
         try send()
         do {
-            if copying {
-                copying = false
-                try connection.endCopy()
-            }
+            copying = false
+            try connection.endCopy()
             try writeUnfit()
-            try connection.change(
-                "UPDATE \(PostgresCatalogStore.checkpointTable) SET byte_offset = $1, rows = $2, phase = $3, updated_at = now() WHERE load_id = $4",
-                [String(byteOffset), String(counts.rowsRead), phase, loadID])
+            try PostgresCheckpointTable.save(
+                LoadCheckpoint(byteOffset: byteOffset, records: records, counts: counts, firstExportDate: firstExportDate, staged: false),
+                loadID: loadID, on: connection)
             try connection.execute("COMMIT")
-            if phase == "loading" { try startCopy() }
+        } catch {
+            connection.rollback()
+            throw refused(error)
+        }
+        committedOffset = byteOffset
+        TestHooks.reach(.checkpoint)
+        do {
+            try connection.execute("BEGIN")
+            try startCopy()
         } catch {
             connection.rollback()
             throw refused(error)
@@ -232,7 +266,7 @@ public final class PostgresTableLoader: TableLoader {
     /// the server says which COPY line it refused.
     private func refused(_ error: any Error) -> any Error {
         guard let error = error as? PostgresError else { return error }
-        if let line = error.copyLine {
+        if let line = error.copyLine, !error.isDiskFull {
             return CatalogError(
                 detail: "record \(firstRecordOfCopy + line - 1) of \(target.table): PostgreSQL refused it: \(error.message)",
                 hint: "Nothing was applied from this file; report the record (it should have been converted or counted)")
@@ -240,19 +274,33 @@ public final class PostgresTableLoader: TableLoader {
         return CatalogError(error, while: "loading \(target.table) into \(stagingName)")
     }
 
-    /// Ends the load; builds the key (last row of a repeated key wins) and,
-    /// for a FULL file, the lookup index; the staging table is then ready
-    /// for `apply`.
+    /// Ends the load; builds the key (last row of a repeated key wins)
+    /// and, for a FULL file, the lookup index, and commits them with the
+    /// rows not yet committed and a checkpoint that says the file is staged
+    /// completely; the staging table is then ready for `apply`. A load that
+    /// resumed a completely staged file returns it as it is.
     public func finish() throws -> StagedTable {
+        if resumedFrom?.staged == true {
+            finished = true
+            return StagedTable(
+                target: target, stagingName: stagingName, keyIndexName: stagedKeyIndex, counts: counts, firstExportDate: firstExportDate)
+        }
+        TestHooks.reach(.beforeIndex)
+        try send()
         let header = target.header
-        try commitBatch(byteOffset: loadedThrough, phase: "loaded")
         let staging = quoteIdentifier(stagingName)
         let key = header.primaryKey
         var indexName: String?
         do {
-            try connection.execute("BEGIN")
+            if copying {
+                copying = false
+                try connection.endCopy()
+            }
+            try writeUnfit()
             if header.exportMode == .full {
-                if options.unloggedStaging {
+                // Made UNLOGGED by this load or by the one it resumed.
+                let persistence = try connection.scalar("SELECT relpersistence FROM pg_class WHERE oid = to_regclass($1)", [staging])
+                if persistence == "u" {
                     try connection.execute("ALTER TABLE \(staging) SET LOGGED")
                 }
                 if !key.isEmpty {
@@ -272,13 +320,15 @@ public final class PostgresTableLoader: TableLoader {
                 // keep the last row of each key before the upsert.
                 counts.duplicateKeys = try dropEarlierDuplicates(key: key)
             }
-            try connection.change(
-                "UPDATE \(PostgresCatalogStore.checkpointTable) SET phase = 'staged', updated_at = now() WHERE load_id = $1", [loadID])
+            try PostgresCheckpointTable.save(
+                LoadCheckpoint(
+                    byteOffset: committedOffset, records: counts.rowsRead, counts: counts, firstExportDate: firstExportDate, staged: true),
+                loadID: loadID, keyIndex: indexName, on: connection)
             try connection.execute("COMMIT")
         } catch {
             connection.rollback()
             finished = true
-            throw CatalogError(error, while: "building the key of \(target.table)")
+            throw refused(error)
         }
         finished = true
         return StagedTable(
@@ -300,11 +350,9 @@ public final class PostgresTableLoader: TableLoader {
             """)
     }
 
-    /// Abandons the load (the file failed): the COPY in progress is rolled
-    /// back, and the staging table, checkpoint and unfit values committed so
-    /// far are dropped. (A killed import leaves them instead, for resuming;
-    /// the next import drops them.)
-    public func abandon() {
+    /// Rolls back what is not committed and keeps the rest, with its
+    /// checkpoint, for the next import of the same file to resume.
+    public func suspend() {
         guard !finished else { return }
         finished = true
         if copying {
@@ -312,15 +360,22 @@ public final class PostgresTableLoader: TableLoader {
             connection.abortCopy()
         }
         connection.rollback()
-        _ = try? connection.execute(
-            """
-            BEGIN;
-            DROP TABLE IF EXISTS \(quoteIdentifier(stagingName));
-            DELETE FROM \(PostgresCatalogStore.unfitTable) WHERE load_id = \(loadID);
-            DELETE FROM \(PostgresCatalogStore.checkpointTable) WHERE load_id = \(loadID);
-            COMMIT
-            """)
-        connection.rollback()
+    }
+
+    /// Abandons the load (the file failed): the COPY in progress is rolled
+    /// back, and the staging table, checkpoint and unfit values committed so
+    /// far are dropped: a file that failed is not resumed. (A killed import
+    /// leaves them instead, for the next import of the same file.)
+    public func abandon() {
+        suspend()
+        _ = try? connection.execute("BEGIN")
+        do {
+            try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(stagingName))")
+            try PostgresCheckpointTable.delete(staging: stagingName, on: connection)
+            try connection.execute("COMMIT")
+        } catch {
+            connection.rollback()
+        }
     }
 
     func strictError(_ repair: CopyEncoder.Repair, record: Int, offset: Int64) -> FormatError {

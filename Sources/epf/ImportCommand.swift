@@ -113,8 +113,9 @@ struct ImportCommand: ParsableCommand {
         do {
             if let postgres = catalog.postgres {
                 let options = try PostgresStoreOptions(environment: ProcessInfo.processInfo.environment)
-                let opened = try PostgresCatalogStore(target: postgres, options: options)
+                let opened = try PostgresCatalogStore(target: postgres, options: options, restart: restart)
                 (store, leftovers) = (opened, opened.droppedLeftovers)
+                resumable = opened.resumableLoads
             } else {
                 let opened = try SQLiteCatalogStore(path: catalog.path, restart: restart, exclusive: exclusive)
                 for note in opened.notes { Console.message("note: \(note)") }

@@ -8,12 +8,17 @@ import Testing
 
 @Suite("Checkpoints, leftovers and secrets against a server", .enabled(if: TestServer.available, TestServer.skipReason))
 struct CheckpointTests {
-    /// Loads `bytes` batch by batch through a store's loader, calling
-    /// `afterBatch` after each, then finishes (or abandons, on throw).
-    static func load(_ bytes: [UInt8], into store: PostgresCatalogStore, afterBatch: (Int) throws -> Void) throws -> StagedTable {
+    /// Loads `bytes` batch by batch through a store's loader (reporting
+    /// each batch's end as a point where it may commit), calling
+    /// `afterBatch` after each, then finishes. A throw drops the loader
+    /// as a killed import would: without abandoning or suspending it.
+    static func load(
+        _ bytes: [UInt8], source: SourceIdentity? = nil, into store: PostgresCatalogStore, afterBatch: (Int) throws -> Void
+    ) throws -> StagedTable {
         try bytes.withUnsafeBytes { buffer in
             guard case .header(let header) = try HeaderParser.parse(buffer, isComplete: true) else { throw CancellationError() }
-            let loader = try store.makeLoader(for: StagingTarget(table: "application", header: header, sourceName: "application"), strict: false)
+            let target = StagingTarget(table: "application", header: header, sourceName: "application", source: source)
+            let loader = try store.makeLoader(for: target, strict: false)
             let parser = RecordParser(header: header)
             let batch = RecordBatch(columnCount: header.columns.count, capacity: 500)
             var position = header.dataOffset
@@ -24,6 +29,7 @@ struct CheckpointTests {
                 try loader.load(batch, chunk: buffer, firstRecord: records + 1, chunkOffset: 0)
                 records += batch.count
                 batches += 1
+                if batch.footer == nil { try loader.reached(byteOffset: Int64(position), records: records) }
                 try afterBatch(batches)
                 if batch.footer != nil { break }
             }
@@ -63,20 +69,35 @@ struct CheckpointTests {
         #expect(try observer.scalar("SELECT count(*) FROM application") == "2000")
     }
 
-    @Test("What a killed import left is dropped by the next one")
-    func leftoversDropped() throws {
+    struct Killed: Error {}
+
+    @Test("What a killed import left is kept to resume; dropped by --restart, or when the import reads other files")
+    func leftoversKeptThenDropped() throws {
         let database = try TestDatabase()
         let bytes = try FeedGenerator(rows: 1_000, seed: 3).applicationBytes()
-        do {
+        let observer = try database.connect()
+        func killedLoad() throws {
             let store = try database.store(PostgresStoreOptions(commitBytes: 64 << 10))
-            struct Killed: Error {}
             // "Kill" after two batches: the loader is dropped without abandon.
             _ = try? Self.load(bytes, into: store) { batches in if batches == 2 { throw Killed() } }
         }
-        let observer = try database.connect()
+        try killedLoad()
         #expect(try observer.scalar("SELECT count(*) FROM epf_checkpoint") == "1")
-        let store = try database.store()
-        #expect(store.droppedLeftovers == ["epf_stage_application"])
+        do {
+            let store = try database.store()
+            #expect(store.droppedLeftovers.isEmpty)
+            #expect(store.resumableLoads.map(\.staging) == ["epf_stage_application"])
+            #expect(store.resumableLoads.map(\.records) == [1_000])
+            #expect(try observer.scalar("SELECT to_regclass('epf_stage_application') IS NULL") == "f")
+            // An import that did not read the file drops it when it finishes.
+            try store.importFinished()
+            #expect(try observer.scalar("SELECT count(*) FROM epf_checkpoint") == "0")
+            #expect(try observer.scalar("SELECT to_regclass('epf_stage_application') IS NULL") == "t")
+        }
+        try killedLoad()
+        let restarted = try database.store(restart: true)
+        #expect(restarted.droppedLeftovers == ["epf_stage_application"])
+        #expect(restarted.resumableLoads.isEmpty)
         #expect(try observer.scalar("SELECT count(*) FROM epf_checkpoint") == "0")
         #expect(try observer.scalar("SELECT to_regclass('epf_stage_application') IS NULL") == "t")
     }

@@ -36,11 +36,13 @@ final class TestDatabase {
     let url: String
     var target: PostgresTarget { PostgresTarget(url: url) }
 
-    init() throws {
+    /// A new database, empty or a copy of `template` (which nobody may be
+    /// connected to).
+    init(template: TestDatabase? = nil) throws {
         name = "epf_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
         url = TestServer.url(database: name)
         let admin = try PostgresConnection(PostgresTarget(url: TestServer.url!))
-        try admin.execute("CREATE DATABASE \(name)")
+        try admin.execute("CREATE DATABASE \(name)" + (template.map { " TEMPLATE \($0.name)" } ?? ""))
     }
 
     deinit {
@@ -51,8 +53,8 @@ final class TestDatabase {
 
     func connect() throws -> PostgresConnection { try PostgresConnection(target) }
 
-    func store(_ options: PostgresStoreOptions = PostgresStoreOptions()) throws -> PostgresCatalogStore {
-        try PostgresCatalogStore(target: target, options: options)
+    func store(_ options: PostgresStoreOptions = PostgresStoreOptions(), restart: Bool = false) throws -> PostgresCatalogStore {
+        try PostgresCatalogStore(target: target, options: options, restart: restart)
     }
 }
 

@@ -92,10 +92,10 @@ enum CheckpointTable {
 /// The parts of a header a staging table is made from, as text: a load
 /// resumes only into a staging table made for the same columns, types, key
 /// and mode.
-struct EPFHeaderSignature {
-    let text: String
+public struct EPFHeaderSignature: Sendable, Equatable {
+    public let text: String
 
-    init(_ header: EPFHeader) {
+    public init(_ header: EPFHeader) {
         text = [
             header.columns.joined(separator: ","), header.types.map { "\($0)" }.joined(separator: ","),
             header.primaryKey.joined(separator: ","), header.exportMode.rawValue,

@@ -1,0 +1,130 @@
+import EPFCatalog
+import EPFFormat
+import Foundation
+
+/// `epf_checkpoint` in PostgreSQL: one row per staging table a load has
+/// committed to (the same facts as the SQLite store's checkpoint table:
+/// the file, its header, how far the load got, the counters so far, and
+/// whether the file is staged completely), written in the same transaction
+/// as the rows it counts, so that a killed import resumes from it.
+///
+/// `load_id` also ties a load's kept unfit values (`epf_unfit_values`) to
+/// it; a resumed load keeps its `load_id`.
+enum PostgresCheckpointTable {
+    static let name = "epf_checkpoint"
+
+    /// Creates the table, and adds the columns a catalog made before
+    /// resuming was implemented lacks.
+    static let createSQL = """
+        CREATE TABLE IF NOT EXISTS \(name) (
+            load_id BIGSERIAL PRIMARY KEY,
+            table_name TEXT NOT NULL,
+            staging_name TEXT NOT NULL,
+            source_path TEXT NOT NULL,
+            export_mode TEXT NOT NULL,
+            byte_offset BIGINT NOT NULL,
+            rows BIGINT NOT NULL,
+            phase TEXT NOT NULL,
+            started_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+            updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        );
+        ALTER TABLE \(name) ADD COLUMN IF NOT EXISTS source TEXT;
+        ALTER TABLE \(name) ADD COLUMN IF NOT EXISTS header TEXT;
+        ALTER TABLE \(name) ADD COLUMN IF NOT EXISTS counts TEXT;
+        ALTER TABLE \(name) ADD COLUMN IF NOT EXISTS first_export_date BIGINT;
+        ALTER TABLE \(name) ADD COLUMN IF NOT EXISTS key_index TEXT;
+        """
+
+    /// A checkpoint as stored.
+    struct Row: Sendable {
+        var loadID: String
+        var table: String
+        var checkpoint: LoadCheckpoint
+        var source: SourceIdentity?
+        var header: String
+        var keyIndex: String?
+    }
+
+    /// The checkpoint of `staging` (the newest, should there be several).
+    static func find(staging: String, on connection: PostgresConnection) throws(PostgresError) -> Row? {
+        guard
+            let row = try connection.query(
+                """
+                SELECT load_id::text, table_name, source, header, byte_offset::text, rows::text, counts,
+                    first_export_date::text, phase, key_index
+                FROM \(name) WHERE staging_name = $1 ORDER BY load_id DESC LIMIT 1
+                """, [staging]
+            ).first
+        else { return nil }
+        let decoder = JSONDecoder()
+        let source = row[2].flatMap { try? decoder.decode(SourceIdentity.self, from: Data($0.utf8)) }
+        let counts = row[6].flatMap { try? decoder.decode(LoadCounts.self, from: Data($0.utf8)) } ?? LoadCounts()
+        return Row(
+            loadID: row[0] ?? "0", table: row[1] ?? "",
+            checkpoint: LoadCheckpoint(
+                byteOffset: row[4].flatMap { Int64($0) } ?? 0, records: row[5].flatMap { Int($0) } ?? 0, counts: counts,
+                firstExportDate: row[7].flatMap { Int64($0) }, staged: row[8] == "staged"),
+            source: source, header: row[3] ?? "", keyIndex: row[9])
+    }
+
+    /// Every staging table with a checkpoint, with its catalog table and
+    /// the records its last commit holds.
+    static func all(on connection: PostgresConnection) throws(PostgresError) -> [(staging: String, table: String, records: Int)] {
+        try connection.query("SELECT staging_name, table_name, rows::text FROM \(name) ORDER BY load_id").map {
+            ($0[0] ?? "", $0[1] ?? "", $0[2].flatMap { Int($0) } ?? 0)
+        }
+    }
+
+    /// Starts the checkpoint of a new load (in the caller's transaction);
+    /// returns its `load_id`.
+    static func insert(
+        _ checkpoint: LoadCheckpoint, staging: String, target: StagingTarget, on connection: PostgresConnection
+    ) throws(PostgresError) -> String {
+        try connection.scalar(
+            """
+            INSERT INTO \(name) (table_name, staging_name, source_path, export_mode, byte_offset, rows, phase, source, header,
+                counts, first_export_date)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING load_id
+            """,
+            [
+                target.table, staging, target.sourceName, target.header.exportMode.rawValue, String(checkpoint.byteOffset),
+                String(checkpoint.records), phase(checkpoint), json(target.source), EPFHeaderSignature(target.header).text,
+                json(checkpoint.counts), checkpoint.firstExportDate.map { String($0) },
+            ]) ?? "0"
+    }
+
+    /// Writes how far load `loadID` got (in the caller's transaction).
+    static func save(_ checkpoint: LoadCheckpoint, loadID: String, keyIndex: String? = nil, on connection: PostgresConnection)
+        throws(PostgresError)
+    {
+        try connection.change(
+            """
+            UPDATE \(name) SET byte_offset = $1, rows = $2, counts = $3, first_export_date = $4, phase = $5, key_index = $6,
+                updated_at = now()
+            WHERE load_id = $7
+            """,
+            [
+                String(checkpoint.byteOffset), String(checkpoint.records), json(checkpoint.counts),
+                checkpoint.firstExportDate.map { String($0) }, phase(checkpoint), keyIndex, loadID,
+            ])
+    }
+
+    /// Deletes the checkpoints of `staging` and the unfit values their
+    /// loads kept (in the caller's transaction, if any).
+    static func delete(staging: String, on connection: PostgresConnection) throws(PostgresError) {
+        try connection.change(
+            "DELETE FROM \(PostgresCatalogStore.unfitTable) WHERE load_id IN (SELECT load_id FROM \(name) WHERE staging_name = $1)",
+            [staging])
+        try connection.change("DELETE FROM \(name) WHERE staging_name = $1", [staging])
+    }
+
+    static func phase(_ checkpoint: LoadCheckpoint) -> String { checkpoint.staged ? "staged" : "loading" }
+
+    /// JSON with sorted keys (the same text every run).
+    static func json<T: Encodable>(_ value: T?) -> String? {
+        guard let value else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
+    }
+}

@@ -1,0 +1,312 @@
+import EPFCatalog
+import EPFFormat
+import EPFPostgres
+import EPFSynthetic
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Kills `epf import --db postgres://...` with SIGKILL at each named phase
+/// (the test-only fault points) and at random moments, then runs the same
+/// import again: every time, the killed catalog is a whole catalog (the
+/// old one or a newer one), the second run finishes, and the catalog equals
+/// that of an uninterrupted import. Also: `--restart`, and a checkpoint of
+/// another file (or the same file changed) is not resumed.
+@Suite("Crash and resume against PostgreSQL", .enabled(if: TestServer.available, TestServer.skipReason))
+struct ResumeTests {
+    /// Small chunks and checkpoints, so a 4 MB file has a dozen commits.
+    static let hooks = ["EPF_TEST_CHUNK_BYTES": "131072", "EPF_TEST_CHECKPOINT_BYTES": "262144"]
+
+    /// The feeds: day 1 (FULL) is in the baseline database; the import
+    /// under test applies day 2 (FULL, two tables loading at once) and day
+    /// 3 (INCREMENTAL, rewriting the first 800 applications). Each trial
+    /// imports into a copy of the baseline (`CREATE DATABASE ... TEMPLATE`).
+    final class Fixture {
+        let folder: URL
+        let baseline: TestDatabase
+        let days: [String]
+        let reference: Snapshot
+        /// How long the uninterrupted import of days 2 and 3 took.
+        let duration: Duration
+
+        init() throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("epf-pgresume-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let day1 = folder.appendingPathComponent("itunes20261201").path
+            let day2 = folder.appendingPathComponent("itunes20261202").path
+            let day3 = folder.appendingPathComponent("itunes20261203").path
+            for (path, rows, seed) in [(day1, 1500, 1), (day2, 2000, 2), (day3, 800, 3)] {
+                let generated = try ResumeTests.run(
+                    ["generate", "--out", path, "--rows", "\(rows)", "--seed", "\(seed)", "--storefronts", "2"], in: folder)
+                #expect(generated.status == 0, "\(generated.stderr)")
+            }
+            try ResumeTests.makeIncremental(day3)
+            days = [day2, day3]
+            baseline = try TestDatabase()
+            let first = try ResumeTests.run(["import", "--db", baseline.url, day1], in: folder)
+            #expect(first.status == 0, "\(first.stderr)")
+            try ResumeTests.waitForImportSessions(to: baseline)
+
+            let referenceDatabase = try TestDatabase(template: baseline)
+            let clock = ContinuousClock.now
+            let uninterrupted = try ResumeTests.run(["import", "--db", referenceDatabase.url] + days, in: folder, environment: ResumeTests.hooks)
+            duration = ContinuousClock.now - clock
+            #expect(uninterrupted.status == 0, "\(uninterrupted.stderr)")
+            reference = try Snapshot(referenceDatabase)
+        }
+
+        deinit { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    /// What a catalog holds, compared between runs: every table value by
+    /// value (`CanonicalCatalog`: rows, `epf_table_info`, unfit values) and
+    /// the applied files of the journal.
+    struct Snapshot {
+        var catalog: CanonicalCatalog
+        var applied: [[String?]]
+
+        init(_ database: TestDatabase) throws {
+            let connection = try database.connect()
+            catalog = try CanonicalCatalog(postgres: connection)
+            applied = try connection.query(
+                "SELECT feed_date, table_name, mode, rows::text, source_path FROM epf_journal WHERE status = 'applied' ORDER BY feed_date, table_name")
+        }
+
+        func expectEqual(to reference: Snapshot, _ trial: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(catalog == reference.catalog, "\(trial): the catalog differs from an uninterrupted import", sourceLocation: sourceLocation)
+            if catalog != reference.catalog { catalog.expectEqual(to: reference.catalog, sourceLocation: sourceLocation) }
+            #expect(applied == reference.applied, "\(trial): journal \(applied) against \(reference.applied)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Day 3's application table as an INCREMENTAL file.
+    static func makeIncremental(_ folder: String) throws {
+        let path = (folder as NSString).appendingPathComponent("application")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let mode = try #require(bytes.range(of: Data("#exportMode:FULL".utf8)))
+        bytes.replaceSubrange(mode, with: Data("#exportMode:INCREMENTAL".utf8))
+        try bytes.write(to: URL(fileURLWithPath: path))
+        try FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent("application_price"))
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `epf ARGUMENTS` in `folder` and waits for it.
+    static func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Result {
+        let process = try self.process(arguments, in: folder, environment: environment)
+        let out = folder.appendingPathComponent("out-\(UUID().uuidString)")
+        let err = folder.appendingPathComponent("err-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        let outHandle = try FileHandle(forWritingTo: out)
+        let errHandle = try FileHandle(forWritingTo: err)
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        try process.run()
+        process.waitUntilExit()
+        try outHandle.close()
+        try errHandle.close()
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: err)
+        }
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+    }
+
+    static func process(_ arguments: [String], in folder: URL, environment: [String: String]) throws -> Process {
+        let process = Process()
+        process.executableURL = try CLITests.executable()
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        var merged = ProcessInfo.processInfo.environment
+        merged.removeValue(forKey: "EPF_DB")
+        for (key, value) in environment { merged[key] = value }
+        process.environment = merged
+        return process
+    }
+
+    /// Waits until the sessions of a killed `epf` have ended on the server.
+    /// A killed client's session ends when its server process notices the
+    /// closed socket, after the statement it is running; until then it
+    /// still holds the import lock (and the locks of its transaction).
+    static func waitForImportSessions(to database: TestDatabase) throws {
+        let admin = try PostgresConnection(PostgresTarget(url: TestServer.url!))
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let sessions = try admin.scalar(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND starts_with(application_name, 'epf')", [database.name])
+            if sessions == "0" { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Issue.record("the sessions of a killed import are still there after 30 seconds")
+    }
+
+    enum Moment: CustomStringConvertible {
+        /// At a fault point (`EPF_TEST_FAULT`).
+        case at(String)
+        /// After this share of an uninterrupted import's time.
+        case after(Double)
+
+        var description: String {
+            switch self {
+            case .at(let point): "at \(point)"
+            case .after(let share): "after \(Int(share * 100))% of the import's time"
+            }
+        }
+    }
+
+    /// The trials: every fault point, then random moments (a fixed seed,
+    /// so a failure can be run again).
+    static var trials: [Moment] {
+        let points = ["checkpoint:1", "checkpoint:6", "before-index:1", "before-index:3", "in-apply:1", "in-apply:2", "after-apply:1"]
+        var random = SplitMix64(seed: 20_261_207)
+        let randoms = (0..<5).map { _ in Moment.after(0.1 + Double(random.next() % 800) / 1000) }
+        return points.map(Moment.at) + randoms
+    }
+
+    @Test("Imports killed at every phase and at random moments resume to the catalog of an uninterrupted import")
+    func killedImportsResume() throws {
+        let fixture = try Fixture()
+        var killed = 0
+        var resumedLoads = 0
+        for (number, moment) in Self.trials.enumerated() {
+            let trial = "trial \(number) (\(moment))"
+            let database = try TestDatabase(template: fixture.baseline)
+            var environment = Self.hooks
+            var delay: Duration?
+            switch moment {
+            case .at(let point): environment["EPF_TEST_FAULT"] = point
+            case .after(let share): delay = fixture.duration * share
+            }
+            let process = try Self.process(["import", "--db", database.url] + fixture.days, in: fixture.folder, environment: environment)
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            if let delay {
+                Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+                kill(process.processIdentifier, SIGKILL)
+            }
+            process.waitUntilExit()
+            let wasKilled = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+            if wasKilled { killed += 1 }
+            if case .at = moment { #expect(wasKilled, "\(trial): the fault point was not reached") }
+            try Self.waitForImportSessions(to: database)
+
+            // A reader of the killed catalog sees a whole catalog.
+            let connection = try database.connect()
+            let rows = try connection.scalar("SELECT count(*) FROM application")
+            let prices = try connection.scalar("SELECT count(*) FROM application_price")
+            #expect(
+                [["1500", "3000"], ["2000", "4000"]].contains([rows, prices]),
+                "\(trial): \(rows ?? "no") applications, \(prices ?? "no") prices")
+
+            // The same import again finishes it.
+            let again = try Self.run(["import", "--db", database.url] + fixture.days, in: fixture.folder, environment: Self.hooks)
+            #expect(again.status == 0, "\(trial): \(again.stderr)")
+            if again.stderr.contains("resuming ") { resumedLoads += 1 }
+            try Snapshot(database).expectEqual(to: fixture.reference, trial)
+            #expect(try connection.scalar("SELECT count(*) FROM epf_checkpoint") == "0", "\(trial)")
+            #expect(try connection.scalar("SELECT count(*) FROM pg_tables WHERE starts_with(tablename, 'epf_stage_')") == "0", "\(trial)")
+        }
+        #expect(killed >= Self.trials.count - 2, "only \(killed) of \(Self.trials.count) imports were killed before they finished")
+        #expect(resumedLoads >= 4, "only \(resumedLoads) runs resumed a load")
+    }
+
+    @Test("--restart starts a killed load over; a changed file is not resumed")
+    func restartAndChangedFile() throws {
+        let fixture = try Fixture()
+        for variant in ["--restart", "touched"] {
+            let database = try TestDatabase(template: fixture.baseline)
+            var environment = Self.hooks
+            environment["EPF_TEST_FAULT"] = "checkpoint:3"
+            let killed = try Self.run(["import", "--db", database.url] + fixture.days, in: fixture.folder, environment: environment)
+            #expect(killed.status != 0)
+            try Self.waitForImportSessions(to: database)
+            let connection = try database.connect()
+            let left = try connection.scalar("SELECT count(*) FROM epf_checkpoint")
+            #expect(left != "0", "\(variant): the killed import committed no checkpoint")
+
+            var arguments = ["import", "--db", database.url] + fixture.days
+            if variant == "--restart" {
+                arguments.insert("--restart", at: 1)
+            } else {
+                // The same bytes, another modification time: another file.
+                for path in try FileManager.default.contentsOfDirectory(atPath: fixture.days[0]) {
+                    try FileManager.default.setAttributes(
+                        [.modificationDate: Date(timeIntervalSinceNow: -3600)],
+                        ofItemAtPath: (fixture.days[0] as NSString).appendingPathComponent(path))
+                }
+            }
+            let again = try Self.run(arguments, in: fixture.folder, environment: Self.hooks)
+            #expect(again.status == 0, "\(variant): \(again.stderr)")
+            #expect(!again.stderr.contains("resuming "), "\(variant): \(again.stderr)")
+            if variant == "--restart" {
+                #expect(again.stderr.contains("note: dropped epf_stage_"), "\(again.stderr)")
+            } else {
+                #expect(again.stderr.contains("note: an interrupted load of "), "\(again.stderr)")
+            }
+            try Snapshot(database).expectEqual(to: fixture.reference, variant)
+            #expect(try connection.scalar("SELECT count(*) FROM epf_checkpoint") == "0", "\(variant)")
+            #expect(try connection.scalar("SELECT count(*) FROM pg_tables WHERE starts_with(tablename, 'epf_stage_')") == "0", "\(variant)")
+        }
+    }
+
+    @Test("A checkpoint resumes only the same file (path, size, modification time) with the same header")
+    func checkpointOfAnotherFile() throws {
+        let database = try TestDatabase()
+        let bytes = try FeedGenerator(rows: 1_000, seed: 3).applicationBytes()
+        let source = SourceIdentity(path: "/feeds/itunes20261201/application", size: Int64(bytes.count), modified: 1_000)
+        do {
+            let store = try database.store(PostgresStoreOptions(commitBytes: 64 << 10))
+            // "Kill" after the first batch (500 of the 1,000 rows, committed):
+            // the loader is dropped without abandon.
+            _ = try? CheckpointTests.load(bytes, source: source, into: store) { batches in
+                if batches == 1 { throw CheckpointTests.Killed() }
+            }
+        }
+        let observer = try database.connect()
+        let committed = try #require(Int(try observer.scalar("SELECT rows FROM epf_checkpoint") ?? ""))
+        #expect(committed > 0 && committed < 1_000)
+        let store = try database.store()
+        #expect(store.resumableLoads.map(\.records) == [committed])
+        let header = try bytes.withUnsafeBytes { buffer in
+            guard case .header(let header) = try HeaderParser.parse(buffer, isComplete: true) else { throw CancellationError() }
+            return header
+        }
+        var incremental = header
+        incremental.exportMode = .incremental
+        var others: [(String, SourceIdentity?, EPFHeader)] = [
+            ("another path", SourceIdentity(path: "/feeds/itunes20261202/application", size: source.size, modified: source.modified), header),
+            ("another size", SourceIdentity(path: source.path, size: source.size! + 1, modified: source.modified), header),
+            ("another modification time", SourceIdentity(path: source.path, size: source.size, modified: 2_000), header),
+            ("no source", nil, header),
+        ]
+        if incremental.primaryKey == header.primaryKey { others.append(("another header", source, incremental)) }
+        for (what, other, otherHeader) in others {
+            let loader = try store.makeLoader(
+                for: StagingTarget(table: "application", header: otherHeader, sourceName: "application", source: other), strict: false)
+            #expect(loader.resumedFrom == nil, "\(what)")
+            // Stopping keeps what the interrupted load committed.
+            loader.suspend()
+        }
+        let loader = try store.makeLoader(
+            for: StagingTarget(table: "application", header: header, sourceName: "application", source: source), strict: false)
+        let resumed = try #require(loader.resumedFrom)
+        #expect(resumed.records == committed && !resumed.staged)
+        #expect(loader.counts.rowsRead == committed)
+        #expect(try observer.scalar("SELECT count(*) FROM epf_stage_application") == String(committed))
+        // A load that fails is not resumed: abandoning drops it all.
+        loader.abandon()
+        #expect(try observer.scalar("SELECT count(*) FROM epf_checkpoint") == "0")
+        #expect(try observer.scalar("SELECT to_regclass('epf_stage_application') IS NULL") == "t")
+    }
+}
