@@ -38,5 +38,6 @@ extension CatalogError {
     /// Wraps a PostgreSQL error met while doing `action`.
     init(_ error: PostgresError, while action: String) {
         self.init(detail: "\(action): \(error.message)", hint: error.hint)
+        isServerError = true
     }
 }
