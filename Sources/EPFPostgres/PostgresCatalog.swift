@@ -112,7 +112,9 @@ public final class PostgresCatalog: CatalogQuerying {
         if tokenizer == nil { tokenizer = try SearchTokenizer() }
         guard let words = tokenizer?.queryWords(term), limit > 0 else { return SearchResponse(results: []) }
         let wordQuery = PostgresSearchIndex.query(words, prefix: false)
-        let prefixQuery = PostgresSearchIndex.query(words, prefix: true)
+        // Matches with a prefix that are not whole-word matches, in one
+        // tsquery: GIN tells them apart without reading the rows.
+        let prefixOnlyQuery = "(\(PostgresSearchIndex.query(words, prefix: true))) & !(\(wordQuery))"
         return try snapshot { () throws(CatalogError) -> SearchResponse in
             guard try attempt("reading the search index", { () throws(PostgresError) in try PostgresSearchIndex.isCurrent(search, on: connection) })
             else {
@@ -124,11 +126,11 @@ public final class PostgresCatalog: CatalogQuerying {
                 try SearchPaging.ids(
                     limit: limit, offset: offset,
                     wordMatches: { (limit, offset) throws(PostgresError) in
-                        try matchingIDs(wordQuery, except: nil, filter, storefront, limit: limit, offset: offset)
+                        try matchingIDs(wordQuery, filter, storefront, limit: limit, offset: offset)
                     },
                     wordMatchCount: { () throws(PostgresError) in try matchCount(wordQuery, filter, storefront) },
                     prefixOnlyMatches: { (limit, offset) throws(PostgresError) in
-                        try matchingIDs(prefixQuery, except: wordQuery, filter, storefront, limit: limit, offset: offset)
+                        try matchingIDs(prefixOnlyQuery, filter, storefront, limit: limit, offset: offset)
                     })
             }
             var results: [SoftwareResult] = []
@@ -162,33 +164,56 @@ public final class PostgresCatalog: CatalogQuerying {
             """
     }
 
-    /// The search rows matching `query` and not `except` that pass the
-    /// filters (sold in `storefront` when the catalog has prices; `entity`,
-    /// from `entityFilter`): `SELECT ... FROM` this. With its parameters.
-    private func searchRows(_ query: String, except: String?, _ entity: String, _ storefront: Storefront) -> (String, [String?]) {
+    /// The search rows matching `query` that pass the filters (sold in
+    /// `storefront` when the catalog has prices; `entity`, from
+    /// `entityFilter`): `SELECT ... FROM` this. With its parameters.
+    private func searchRows(_ query: String, _ entity: String, _ storefront: Storefront) -> (String, [String?]) {
         var parameters: [String?] = [query]
         var sql = "\(quoteIdentifier(PostgresSearchIndex.tableName(for: "application"))) AS s WHERE s.words @@ $1::tsquery"
-        if let except {
-            parameters.append(except)
-            sql += " AND NOT s.words @@ $\(parameters.count)::tsquery"
-        }
         if tables.contains("application_price") {
             parameters.append(String(storefront.id))
             sql += """
 
-                AND EXISTS (SELECT 1 FROM application_price AS p WHERE p.application_id = s.application_id AND p.storefront_id = $\(parameters.count))
+                AND EXISTS (SELECT 1 FROM application_price AS p WHERE p.application_id = s.application_id AND p.storefront_id = $2)
                 """
         }
         return (sql + entity, parameters)
     }
 
-    /// Apple IDs of the matches of `query` that do not match `except`, in
-    /// search order.
-    private func matchingIDs(
-        _ query: String, except: String?, _ entity: String, _ storefront: Storefront, limit: Int, offset: Int
-    ) throws(PostgresError) -> [Int64] {
+    /// The most matches a search sorts (taking them from the GIN index)
+    /// rather than walking the `(sort_key, seq)` btree, for a page ending
+    /// at `end`.
+    static func sortedMatchesAtMost(pageEnd end: Int) -> Int { max(5_000, 100 * end) }
+
+    /// Apple IDs of the matches of `query`, in search order.
+    ///
+    /// Two ways, chosen by a probe, because the planner's estimate for a
+    /// word it has no statistics on (any rare word) is a guess: walking the
+    /// btree in order and stopping after `limit` matches is fast for a word
+    /// in many titles and reads the whole table for a word in none; taking
+    /// the matches from the GIN index and sorting them is the opposite. The
+    /// probe counts the matches through GIN, up to a bound
+    /// (`sortedMatchesAtMost`: 100 times the page's end, at least 5,000):
+    /// up to it they are sorted; more, and the walk meets a page's matches
+    /// early (5,000 matches in 1M titles: one row in 200, so a page of 50
+    /// within ~10,000 rows). The choice is made with `SET LOCAL enable_*`
+    /// for the one query, reset after.
+    private func matchingIDs(_ query: String, _ entity: String, _ storefront: Storefront, limit: Int, offset: Int) throws(PostgresError)
+        -> [Int64]
+    {
         guard limit > 0 else { return [] }
-        var (rows, parameters) = searchRows(query, except: except, entity, storefront)
+        let bound = Self.sortedMatchesAtMost(pageEnd: offset + limit)
+        let search = quoteIdentifier(PostgresSearchIndex.tableName(for: "application"))
+        defer { _ = try? connection.execute("RESET enable_seqscan; RESET enable_indexscan; RESET enable_bitmapscan") }
+        try connection.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off")
+        let matches = Int(
+            try connection.scalar(
+                "SELECT count(*) FROM (SELECT 1 FROM \(search) AS s WHERE s.words @@ $1::tsquery LIMIT \(bound + 1)) AS m", [query]) ?? "0") ?? 0
+        guard matches > 0 else { return [] }
+        if matches > bound {
+            try connection.execute("SET LOCAL enable_indexscan = on; SET LOCAL enable_bitmapscan = off")
+        }
+        var (rows, parameters) = searchRows(query, entity, storefront)
         parameters += [String(limit), String(offset)]
         return try connection.query(
             "SELECT s.application_id FROM \(rows) ORDER BY s.sort_key, s.seq LIMIT $\(parameters.count - 1) OFFSET $\(parameters.count)",
@@ -198,7 +223,7 @@ public final class PostgresCatalog: CatalogQuerying {
 
     /// How many rows match `query` and pass the filters.
     private func matchCount(_ query: String, _ entity: String, _ storefront: Storefront) throws(PostgresError) -> Int {
-        let (rows, parameters) = searchRows(query, except: nil, entity, storefront)
+        let (rows, parameters) = searchRows(query, entity, storefront)
         return Int(try connection.scalar("SELECT count(*) FROM \(rows)", parameters) ?? "0") ?? 0
     }
 
