@@ -6,6 +6,9 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
     public var underlying: SQLiteError?
     /// The catalog's disk has no room for what the import was about to do.
     public var isOutOfSpace = false
+    /// The error came from a database server or the connection to it (a
+    /// PostgreSQL catalog), not from what was asked of it.
+    public var isServerError = false
 
     public init(detail: String, hint: String, underlying: SQLiteError? = nil) {
         self.detail = detail

@@ -1,7 +1,7 @@
 import EPFCatalog
 
 /// What `epf tables` and `epf history` read from a PostgreSQL catalog
-/// (lookups, search and `epf sql` read SQLite catalogs only, for now).
+/// (lookups and search: `PostgresCatalog`; `epf sql`: `PostgresReadOnlyQuery`).
 public enum PostgresCatalogReader {
     /// One EPF table of the catalog.
     public struct TableSummary: Sendable, Equatable {

@@ -176,6 +176,7 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
         try connection.execute("BEGIN")
         do {
             try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(name))")
+            try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(PostgresSearchIndex.tableName(for: name)))")
             try PostgresCheckpointTable.delete(staging: name, on: connection)
             try connection.execute("COMMIT")
         } catch {
@@ -398,6 +399,7 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
         let live = quoteIdentifier(table.target.table)
         try connection.execute("DROP TABLE IF EXISTS \(live)")
         try connection.execute("ALTER TABLE \(quoteIdentifier(table.stagingName)) RENAME TO \(live)")
+        try PostgresSearchIndex.replace(live: table.target.table, staging: table.stagingName, on: connection)
         // Values kept from earlier files of the table went with its rows.
         try connection.change(
             """
@@ -453,6 +455,7 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
                     RETURNING (xmax = 0) AS inserted)
                 SELECT count(*) FILTER (WHERE inserted) FROM changed
                 """) ?? "0") ?? 0
+        try PostgresSearchIndex.afterUpsert(live: liveName, staging: table.stagingName, header: header, on: connection)
         try connection.execute("DROP TABLE \(staging)")
         let rowsAfter = Int(try connection.scalar("SELECT count(*) FROM \(live)") ?? "0") ?? 0
         let stored = table.counts.rowsRead - table.counts.duplicateKeys

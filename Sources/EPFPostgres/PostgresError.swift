@@ -43,5 +43,6 @@ extension CatalogError {
     init(_ error: PostgresError, while action: String) {
         self.init(detail: "\(action): \(error.message)", hint: error.hint)
         isOutOfSpace = error.isDiskFull
+        isServerError = true
     }
 }

@@ -313,6 +313,7 @@ public final class PostgresTableLoader: TableLoader {
                     indexName = name
                 }
                 try PostgresCatalogStore.buildLookupIndex(on: stagingName, catalogTable: target.table, key: key, connection: connection)
+                try PostgresSearchIndex.buildStaging(for: target, staging: stagingName, on: connection)  // needs epf_record
                 try connection.execute("ALTER TABLE \(staging) DROP COLUMN \(quoteIdentifier(PostgresSchema.recordColumn))")
                 try connection.execute("ANALYZE \(staging)")
             } else if !key.isEmpty {

@@ -32,10 +32,11 @@ struct CatalogOption: ParsableArguments {
         PostgresTarget.isURL(path) ? PostgresTarget(url: path) : nil
     }
 
-    /// Says that `epf COMMAND` does not read PostgreSQL yet; exits 1.
+    /// Says that `epf COMMAND` does not read PostgreSQL (every command that
+    /// does checks `postgres` before asking for a SQLite reader); exits 1.
     static func readsSQLiteOnly(_ postgres: PostgresTarget, command: String) -> ExitCode {
         Console.message(
-            "epf \(command): reads SQLite catalogs only for now; query \(postgres.redacted) with psql (see the README's PostgreSQL section)")
+            "epf \(command): reads SQLite catalogs only; query \(postgres.redacted) with psql (see the README's PostgreSQL section)")
         return ExitCode(1)
     }
 

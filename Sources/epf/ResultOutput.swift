@@ -1,5 +1,6 @@
 import ArgumentParser
 import EPFCatalog
+import EPFPostgres
 import Foundation
 
 /// Prints a `SearchResponse` (`epf lookup`, `epf search`): JSON in the
@@ -23,15 +24,17 @@ enum ResultOutput {
 
     private static func text(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
 
-    /// Opens the catalog and resolves `--country`: an unknown country is a
-    /// usage error (64), a catalog that cannot answer exits 1.
-    static func open(_ path: String, country: String?, command: String) throws -> (Catalog, Storefront) {
-        if let postgres = CatalogOption.postgresTarget(path) {
-            throw CatalogOption.readsSQLiteOnly(postgres, command: command)
-        }
-        let catalog: Catalog
+    /// Opens the catalog (SQLite, or PostgreSQL for a `postgres://` URL)
+    /// and resolves `--country`: an unknown country is a usage error (64), a
+    /// catalog that cannot answer exits 1.
+    static func open(_ path: String, country: String?, command: String) throws -> (any CatalogQuerying, Storefront) {
+        let catalog: any CatalogQuerying
         do {
-            catalog = try Catalog(path: path)
+            if let postgres = CatalogOption.postgresTarget(path) {
+                catalog = try PostgresCatalog(target: postgres)
+            } else {
+                catalog = try Catalog(path: path)
+            }
         } catch {
             Console.message("epf \(command): \(error.description)")
             throw ExitCode(1)
@@ -40,7 +43,7 @@ enum ResultOutput {
             return (catalog, try catalog.storefront(for: country))
         } catch {
             Console.message("epf \(command): \(error.description)")
-            throw ExitCode(error.underlying == nil ? 64 : 1)
+            throw ExitCode(error.underlying == nil && !error.isServerError ? 64 : 1)
         }
     }
 }

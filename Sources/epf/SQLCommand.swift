@@ -1,5 +1,6 @@
 import ArgumentParser
 import EPFCatalog
+import EPFPostgres
 
 /// `epf sql "SELECT ..."`
 struct SQLCommand: ParsableCommand {
@@ -9,7 +10,9 @@ struct SQLCommand: ParsableCommand {
         discussion: """
             The catalog is opened read-only, and statements that could write (INSERT, UPDATE, \
             DELETE, CREATE, writing PRAGMAs, ATTACH, ...) are refused with exit status 64, as is \
-            more than one statement. SQLite's errors exit 1.
+            more than one statement. SQLite's errors exit 1. Against PostgreSQL (--db \
+            postgres://...), the statement runs in a READ ONLY transaction: the server refuses \
+            writes (exit 64); its errors exit 1.
             """)
 
     @OptionGroup var catalog: CatalogOption
@@ -21,10 +24,26 @@ struct SQLCommand: ParsableCommand {
     var format: OutputFormat = .table
 
     func run() throws {
+        if let postgres = catalog.postgres { return try runPostgres(postgres) }
         let reader = try catalog.reader(for: "sql")
         let result: (columns: [String], rows: [[SQLValue]])
         do {
             result = try reader.database.readOnlyQuery(sql: statement)
+        } catch .notReadOnly {
+            Console.message("epf sql only reads; the statement could change the catalog (use epf import to change it)")
+            throw ExitCode(64)
+        } catch {
+            Console.message("epf sql: \(error.description)")
+            throw ExitCode(error.isUsageError ? 64 : 1)
+        }
+        Console.out(TabularOutput(columns: result.columns, rows: result.rows).render(format))
+    }
+
+    /// The statement in a READ ONLY transaction of the PostgreSQL catalog.
+    private func runPostgres(_ postgres: PostgresTarget) throws {
+        let result: (columns: [String], rows: [[SQLValue]])
+        do {
+            result = try PostgresReadOnlyQuery.run(statement, at: postgres)
         } catch .notReadOnly {
             Console.message("epf sql only reads; the statement could change the catalog (use epf import to change it)")
             throw ExitCode(64)

@@ -66,13 +66,7 @@ struct CLITests {
             let history = try Self.run(["history", "--db", database.url, "--format", "json", "--table", "application"], in: folder)
             #expect(history.status == 0, "\(history.stderr)")
             #expect(history.stdout.contains("\"mode\":\"INCREMENTAL\"") || history.stdout.contains("\"mode\" : \"INCREMENTAL\""), "\(history.stdout)")
-            var readers: [Result] = []
-            for arguments in [["lookup", "553910284"], ["search", "chess"], ["sql", "SELECT 1"]] {
-                let result = try Self.run([arguments[0], "--db", database.url] + arguments.dropFirst(), in: folder)
-                #expect(result.status == 1)
-                #expect(result.stderr.contains("SQLite catalogs only"), "\(result.stderr)")
-                readers.append(result)
-            }
+            let readers = try Self.queriesAnswerAsSQLite(database: database, feeds: feeds, in: folder)
             for result in [first, again, dryRun, tables, history] + readers {
                 #expect(!result.stdout.contains(password) && !result.stderr.contains(password))
             }
@@ -83,6 +77,50 @@ struct CLITests {
             #expect(refused.status == 1)
             #expect(refused.stderr.contains("cannot connect to postgres://epf@127.0.0.1:1/none"), "\(refused.stderr)")
             #expect(!refused.stderr.contains(password))
+            let unreachable = try Self.run(["search", "--db", "postgres://epf:\(password)@127.0.0.1:1/none", "chess"], in: folder)
+            #expect(unreachable.status == 1)
+            #expect(unreachable.stderr.contains("postgres://epf@127.0.0.1:1/none") && !unreachable.stderr.contains(password), "\(unreachable.stderr)")
         }
+    }
+
+    /// `epf lookup`, `search` and `sql` against the PostgreSQL catalog and a
+    /// SQLite catalog of the same feeds: the same output and exit status.
+    /// Returns the PostgreSQL runs.
+    static func queriesAnswerAsSQLite(database: TestDatabase, feeds: [String], in folder: URL) throws -> [Result] {
+        let sqlite = folder.appendingPathComponent("same.sqlite").path
+        let imported = try run(["import", "--db", sqlite] + feeds, in: folder)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let commands: [[String]] = [
+            ["lookup", "553910284", "364709193", "id412039587", "https://apps.apple.com/us/app/x/id530662175?mt=8", "1"],
+            ["lookup", "364709193", "412039587", "--country", "JP", "--lang", "ja"],
+            ["lookup", "364709193", "--country", "fr", "--lang", "fr_CA", "--format", "csv"],
+            ["lookup", "364709193", "--country", "ZZ"],
+            ["search", "chess"], ["search", "CHESS", "--country", "JPN", "--format", "table"], ["search", "che"],
+            ["search", "cafe"], ["search", "Échecs"], ["search", "象棋", "--country", "CN"], ["search", "puzzle", "--limit", "2", "--offset", "3"],
+            ["search", "p", "--limit", "3", "--offset", "4", "--lang", "ja", "--country", "JP"], ["search", "chess", "--entity", "macSoftware"],
+            ["search", "chess", "--entity", "iPadSoftware"], ["search", "nothing-like-it"], ["search", "chess", "--country", "ZZ"],
+            ["sql", "SELECT application_id, title, download_size FROM application ORDER BY application_id", "--format", "json"],
+            ["sql", "SELECT storefront_id, country_code FROM storefront ORDER BY storefront_id", "--format", "csv"],
+            ["sql", "SELECT count(*) AS n, sum(retail_price) > 0 AS priced FROM application_price", "--format", "json"],
+            ["sql", "SELECT 1; SELECT 2"], ["sql", ""],
+            ["sql", "DELETE FROM application"], ["sql", "INSERT INTO storefront (storefront_id) VALUES (1)"],
+        ]
+        var results: [Result] = []
+        for arguments in commands {
+            let fromSQLite = try run([arguments[0], "--db", sqlite] + arguments.dropFirst(), in: folder)
+            let fromPostgres = try run([arguments[0], "--db", database.url] + arguments.dropFirst(), in: folder)
+            #expect(fromPostgres.stdout == fromSQLite.stdout, "\(arguments)")
+            #expect(fromPostgres.status == fromSQLite.status, "\(arguments): \(fromPostgres.stderr)")
+            results.append(fromPostgres)
+        }
+        #expect(results[0].stdout.contains("\"resultCount\":4"), "\(results[0].stdout)")
+        #expect(results[3].status == 64 && results[3].stderr.contains("unknown country 'ZZ'"), "\(results[3].stderr)")
+        #expect(results[9].stdout.contains("国际象棋游戏"))
+        #expect(results[results.count - 2].status == 64 && results[results.count - 2].stderr.contains("epf sql only reads"))
+        #expect(results[results.count - 4].status == 64 && results[results.count - 4].stderr.contains("exactly one"))
+        // The write was refused: the rows are all there.
+        let count = try run(["sql", "--db", database.url, "SELECT count(*) FROM application", "--format", "csv"], in: folder)
+        #expect(count.stdout == "count\n27\n", "\(count.stdout)")
+        return results
     }
 }

@@ -11,7 +11,10 @@
 ///
 /// Not thread-safe: one `Catalog` (one SQLite connection, its prepared
 /// statements) is used from one thread at a time; open one per thread.
-public final class Catalog {
+///
+/// The questions with a country or language as text, and by product
+/// links, come from `CatalogQuerying` (as for every store).
+public final class Catalog: CatalogQuerying {
     /// The read-only connection.
     public let database: SQLiteDatabase
     /// The tables of the catalog, by name.
@@ -59,22 +62,6 @@ public final class Catalog {
 
     // MARK: Questions
 
-    /// The applications with these Apple IDs, in the order given (an ID
-    /// given twice answers once), priced in `country`'s storefront (the
-    /// United States when nil). Unknown IDs are left out: all unknown gives
-    /// an empty response, not an error.
-    ///
-    /// - Parameter country: ISO alpha-2 (`US`), alpha-3 (`USA`) or a
-    ///   storefront ID (`143441`); see `storefront(for:)`.
-    ///   - language: the language of the name, description and release
-    ///     notes (`en`, `ja`, `ja_JP`), from `application_detail` when the
-    ///     application has it there; otherwise the `application` table's
-    ///     own. nil: the `application` table's name and description, with
-    ///     the release notes and screenshots of the English detail.
-    public func lookup(ids: [Int64], country: String? = nil, language: String? = nil) throws(CatalogError) -> SearchResponse {
-        try lookup(ids: ids, in: try storefront(for: country), language: try language.map { (text) throws(CatalogError) in try Language(text) })
-    }
-
     /// The applications with these Apple IDs, priced in `storefront` (one
     /// `storefront(for:)` resolved).
     public func lookup(ids: [Int64], in storefront: Storefront, language: Language? = nil) throws(CatalogError) -> SearchResponse {
@@ -88,33 +75,6 @@ public final class Catalog {
             }
             return SearchResponse(results: results)
         }
-    }
-
-    /// The applications named by product links or IDs (see
-    /// `ProductLink.appleID(from:)`); throws for the first one that is
-    /// neither, before reading anything.
-    public func lookup(links: [String], country: String? = nil, language: String? = nil) throws(CatalogError) -> SearchResponse {
-        var ids: [Int64] = []
-        for link in links { ids.append(try ProductLink.appleID(from: link)) }
-        return try lookup(ids: ids, country: country, language: language)
-    }
-
-    /// The applications whose title holds every word of `term` (each word
-    /// also as a prefix; case and diacritics folded; a CJK word matches
-    /// inside a title), best match first, sold in `country`'s storefront
-    /// and priced there.
-    ///
-    /// - Parameters:
-    ///   - entity: only applications for these devices (`nil`: all).
-    ///   - limit: at most this many results (Apple's default is 50).
-    ///   - offset: results skipped before the first returned.
-    public func search(
-        term: String, country: String? = nil, language: String? = nil, entity: SoftwareEntity? = nil, limit: Int = 50,
-        offset: Int = 0
-    ) throws(CatalogError) -> SearchResponse {
-        try search(
-            term: term, in: try storefront(for: country), language: try language.map { (text) throws(CatalogError) in try Language(text) },
-            entity: entity, limit: limit, offset: offset)
     }
 
     /// `search(term:country:entity:limit:offset:)` in a storefront already
@@ -151,12 +111,13 @@ public final class Catalog {
                     hint: "Import the itunes feed's application table again (epf import --force ...) to rebuild it")
             }
             let ids = try attempt("searching for '\(term)'") { () throws(SQLiteError) -> [Int64] in
-                var ids = try matchingIDs(wordMatch, filter, storefront, limit: limit, offset: offset)
-                guard ids.count < limit else { return ids }
-                let wordMatches = ids.isEmpty && offset > 0 ? try matchCount(wordMatch, filter, storefront) : offset + ids.count
-                ids += try matchingIDs(
-                    "(\(prefixMatch)) NOT (\(wordMatch))", filter, storefront, limit: limit - ids.count, offset: max(0, offset - wordMatches))
-                return ids
+                try SearchPaging.ids(
+                    limit: limit, offset: offset,
+                    wordMatches: { (limit, offset) throws(SQLiteError) in try matchingIDs(wordMatch, filter, storefront, limit: limit, offset: offset) },
+                    wordMatchCount: { () throws(SQLiteError) in try matchCount(wordMatch, filter, storefront) },
+                    prefixOnlyMatches: { (limit, offset) throws(SQLiteError) in
+                        try matchingIDs("(\(prefixMatch)) NOT (\(wordMatch))", filter, storefront, limit: limit, offset: offset)
+                    })
             }
             var results: [SoftwareResult] = []
             for id in ids {
@@ -177,38 +138,18 @@ public final class Catalog {
     /// Throws a `CatalogError` naming the countries the catalog has when
     /// `country` is not one of them.
     public func storefront(for country: String?) throws(CatalogError) -> Storefront {
-        let hasTable = tables.contains("storefront")
-        guard let text = country?.trimmingWhitespace, !text.isEmpty else {
-            if hasTable, let known = try storefrontRow(id: Storefront.unitedStatesID) { return known }
-            return Storefront(id: Storefront.unitedStatesID, countryCode: "USA", name: nil)
-        }
-        if let id = Int64(text), id > 0 {
-            guard hasTable else { return Storefront(id: id, countryCode: nil, name: nil) }
-            if let known = try storefrontRow(id: id) { return known }
-            throw try unknownCountry(text)
-        }
-        let code: String
-        switch text.count {
-        case 2:
-            guard let alpha3 = CountryCode.alpha3(forAlpha2: text) else { throw try unknownCountry(text) }
-            code = alpha3
-        case 3:
-            code = text.uppercased()
-        default:
-            throw try unknownCountry(text)
-        }
-        guard hasTable else {
-            if code == "USA" { return Storefront(id: Storefront.unitedStatesID, countryCode: "USA", name: nil) }
-            throw CatalogError(
-                detail: "the catalog has no storefront table to find country '\(text)' in",
-                hint: "Import the itunes feed's storefront table, or give a storefront ID (143462)")
-        }
-        if let row = try storefrontRow(
-            "finding country '\(text)'", where: "upper(country_code) = ?1 ORDER BY storefront_id LIMIT 1", .text(code))
-        {
-            return row
-        }
-        throw try unknownCountry(text)
+        try StorefrontRequest.resolve(
+            country, hasTable: tables.contains("storefront"), byID: storefrontRow(id:),
+            byCode: { (code) throws(CatalogError) in
+                try storefrontRow(
+                    "finding country '\(country?.trimmingWhitespace ?? "")'", where: "upper(country_code) = ?1 ORDER BY storefront_id LIMIT 1", .text(code))
+            },
+            knownCodes: { () throws(CatalogError) in
+                try attempt("listing storefronts") { () throws(SQLiteError) -> [String] in
+                    try database.rows("SELECT country_code FROM storefront WHERE country_code IS NOT NULL ORDER BY country_code")
+                        .compactMap { $0.first?.textValue }
+                }
+            })
     }
 
     // MARK: Reading
@@ -227,22 +168,6 @@ public final class Catalog {
             guard try statement.step() else { return nil }
             return Storefront(id: statement.int64(0), countryCode: statement.string(1), name: statement.string(2))
         }
-    }
-
-    /// The error for a country the catalog does not have, listing those it has.
-    private func unknownCountry(_ text: String) throws(CatalogError) -> CatalogError {
-        var known: [String] = []
-        if tables.contains("storefront") {
-            known = try attempt("listing storefronts") { () throws(SQLiteError) -> [String] in
-                try database.rows("SELECT country_code FROM storefront WHERE country_code IS NOT NULL ORDER BY country_code")
-                    .compactMap { $0.first?.textValue }
-            }
-        }
-        return CatalogError(
-            detail: "unknown country '\(text)'",
-            hint: known.isEmpty
-                ? "Give an ISO country code (US, USA) or a storefront ID (143441)"
-                : "Give an ISO country code or storefront ID of the catalog's storefronts: \(known.joined(separator: ", "))")
     }
 
     /// The search rows matching `match` (an FTS5 expression) that pass
@@ -315,21 +240,7 @@ public final class Catalog {
         guard try statement.step() else { return nil }
         var result = SoftwareResult(trackId: id)
         for (index, column) in applicationColumns.enumerated() {
-            let value = statement.value(index + 1)
-            switch column {
-            case "title": result.trackName = value.textValue
-            case "artist_name": result.artistName = value.textValue
-            case "seller_name": result.sellerName = value.textValue
-            case "view_url": result.trackViewUrl = value.textValue
-            case "artwork_url_small": result.artworkUrl100 = value.textValue
-            case "artwork_url_large": result.artworkUrl512 = value.textValue
-            case "version": result.version = value.textValue
-            case "itunes_release_date": result.releaseDate = value.textValue.map(Self.appleDate)
-            case "description": result.description = value.textValue
-            case "recommended_age": result.contentAdvisoryRating = value.textValue
-            case "download_size": result.fileSizeBytes = value.textValue
-            default: break
-            }
+            ResultAssembly.setApplication(column, statement.value(index + 1).textValue, in: &result)
         }
         statement.reset()
         try addArtist(to: &result)
@@ -350,31 +261,15 @@ public final class Catalog {
             "SELECT \(detailColumns.map { quoteIdentifier($0) }.joined(separator: ", ")) FROM application_detail WHERE application_id = ?1")
         defer { statement.reset() }
         statement.bind(result.trackId, at: 1)
-        var codes: [String] = []
-        var best: (score: Int, values: [String: String])?
+        var rows: [[String: String]] = []
         while try statement.step() {
             var values: [String: String] = [:]
             for (index, column) in detailColumns.enumerated() {
                 if let text = statement.string(index), !text.isEmpty { values[column] = text }
             }
-            guard let code = values["language_code"] else { continue }
-            codes.append(code.uppercased())
-            let score = (language ?? .english).matchScore(code)
-            if score > 0 && score > (best?.score ?? 0) { best = (score, values) }
+            rows.append(values)
         }
-        guard !codes.isEmpty else { return }
-        result.languageCodesISO2A = codes.sorted()
-        guard let values = best?.values else { return }
-        if language != nil {
-            if let title = values["title"] { result.trackName = title }
-            if let description = values["description"] { result.description = description }
-        }
-        result.releaseNotes = values["release_notes"]
-        result.sellerUrl = values["company_url"]
-        let screenshots = DetailColumns.screenshots.compactMap { values[$0] }
-        let ipadScreenshots = DetailColumns.ipadScreenshots.compactMap { values[$0] }
-        if !screenshots.isEmpty { result.screenshotUrls = screenshots }
-        if !ipadScreenshots.isEmpty { result.ipadScreenshotUrls = ipadScreenshots }
+        ResultAssembly.addDetail(rows, language: language, to: &result)
     }
 
     /// The application's ranks in the storefront's popularity charts.
@@ -399,7 +294,7 @@ public final class Catalog {
             guard case .integer(let rank) = statement.value(2) else { continue }
             ranks.append(PopularityRank(genreId: String(statement.int64(0)), genreName: statement.string(1), rank: Int(rank)))
         }
-        if !ranks.isEmpty { result.popularity = ranks }
+        ResultAssembly.addPopularity(ranks, to: &result)
     }
 
     /// `artistId`: the application's artist whose name is its
@@ -437,20 +332,9 @@ public final class Catalog {
                 : "SELECT genre_id, NULL FROM genre_application WHERE application_id = ?1 ORDER BY is_primary DESC, genre_id")
         defer { statement.reset() }
         statement.bind(result.trackId, at: 1)
-        var ids: [String] = []
-        var names: [String] = []
-        while try statement.step() {
-            let id = statement.int64(0)
-            ids.append(String(id))
-            if let name = statement.string(1) { names.append(name) }
-            if result.primaryGenreId == nil {
-                result.primaryGenreId = id
-                result.primaryGenreName = statement.string(1)
-            }
-        }
-        guard !ids.isEmpty else { return }
-        result.genreIds = ids
-        if withNames { result.genres = names }
+        var rows: [(id: Int64, name: String?)] = []
+        while try statement.step() { rows.append((statement.int64(0), statement.string(1))) }
+        ResultAssembly.addGenres(rows, withNames: withNames, to: &result)
     }
 
     /// `price`, `currency`, `formattedPrice` in `storefront`.
@@ -466,26 +350,10 @@ public final class Catalog {
         switch statement.value(0) {
         case .integer(let number): price = Double(number)
         case .real(let number): price = number
-        case .text(let text): price = Double(text.trimmingWhitespace)
+        case .text(let text): price = ResultAssembly.price(fromText: text)
         case .null: price = nil
         }
-        guard let price else { return }
-        result.price = price
-        result.currency = statement.string(1)
-        result.formattedPrice = PriceFormat.format(price, currencyCode: result.currency ?? "USD")
-    }
-
-    /// `YYYY-MM-DD[ HH:MM:SS]` as Apple writes dates: `YYYY-MM-DDTHH:MM:SSZ`.
-    /// Other text comes back as it is.
-    static func appleDate(_ stored: String) -> String {
-        let bytes = Array(stored.utf8)
-        let isDigit: (UInt8) -> Bool = { $0 >= 0x30 && $0 <= 0x39 }
-        guard bytes.count >= 10, bytes[4] == 0x2D, bytes[7] == 0x2D,
-            [0, 1, 2, 3, 5, 6, 8, 9].allSatisfy({ isDigit(bytes[$0]) })
-        else { return stored }
-        let date = String(decoding: bytes[0..<10], as: UTF8.self)
-        if bytes.count == 19, bytes[10] == 0x20 { return date + "T" + String(decoding: bytes[11...], as: UTF8.self) + "Z" }
-        return date + "T00:00:00Z"
+        ResultAssembly.addPrice(price, currency: statement.string(1), to: &result)
     }
 
     /// Runs `body` in one read transaction, so that every table it reads

@@ -1,0 +1,82 @@
+/// The questions of Apple's Search and Lookup APIs, answered from a
+/// catalog, whatever store holds it: `Catalog` (SQLite) and
+/// `PostgresCatalog` (EPFPostgres) give the same `SearchResponse` for the
+/// same catalog content, in the same order.
+///
+/// What every store shares lives beside this protocol, so that it is
+/// written once: the country a user types (`StorefrontRequest`), a result
+/// assembled from rows (`ResultAssembly`), the language a detail row is
+/// chosen by (`Language`), the paging of whole-word then prefix-only
+/// matches (`SearchPaging`), and the words of a search (`SearchQuery`,
+/// `SearchTokenizer`).
+///
+/// Implementations are not thread-safe: one connection, used from one
+/// thread at a time.
+public protocol CatalogQuerying: AnyObject {
+    /// The storefront `country` names: ISO 3166 alpha-2 (`US`, `jp`),
+    /// alpha-3 (`USA`) or a storefront ID (`143441`), mapped through the
+    /// catalog's `storefront` table; nil means the United States. Throws a
+    /// `CatalogError` (with no underlying error) naming the countries the
+    /// catalog has when `country` is not one of them.
+    func storefront(for country: String?) throws(CatalogError) -> Storefront
+
+    /// The applications with these Apple IDs, in the order given (an ID
+    /// given twice answers once), priced in `storefront`, with the name,
+    /// description and release notes in `language` when the application
+    /// has it (see `Catalog.lookup(ids:country:language:)`). Unknown IDs are
+    /// left out.
+    func lookup(ids: [Int64], in storefront: Storefront, language: Language?) throws(CatalogError) -> SearchResponse
+
+    /// The applications whose title holds every word of `term`, whole-word
+    /// matches first, then prefix-only ones, each in `SearchOrder`'s order,
+    /// only those sold in `storefront` when the catalog has prices; at most
+    /// `limit` from `offset` (see `Catalog.search(term:in:...)`).
+    func search(
+        term: String, in storefront: Storefront, language: Language?, entity: SoftwareEntity?, limit: Int, offset: Int
+    ) throws(CatalogError) -> SearchResponse
+}
+
+extension CatalogQuerying {
+    /// The applications with these Apple IDs, in the order given (an ID
+    /// given twice answers once), priced in `country`'s storefront (the
+    /// United States when nil). Unknown IDs are left out: all unknown gives
+    /// an empty response, not an error.
+    ///
+    /// - Parameter country: ISO alpha-2 (`US`), alpha-3 (`USA`) or a
+    ///   storefront ID (`143441`); see `storefront(for:)`.
+    ///   - language: the language of the name, description and release
+    ///     notes (`en`, `ja`, `ja_JP`), from `application_detail` when the
+    ///     application has it there; otherwise the `application` table's
+    ///     own. nil: the `application` table's name and description, with
+    ///     the release notes and screenshots of the English detail.
+    public func lookup(ids: [Int64], country: String? = nil, language: String? = nil) throws(CatalogError) -> SearchResponse {
+        try lookup(ids: ids, in: try storefront(for: country), language: try language.map { (text) throws(CatalogError) in try Language(text) })
+    }
+
+    /// The applications named by product links or IDs (see
+    /// `ProductLink.appleID(from:)`); throws for the first one that is
+    /// neither, before reading anything.
+    public func lookup(links: [String], country: String? = nil, language: String? = nil) throws(CatalogError) -> SearchResponse {
+        var ids: [Int64] = []
+        for link in links { ids.append(try ProductLink.appleID(from: link)) }
+        return try lookup(ids: ids, country: country, language: language)
+    }
+
+    /// The applications whose title holds every word of `term` (each word
+    /// also as a prefix; case and diacritics folded; a CJK word matches
+    /// inside a title), best match first, sold in `country`'s storefront
+    /// and priced there.
+    ///
+    /// - Parameters:
+    ///   - entity: only applications for these devices (`nil`: all).
+    ///   - limit: at most this many results (Apple's default is 50).
+    ///   - offset: results skipped before the first returned.
+    public func search(
+        term: String, country: String? = nil, language: String? = nil, entity: SoftwareEntity? = nil, limit: Int = 50,
+        offset: Int = 0
+    ) throws(CatalogError) -> SearchResponse {
+        try search(
+            term: term, in: try storefront(for: country), language: try language.map { (text) throws(CatalogError) in try Language(text) },
+            entity: entity, limit: limit, offset: offset)
+    }
+}

@@ -1,0 +1,113 @@
+import CLibPQ
+import EPFCatalog
+
+/// Why `PostgresReadOnlyQuery.run` did not give rows.
+public enum PostgresQueryError: Error, Sendable, CustomStringConvertible {
+    /// The text holds no statement (empty, or only comments).
+    case noStatement
+    /// The text holds more than one statement.
+    case severalStatements
+    /// The statement writes: the server refused it in a READ ONLY
+    /// transaction.
+    case notReadOnly
+    /// The server refused or failed the statement, or could not be reached.
+    case server(PostgresError)
+
+    /// Whether the caller asked for something it may not (as opposed to a
+    /// statement the server could not run).
+    public var isUsageError: Bool {
+        if case .server = self { return false }
+        return true
+    }
+
+    public var description: String {
+        switch self {
+        case .noStatement: return "no SQL statement given"
+        case .severalStatements: return "give exactly one SQL statement, not several"
+        case .notReadOnly: return "the statement could change the catalog"
+        case .server(let error): return error.message
+        }
+    }
+}
+
+/// `epf sql` against a PostgreSQL catalog: exactly one statement, in a
+/// READ ONLY transaction that is rolled back after.
+///
+/// - One statement: it is prepared with the extended protocol, which
+///   refuses text holding several (`cannot insert multiple commands into a
+///   prepared statement`); text with none runs as an empty query.
+/// - Read-only: the server refuses every write in a READ ONLY transaction
+///   (SQLSTATE 25006), including `nextval`, `LOCK ... EXCLUSIVE`, `NOTIFY`;
+///   statements that cannot run in a transaction block (VACUUM, CREATE
+///   DATABASE, ALTER SYSTEM) fail as they are. A first `SELECT` takes the
+///   snapshot, so that `SET TRANSACTION READ WRITE` is refused too.
+/// - Values keep their kind as SQLite would give it: integers
+///   (`int2/4/8`, `oid`) as integers, `float4/8` and `numeric` as reals (as
+///   SQLite holds decimals), booleans as 1 and 0, everything else (dates,
+///   text, arrays, JSON) as PostgreSQL writes it.
+public enum PostgresReadOnlyQuery {
+    public static func run(_ sql: String, at target: PostgresTarget) throws(PostgresQueryError) -> (columns: [String], rows: [[SQLValue]]) {
+        let connection: PostgresConnection
+        do {
+            connection = try PostgresConnection(target, applicationName: "epf sql")
+            try connection.execute("BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY; SELECT 1")
+        } catch {
+            throw .server(error)
+        }
+        defer { connection.rollback() }
+        return try connection.readOnlyQuery(sql)
+    }
+}
+
+extension PostgresConnection {
+    /// Prepares and runs `sql` (one statement) in the open transaction.
+    fileprivate func readOnlyQuery(_ sql: String) throws(PostgresQueryError) -> (columns: [String], rows: [[SQLValue]]) {
+        let prepared = PQprepare(handle, "", sql, 0, nil)
+        defer { PQclear(prepared) }
+        guard PQresultStatus(prepared) == PGRES_COMMAND_OK else { throw classify(error(prepared, prefix: nil)) }
+        let result = PQexecPrepared(handle, "", 0, nil, nil, nil, 0)
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_EMPTY_QUERY:
+            throw .noStatement
+        case PGRES_COMMAND_OK:
+            return ([], [])
+        case PGRES_TUPLES_OK:
+            let columnCount = PQnfields(result)
+            let columns = (0..<columnCount).map { String(cString: PQfname(result, $0)) }
+            let types = (0..<columnCount).map { PQftype(result, $0) }
+            var rows: [[SQLValue]] = []
+            for row in 0..<PQntuples(result) {
+                rows.append((0..<columnCount).map { column in
+                    guard PQgetisnull(result, row, column) == 0 else { return .null }
+                    return Self.value(String(cString: PQgetvalue(result, row, column)), type: types[Int(column)])
+                })
+            }
+            return (columns, rows)
+        default:
+            throw classify(error(result, prefix: nil))
+        }
+    }
+
+    private func classify(_ failure: PostgresError) -> PostgresQueryError {
+        switch failure.sqlState {
+        case "25006"?: return .notReadOnly
+        case "42601"? where failure.message.contains("multiple commands"): return .severalStatements
+        default: return .server(failure)
+        }
+    }
+
+    /// A value of the type with OID `type`, as SQLite would hold it.
+    static func value(_ text: String, type: Oid) -> SQLValue {
+        switch type {
+        case 20, 21, 23, 26:  // int8, int2, int4, oid
+            return Int64(text).map(SQLValue.integer) ?? .text(text)
+        case 700, 701, 1700:  // float4, float8, numeric
+            return Double(text).map(SQLValue.real) ?? .text(text)
+        case 16:  // bool
+            return .integer(text == "t" ? 1 : 0)
+        default:
+            return .text(text)
+        }
+    }
+}

@@ -1,0 +1,268 @@
+import EPFCatalog
+import EPFFormat
+
+/// The search index of a PostgreSQL catalog: what `epf search` reads there,
+/// built and kept by the store as it loads `application`.
+///
+/// The index of `application` is the table `epf_search_application`:
+///
+/// ```sql
+/// CREATE TABLE epf_search_application (
+///     application_id BIGINT NOT NULL,   -- the key (unique)
+///     seq BIGINT NOT NULL,              -- the row's place in the table
+///     sort_key BIGINT NOT NULL,         -- SearchOrder.key(title)
+///     words tsvector);                  -- the title's tokens, NULL without one
+/// -- GIN (words), btree (sort_key, seq), unique (application_id)
+/// COMMENT ON TABLE epf_search_application IS 'epf search v1';
+/// ```
+///
+/// Choices, and why:
+/// - The tokens are cut in Swift by SQLite's own tokenizer
+///   (`SearchTokenizer`: `SearchText` spacing, then `unicode61
+///   remove_diacritics 2`), written as a `tsvector` literal with positions
+///   (`'chess':1 'pro':2`), and queried with a `tsquery` built the same
+///   way (`'chess':* & 'pro':*`; a CJK word is a phrase, `'象' <-> '棋'`).
+///   Neither side goes through PostgreSQL's text-search parser or a
+///   dictionary, so the tokens are exactly the SQLite index's: case and
+///   diacritics folded the same way (`Café` is `cafe`), `2.0` two tokens,
+///   whatever the database's locale, with no extension. (`unaccent` ships
+///   with Debian's postgresql-15 and is a trusted extension a database
+///   owner may create, but its folding is not `remove_diacritics 2`'s,
+///   and `to_tsvector('simple', ...)` lower-cases and cuts by the locale;
+///   `pg_trgm` matches substrings, not words and their beginnings.)
+/// - Order: `sort_key` is the key the SQLite index orders by (fewer words,
+///   then fewer bytes: `SearchOrder`), `seq` the row's place as SQLite's
+///   rowid gives it (a FULL file's record number; an INCREMENTAL file's new
+///   rows after every row there, in file order; an updated row keeps its
+///   place), so ties come out in the same order as in SQLite. A search asks
+///   `ORDER BY sort_key, seq LIMIT n`: for a word in many titles the planner
+///   walks the btree in order and stops after `n` matches; for a rare word
+///   it takes the GIN matches and sorts only them. No match is scored.
+/// - A table of its own, not columns of `application`: a FULL load builds
+///   it from the staging table (beside the key, before `epf_record` is
+///   dropped) and the swap renames it into place with its table; an
+///   INCREMENTAL apply re-indexes only the rows the file names. `epf_`
+///   tables are the importer's, so `epf tables` does not list it.
+/// - The declaration's version is the table's comment: a reader refuses an
+///   index of another version, and the next apply of `application`
+///   rebuilds it.
+enum PostgresSearchIndex {
+    /// Raise when the tokens, the order or the table change.
+    static let version = 1
+    static let marker = "epf search v\(version)"
+
+    /// Rows read per `FETCH` while indexing.
+    static let fetchRows = 20_000
+
+    /// The search table of catalog table `table`.
+    static func tableName(for table: String) -> String { "epf_search_" + table }
+
+    /// The index of `table` if it is searched: `application` (keyed by
+    /// `application_id`) and its title. (The SQLite store also indexes
+    /// `artist.name`, which no command searches yet.)
+    static func index(forTable table: String, key: [String], columns: some Sequence<String>) -> SearchIndex? {
+        guard table == "application", let index = SearchIndex.index(forTable: table, key: key, columns: columns), index.key.count == 1
+        else { return nil }
+        return index
+    }
+
+    // MARK: Keeping the index with the tables
+
+    /// FULL, in the loader's `finish()` transaction, after the key is built
+    /// (one row per key) and while the staging table still has
+    /// `epf_record`: indexes the staging table into its own search table.
+    static func buildStaging(for target: StagingTarget, staging: String, on connection: PostgresConnection) throws(PostgresError) {
+        let name = tableName(for: staging)
+        try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(name))")
+        let header = target.header
+        guard header.exportMode == .full, name.utf8.count <= PostgresSchema.maxIdentifierBytes,
+            let index = index(forTable: target.table, key: header.primaryKey, columns: header.columns)
+        else { return }
+        try build(name, index: index, from: staging, sequence: quoteIdentifier(PostgresSchema.recordColumn), on: connection)
+    }
+
+    /// FULL, at the swap, after the staging table became `live`: its search
+    /// table (if any) replaces the live one; an old index the new table
+    /// does not get is dropped.
+    static func replace(live: String, staging: String, on connection: PostgresConnection) throws(PostgresError) {
+        let liveSearch = tableName(for: live)
+        let stagingSearch = tableName(for: staging)
+        try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(liveSearch))")
+        if try connection.scalar("SELECT to_regclass($1) IS NOT NULL", [quoteIdentifier(stagingSearch)]) == "t" {
+            try connection.execute("ALTER TABLE \(quoteIdentifier(stagingSearch)) RENAME TO \(quoteIdentifier(liveSearch))")
+        }
+    }
+
+    /// INCREMENTAL, in the apply's transaction, after the upsert and before
+    /// the staging table is dropped: the rows the file names get their
+    /// entries (new rows a place after every row there, in file order;
+    /// updated rows keep theirs). Builds the whole index when the live
+    /// table has none, or one of another version.
+    static func afterUpsert(live: String, staging: String, header: EPFHeader, on connection: PostgresConnection) throws(PostgresError) {
+        let name = tableName(for: live)
+        let columns = try PostgresCatalogStore.columnNames(of: live, on: connection)
+        guard let index = index(forTable: live, key: header.primaryKey, columns: columns), name.utf8.count <= PostgresSchema.maxIdentifierBytes
+        else {
+            try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(name))")
+            return
+        }
+        guard try isCurrent(name, on: connection) else {
+            // The live table's rows in their physical order: the order they
+            // were written in, as near as PostgreSQL keeps one.
+            try build(name, index: index, from: live, sequence: "row_number() OVER (ORDER BY ctid)", on: connection)
+            return
+        }
+        let key = quoteIdentifier(index.key[0])
+        let last = Int64(try connection.scalar("SELECT coalesce(max(seq), 0) FROM \(quoteIdentifier(name))") ?? "0") ?? 0
+        let changes = "epf_search_changes"
+        try connection.execute(
+            "CREATE TEMPORARY TABLE \(changes) (LIKE \(quoteIdentifier(name))) ON COMMIT DROP")
+        var next = last
+        try copyEntries(
+            """
+            SELECT l.\(key), x.seq, l.\(quoteIdentifier(index.column))
+            FROM \(quoteIdentifier(staging)) AS s JOIN \(quoteIdentifier(live)) AS l ON l.\(key) = s.\(key)
+            LEFT JOIN \(quoteIdentifier(name)) AS x ON x.\(key) = l.\(key)
+            ORDER BY s.\(quoteIdentifier(PostgresSchema.recordColumn))
+            """,
+            into: changes, on: connection
+        ) { existing in
+            if let existing { return existing }
+            next += 1
+            return next
+        }
+        try connection.execute(
+            """
+            INSERT INTO \(quoteIdentifier(name)) SELECT * FROM \(changes)
+            ON CONFLICT (\(key)) DO UPDATE SET sort_key = excluded.sort_key, words = excluded.words;
+            DROP TABLE \(changes)
+            """)
+    }
+
+    // MARK: Building
+
+    /// Whether the search table `name` exists and is of this version.
+    static func isCurrent(_ name: String, on connection: PostgresConnection) throws(PostgresError) -> Bool {
+        try connection.scalar("SELECT obj_description(to_regclass($1), 'pg_class')", [quoteIdentifier(name)]) == marker
+    }
+
+    /// Creates the search table `name` and indexes every row of `source`
+    /// whose key is not NULL; `sequence` is the SQL of each row's place.
+    static func build(_ name: String, index: SearchIndex, from source: String, sequence: String, on connection: PostgresConnection) throws(PostgresError) {
+        let search = quoteIdentifier(name)
+        let key = quoteIdentifier(index.key[0])
+        let keyType =
+            try connection.scalar(
+                """
+                SELECT format_type(atttypid, atttypmod) FROM pg_attribute
+                WHERE attrelid = to_regclass($1) AND attname = $2 AND NOT attisdropped
+                """, [quoteIdentifier(source), index.key[0]]) ?? "BIGINT"
+        try connection.execute("DROP TABLE IF EXISTS \(search)")
+        try connection.execute(
+            "CREATE TABLE \(search) (\(key) \(keyType) NOT NULL, seq BIGINT NOT NULL, sort_key BIGINT NOT NULL, words tsvector)")
+        try copyEntries(
+            "SELECT \(key), \(sequence), \(quoteIdentifier(index.column)) FROM \(quoteIdentifier(source)) WHERE \(key) IS NOT NULL",
+            into: name, on: connection
+        ) { $0 ?? 0 }
+        for (suffix, definition) in [("key", "UNIQUE INDEX %@ ON \(search) (\(key))"), ("words", "INDEX %@ ON \(search) USING gin (words)"),
+            ("order", "INDEX %@ ON \(search) (sort_key, seq)")]
+        {
+            let indexName = try PostgresCatalogStore.freeIndexName(base: "\(name)_\(suffix)", on: connection)
+            try connection.execute("CREATE " + definition.replacingOccurrences(of: "%@", with: quoteIdentifier(indexName)))
+        }
+        try connection.execute("COMMENT ON TABLE \(search) IS \(connection.literal(marker)); ANALYZE \(search)")
+    }
+
+    /// Runs `select` (key, place or NULL, title) through a cursor, and COPYs
+    /// one entry per row into `table`: the key, `place(row's place)`, the
+    /// title's order key and tokens.
+    private static func copyEntries(
+        _ select: String, into table: String, on connection: PostgresConnection, place: (Int64?) -> Int64
+    ) throws(PostgresError) {
+        let tokenizer: SearchTokenizer
+        do {
+            tokenizer = try SearchTokenizer()
+        } catch {
+            throw PostgresError(sqlState: nil, message: "indexing titles for search: \(error.detail)")
+        }
+        let cursor = "epf_search_rows"
+        try connection.execute("DECLARE \(cursor) NO SCROLL CURSOR FOR \(select)")
+        while true {
+            let rows = try connection.query("FETCH \(fetchRows) FROM \(cursor)")
+            if rows.isEmpty { break }
+            var text = ""
+            text.reserveCapacity(rows.count * 64)
+            for row in rows {
+                guard let key = row[0] else { continue }
+                let title = row[2]
+                text += copyField(key)
+                text += "\t\(place(row[1].flatMap { Int64($0) }))\t\(title.map { SearchOrder.key($0) } ?? 0)\t"
+                text += title.map { copyField(vector(tokenizer.tokens($0))) } ?? "\\N"
+                text += "\n"
+            }
+            try connection.beginCopy("COPY \(quoteIdentifier(table)) FROM STDIN")
+            let failure = text.withUTF8 { bytes -> PostgresError? in
+                guard let base = bytes.baseAddress, bytes.count > 0 else { return nil }
+                do {
+                    try connection.putCopyData(base, count: bytes.count)
+                    return nil
+                } catch let error as PostgresError {
+                    return error
+                } catch {
+                    return PostgresError(sqlState: nil, message: "\(error)")
+                }
+            }
+            if let failure {
+                connection.abortCopy()
+                throw failure
+            }
+            try connection.endCopy()
+        }
+        try connection.execute("CLOSE \(cursor)")
+    }
+
+    // MARK: Text
+
+    /// The `tsvector` literal of `tokens`: each with its 1-based positions.
+    static func vector(_ tokens: [String]) -> String {
+        tokens.enumerated().map { "\(lexeme($0.element)):\($0.offset + 1)" }.joined(separator: " ")
+    }
+
+    /// The `tsquery` of a search's words (`SearchTokenizer.queryWords`):
+    /// every word, each a phrase of its tokens, the last token of each a
+    /// prefix when `prefix`.
+    static func query(_ words: [[String]], prefix: Bool) -> String {
+        words.map { tokens in
+            "(" + tokens.enumerated().map { index, token in
+                lexeme(token) + (prefix && index == tokens.count - 1 ? ":*" : "")
+            }.joined(separator: " <-> ") + ")"
+        }.joined(separator: " & ")
+    }
+
+    /// A quoted lexeme of `tsvector`/`tsquery` input: `'` doubled, `\`
+    /// escaped.
+    static func lexeme(_ token: String) -> String {
+        var quoted = "'"
+        for character in token {
+            if character == "'" { quoted += "''" } else if character == "\\" { quoted += "\\\\" } else { quoted.append(character) }
+        }
+        return quoted + "'"
+    }
+
+    /// A field of COPY's text format.
+    static func copyField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return text }
+        var field = ""
+        for character in text {
+            switch character {
+            case "\\": field += "\\\\"
+            case "\t": field += "\\t"
+            case "\n": field += "\\n"
+            case "\r": field += "\\r"
+            case "\r\n": field += "\\r\\n"
+            default: field.append(character)
+            }
+        }
+        return field
+    }
+}

@@ -1,0 +1,192 @@
+import EPFCatalog
+import EPFFormat
+import EPFImport
+import EPFPostgres
+import Foundation
+import Testing
+
+/// `epf lookup` and `epf search` through `CatalogQuerying`: the same
+/// imports into SQLite and PostgreSQL answer with the same JSON.
+@Suite("Lookup and search against PostgreSQL answer as SQLite does", .enabled(if: TestServer.available, TestServer.skipReason))
+struct QueryTests {
+    /// The two catalogs of one import.
+    struct Both {
+        let sqlite: Catalog
+        let postgres: PostgresCatalog
+        var stores: [any CatalogQuerying] { [sqlite, postgres] }
+    }
+
+    /// Imports the first `feedCount` sample feeds into both stores and
+    /// runs `body` with both opened.
+    static func withBoth(feedCount: Int = 4, _ body: (Both, TestDatabase) throws -> Void) throws {
+        let database = try TestDatabase()
+        try withTemporaryFolder { folder in
+            let paths = Fixtures.feedsInOrder.prefix(feedCount).map(Fixtures.feed)
+            let run = try importIntoBoth(Array(paths), folder: folder, database: database)
+            #expect(run.postgresReports.allSatisfy { $0.status == .applied }, "\(run.postgresReports.compactMap(\.error))")
+            try body(Both(sqlite: try Catalog(path: run.sqlite), postgres: try PostgresCatalog(target: database.target)), database)
+        }
+    }
+
+    /// The JSON text of `body`'s answer from each store, or its error.
+    static func answers(_ both: Both, _ body: (any CatalogQuerying) throws(CatalogError) -> SearchResponse) -> [String] {
+        both.stores.map { store in
+            do {
+                return String(decoding: try body(store).jsonBytes(), as: UTF8.self)
+            } catch {
+                return "error: \(error)"
+            }
+        }
+    }
+
+    static func expectSame(
+        _ both: Both, _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: (any CatalogQuerying) throws(CatalogError) -> SearchResponse
+    ) {
+        let answers = Self.answers(both, body)
+        #expect(answers[0] == answers[1], "\(what)", sourceLocation: sourceLocation)
+    }
+
+    static func ids(_ response: SearchResponse) -> [Int64] { response.results.map(\.trackId) }
+
+    @Test("Lookup: every application, in every storefront and language, by IDs and links", arguments: [1, 4])
+    func lookup(feedCount: Int) throws {
+        try Self.withBoth(feedCount: feedCount) { both, _ in
+            let ids = try both.sqlite.database.rows("SELECT application_id FROM application ORDER BY rowid").compactMap(\.first?.integerValue)
+            #expect(ids.count > 20)
+            let shuffled = ids.reversed() + [ids[0], 999_999_999]
+            for country in [nil, "US", "JP", "jpn", "143462", "fr", "DEU", "CN"] {
+                for language in [nil, "en", "ja", "ja_JP", "zh", "fr_CA", "de", "ko"] {
+                    Self.expectSame(both, "lookup in \(country ?? "-") \(language ?? "-")") { (store) throws(CatalogError) in
+                        try store.lookup(ids: Array(shuffled), country: country, language: language)
+                    }
+                }
+            }
+            Self.expectSame(both, "links") { (store) throws(CatalogError) in
+                try store.lookup(
+                    links: ["id364709193", "https://apps.apple.com/jp/app/x/id412039587?mt=8", "https://itunes.apple.com/app/id530662175"],
+                    country: "JP", language: "ja")
+            }
+            let full = try both.postgres.lookup(ids: ids, country: "JP", language: "ja")
+            #expect(full.results.count == ids.count)
+            #expect(full.results.contains { ($0.price != nil || feedCount == 1) && $0.genres != nil && $0.languageCodesISO2A != nil })
+        }
+    }
+
+    @Test("An unknown country is the same error from both; a malformed language too")
+    func unknownCountry() throws {
+        try Self.withBoth(feedCount: 1) { both, _ in
+            for country in ["ZZ", "XYZ", "999", "0", "Narnia"] {
+                let answers = Self.answers(both) { (store) throws(CatalogError) in try store.lookup(ids: [364709193], country: country) }
+                #expect(answers[0] == answers[1])
+                #expect(answers[1].hasPrefix("error: unknown country"), "\(answers[1])")
+                var errors: [CatalogError] = []
+                for store in both.stores {
+                    do {
+                        _ = try store.storefront(for: country)
+                    } catch let error as CatalogError {
+                        errors.append(error)
+                    } catch {}
+                }
+                #expect(errors.count == 2)
+                #expect(errors.allSatisfy { $0.underlying == nil && !$0.isServerError }, "a usage error, not the server's")
+            }
+            let language = Self.answers(both) { (store) throws(CatalogError) in try store.lookup(ids: [364709193], language: "english!") }
+            #expect(language[0] == language[1] && language[0].hasPrefix("error:"))
+        }
+    }
+
+    @Test("Search: words, prefixes, case and accents, CJK, storefronts, entities, in the same order", arguments: [1, 4])
+    func search(feedCount: Int) throws {
+        try Self.withBoth(feedCount: feedCount) { both, _ in
+            let terms = [
+                "chess", "CHESS", "che", "Chess Pro", "chess pu", "puzzle", "puzzles", "p", "photo w", "cafe", "CAFÉ", "echecs", "Échecs",
+                "象棋", "棋", "将", "麻将", "パズル", "체스", "weather", "Weather Radar", "dice 🎲", "-", "zzz", "a", "s",
+            ]
+            for term in terms {
+                for country in [nil, "JP", "DE", "143465"] {
+                    Self.expectSame(both, "search \(term) in \(country ?? "US")") { (store) throws(CatalogError) in
+                        try store.search(term: term, country: country, language: country == "JP" ? "ja" : nil, limit: 50)
+                    }
+                }
+                for entity in SoftwareEntity.allCases {
+                    Self.expectSame(both, "search \(term) for \(entity)") { (store) throws(CatalogError) in
+                        try store.search(term: term, entity: entity)
+                    }
+                }
+            }
+            // What the semantics promise, seen from PostgreSQL.
+            let chinese = try both.postgres.search(term: "象棋", country: "CN")
+            #expect(Self.ids(chinese) == [412039587], "象棋 finds 国际象棋游戏")
+            #expect(Self.ids(try both.postgres.search(term: "cafe")) == Self.ids(try both.postgres.search(term: "ÉCHECS")))
+            #expect(try both.postgres.search(term: "CAFÉ").results.first?.trackName == "Échecs Café")
+            // `Chess Openings Trainer` (an INCREMENTAL newcomer) has no price in
+            // any storefront: with prices imported, no storefront sells it.
+            let unpriced: Int64 = 638402717
+            if feedCount == 4 {
+                #expect(try both.postgres.lookup(ids: [unpriced]).results.count == 1)
+                #expect(!Self.ids(try both.postgres.search(term: "chess openings")).contains(unpriced))
+                #expect(Self.ids(try both.postgres.search(term: "chess", limit: 200)).count >= 5)
+            }
+        }
+    }
+
+    @Test("Paging across the boundary of whole-word and prefix-only matches gives the same pages")
+    func paging() throws {
+        try Self.withBoth { both, _ in
+            for term in ["puzzle", "p", "chess", "photo"] {
+                let all = try both.sqlite.search(term: term, limit: 500)
+                let words = try both.sqlite.search(term: term, limit: 500).results.filter { result in
+                    (result.trackName ?? "").lowercased().split(whereSeparator: { !$0.isLetter }).contains { $0 == Substring(term) }
+                }
+                if term == "puzzle" {
+                    // Whole-word matches, then `Puzzles` (a prefix only).
+                    #expect(!words.isEmpty && words.count < all.results.count, "\(term): both kinds of match")
+                }
+                #expect(Self.ids(try both.postgres.search(term: term, limit: 500)) == Self.ids(all))
+                let count = all.results.count
+                for limit in [1, 2, 3, 5] {
+                    for offset in 0...(count + 1) {
+                        Self.expectSame(both, "\(term) limit \(limit) offset \(offset)") { (store) throws(CatalogError) in
+                            try store.search(term: term, country: nil, language: nil, entity: nil, limit: limit, offset: offset)
+                        }
+                    }
+                }
+                Self.expectSame(both, "\(term) limit 0") { (store) throws(CatalogError) in try store.search(term: term, limit: 0) }
+            }
+        }
+    }
+
+    @Test("An INCREMENTAL file keeps the index in step: new titles found, changed titles found by their new words")
+    func incrementalIndex() throws {
+        let database = try TestDatabase()
+        try withTemporaryFolder { folder in
+            func file(_ name: String, mode: String, rows: [[String]]) throws -> String {
+                let feed = folder.appendingPathComponent(name, isDirectory: true)
+                try FileManager.default.createDirectory(at: feed, withIntermediateDirectories: true)
+                let bytes = tableFileBytes(
+                    columns: ["export_date", "application_id", "title"], types: ["BIGINT", "BIGINT", "VARCHAR(1000)"],
+                    key: ["application_id"], mode: mode, rows: rows)
+                try Data(bytes).write(to: feed.appendingPathComponent("application"))
+                return feed.path
+            }
+            let full = try file(
+                "itunes20260101", mode: "FULL",
+                rows: [["1", "10", "Chess Pro"], ["1", "11", "Chess Max"], ["1", "12", "Chessboard"], ["1", "13", "Old Name"], ["1", "14", ""]])
+            let incremental = try file(
+                "itunes20260102", mode: "INCREMENTAL",
+                rows: [["2", "15", "Chess Ace"], ["2", "13", "Chess Zen"], ["2", "16", "Chess Fox"], ["2", "10", "Chess Pro"], ["2", "14", "Chess Elk"]])
+            let run = try importIntoBoth([full, incremental], folder: folder, database: database)
+            #expect(run.postgresReports.allSatisfy { $0.status == .applied }, "\(run.postgresReports.compactMap(\.error))")
+            let both = Both(sqlite: try Catalog(path: run.sqlite), postgres: try PostgresCatalog(target: database.target))
+            let expected = try both.sqlite.search(term: "chess")
+            #expect(Self.ids(expected).count == 7)
+            #expect(Self.ids(try both.postgres.search(term: "chess")) == Self.ids(expected))
+            #expect(Self.ids(try both.postgres.search(term: "old")).isEmpty)
+            #expect(Self.ids(try both.postgres.search(term: "zen")) == [13])
+            let connection = try database.connect()
+            #expect(try connection.scalar("SELECT count(*) FROM epf_search_application") == "7")
+            #expect(try connection.scalar("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'epf_search_epf_stage%'") == "0")
+        }
+    }
+}
