@@ -84,14 +84,9 @@ public final class PostgresCatalog: CatalogQuerying {
 
     public func lookup(ids: [Int64], in storefront: Storefront, language: Language? = nil) throws(CatalogError) -> SearchResponse {
         try snapshot { () throws(CatalogError) -> SearchResponse in
-            var seen = Set<Int64>()
-            var results: [SoftwareResult] = []
-            for id in ids where seen.insert(id).inserted {
-                if let result = try attempt("looking up \(id)", { () throws(PostgresError) in try application(id: id, storefront: storefront, language: language) }) {
-                    results.append(result)
-                }
+            try ResultAssembly.lookup(ids) { (id) throws(CatalogError) in
+                try attempt("looking up \(id)") { () throws(PostgresError) in try application(id: id, storefront: storefront, language: language) }
             }
-            return SearchResponse(results: results)
         }
     }
 
@@ -99,15 +94,9 @@ public final class PostgresCatalog: CatalogQuerying {
         term: String, in storefront: Storefront, language: Language? = nil, entity: SoftwareEntity? = nil, limit: Int = 50,
         offset: Int = 0
     ) throws(CatalogError) -> SearchResponse {
-        guard limit >= 0, offset >= 0 else {
-            throw CatalogError(detail: "limit and offset must not be negative", hint: "Give --limit 20 --offset 0")
-        }
+        try ResultAssembly.checkPage(limit: limit, offset: offset)
         let search = PostgresSearchIndex.tableName(for: "application")
-        guard tables.contains(search) else {
-            throw CatalogError(
-                detail: "the catalog has no search index (\(search))",
-                hint: "Import the application table again with this version of epf (epf import --force ...)")
-        }
+        guard tables.contains(search) else { throw ResultAssembly.noSearchIndex(search) }
         let filter = try entityFilter(entity)
         if tokenizer == nil { tokenizer = try SearchTokenizer() }
         guard let words = tokenizer?.queryWords(term), limit > 0 else { return SearchResponse(results: []) }

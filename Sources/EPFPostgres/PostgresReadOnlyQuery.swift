@@ -1,35 +1,6 @@
 import CLibPQ
 import EPFCatalog
 
-/// Why `PostgresReadOnlyQuery.run` did not give rows.
-public enum PostgresQueryError: Error, Sendable, CustomStringConvertible {
-    /// The text holds no statement (empty, or only comments).
-    case noStatement
-    /// The text holds more than one statement.
-    case severalStatements
-    /// The statement writes: the server refused it in a READ ONLY
-    /// transaction.
-    case notReadOnly
-    /// The server refused or failed the statement, or could not be reached.
-    case server(PostgresError)
-
-    /// Whether the caller asked for something it may not (as opposed to a
-    /// statement the server could not run).
-    public var isUsageError: Bool {
-        if case .server = self { return false }
-        return true
-    }
-
-    public var description: String {
-        switch self {
-        case .noStatement: return "no SQL statement given"
-        case .severalStatements: return "give exactly one SQL statement, not several"
-        case .notReadOnly: return "the statement could change the catalog"
-        case .server(let error): return error.message
-        }
-    }
-}
-
 /// `epf sql` against a PostgreSQL catalog: exactly one statement, in a
 /// READ ONLY transaction that is rolled back after.
 ///
@@ -46,13 +17,13 @@ public enum PostgresQueryError: Error, Sendable, CustomStringConvertible {
 ///   SQLite holds decimals), booleans as 1 and 0, everything else (dates,
 ///   text, arrays, JSON) as PostgreSQL writes it.
 public enum PostgresReadOnlyQuery {
-    public static func run(_ sql: String, at target: PostgresTarget) throws(PostgresQueryError) -> (columns: [String], rows: [[SQLValue]]) {
+    public static func run(_ sql: String, at target: PostgresTarget) throws(ReadOnlyQueryError) -> (columns: [String], rows: [[SQLValue]]) {
         let connection: PostgresConnection
         do {
             connection = try PostgresConnection(target, applicationName: "epf sql")
             try connection.execute("BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY; SELECT 1")
         } catch {
-            throw .server(error)
+            throw .failed(error.message)
         }
         defer { connection.rollback() }
         return try connection.readOnlyQuery(sql)
@@ -61,7 +32,7 @@ public enum PostgresReadOnlyQuery {
 
 extension PostgresConnection {
     /// Prepares and runs `sql` (one statement) in the open transaction.
-    fileprivate func readOnlyQuery(_ sql: String) throws(PostgresQueryError) -> (columns: [String], rows: [[SQLValue]]) {
+    fileprivate func readOnlyQuery(_ sql: String) throws(ReadOnlyQueryError) -> (columns: [String], rows: [[SQLValue]]) {
         let prepared = PQprepare(handle, "", sql, 0, nil)
         defer { PQclear(prepared) }
         guard PQresultStatus(prepared) == PGRES_COMMAND_OK else { throw classify(error(prepared, prefix: nil)) }
@@ -89,11 +60,11 @@ extension PostgresConnection {
         }
     }
 
-    private func classify(_ failure: PostgresError) -> PostgresQueryError {
+    private func classify(_ failure: PostgresError) -> ReadOnlyQueryError {
         switch failure.sqlState {
         case "25006"?: return .notReadOnly
         case "42601"? where failure.message.contains("multiple commands"): return .severalStatements
-        default: return .server(failure)
+        default: return .failed(failure.message)
         }
     }
 

@@ -66,14 +66,9 @@ public final class Catalog: CatalogQuerying {
     /// `storefront(for:)` resolved).
     public func lookup(ids: [Int64], in storefront: Storefront, language: Language? = nil) throws(CatalogError) -> SearchResponse {
         try snapshot { () throws(CatalogError) -> SearchResponse in
-            var seen = Set<Int64>()
-            var results: [SoftwareResult] = []
-            for id in ids where seen.insert(id).inserted {
-                if let result = try attempt("looking up \(id)", { () throws(SQLiteError) in try application(id: id, storefront: storefront, language: language) }) {
-                    results.append(result)
-                }
+            try ResultAssembly.lookup(ids) { (id) throws(CatalogError) in
+                try attempt("looking up \(id)") { () throws(SQLiteError) in try application(id: id, storefront: storefront, language: language) }
             }
-            return SearchResponse(results: results)
         }
     }
 
@@ -91,15 +86,9 @@ public final class Catalog: CatalogQuerying {
         term: String, in storefront: Storefront, language: Language? = nil, entity: SoftwareEntity? = nil, limit: Int = 50,
         offset: Int = 0
     ) throws(CatalogError) -> SearchResponse {
-        guard limit >= 0, offset >= 0 else {
-            throw CatalogError(detail: "limit and offset must not be negative", hint: "Give --limit 20 --offset 0")
-        }
+        try ResultAssembly.checkPage(limit: limit, offset: offset)
         let search = SearchIndex.tableName(for: "application")
-        guard tables.contains(search) else {
-            throw CatalogError(
-                detail: "the catalog has no search index (\(search))",
-                hint: "Import the application table again with this version of epf (epf import --force ...)")
-        }
+        guard tables.contains(search) else { throw ResultAssembly.noSearchIndex(search) }
         let filter = try searchFilter(entity: entity)
         guard let prefixMatch = SearchQuery.matchExpression(term), let wordMatch = SearchQuery.matchExpression(term, prefix: false),
             limit > 0

@@ -3,6 +3,33 @@
 /// A store reads the rows its own way (SQLite values, PostgreSQL text) and
 /// hands them over as text.
 public enum ResultAssembly {
+    /// The response to a lookup of `ids`: in the order given, each ID once,
+    /// unknown IDs (`fetch` gives nil) left out.
+    public static func lookup(_ ids: [Int64], _ fetch: (Int64) throws(CatalogError) -> SoftwareResult?) throws(CatalogError)
+        -> SearchResponse
+    {
+        var seen = Set<Int64>()
+        var results: [SoftwareResult] = []
+        for id in ids where seen.insert(id).inserted {
+            if let result = try fetch(id) { results.append(result) }
+        }
+        return SearchResponse(results: results)
+    }
+
+    /// Throws for a negative limit or offset.
+    public static func checkPage(limit: Int, offset: Int) throws(CatalogError) {
+        guard limit >= 0, offset >= 0 else {
+            throw CatalogError(detail: "limit and offset must not be negative", hint: "Give --limit 20 --offset 0")
+        }
+    }
+
+    /// The error for a catalog whose application table has no search index.
+    public static func noSearchIndex(_ name: String) -> CatalogError {
+        CatalogError(
+            detail: "the catalog has no search index (\(name))",
+            hint: "Import the application table again with this version of epf (epf import --force ...)")
+    }
+
     /// The `application` columns a result reads, in this order (those the
     /// table has).
     public static let applicationColumns = ApplicationColumns.wanted

@@ -1,6 +1,8 @@
 import CSQLite
 
-/// Why `SQLiteDatabase.readOnlyQuery(sql:)` did not run a statement.
+/// Why `epf sql`'s one read-only statement did not give rows, from SQLite
+/// (`SQLiteDatabase.readOnlyQuery(sql:)`) or PostgreSQL
+/// (`PostgresReadOnlyQuery`).
 public enum ReadOnlyQueryError: Error, Sendable, CustomStringConvertible {
     /// The text holds no statement (empty, or only comments).
     case noStatement
@@ -9,13 +11,14 @@ public enum ReadOnlyQueryError: Error, Sendable, CustomStringConvertible {
     /// The statement could change a database (INSERT, CREATE, a writing
     /// PRAGMA, ...) or the connection's databases (ATTACH, DETACH).
     case notReadOnly
-    /// SQLite refused or failed the statement.
-    case sqlite(SQLiteError)
+    /// The database refused or failed the statement (or, for a server,
+    /// could not be reached): its message.
+    case failed(String)
 
     /// Whether the caller asked for something it may not (as opposed to a
-    /// statement SQLite could not run).
+    /// statement the database could not run).
     public var isUsageError: Bool {
-        if case .sqlite = self { return false }
+        if case .failed = self { return false }
         return true
     }
 
@@ -24,7 +27,7 @@ public enum ReadOnlyQueryError: Error, Sendable, CustomStringConvertible {
         case .noStatement: return "no SQL statement given"
         case .severalStatements: return "give exactly one SQL statement, not several"
         case .notReadOnly: return "the statement could change the catalog"
-        case .sqlite(let error): return error.message
+        case .failed(let message): return message
         }
     }
 }
@@ -52,7 +55,7 @@ extension SQLiteDatabase {
         guard code == SQLITE_OK else {
             sqlite3_finalize(prepared)
             if code & 0xFF == SQLITE_AUTH { throw .notReadOnly }
-            throw .sqlite(SQLiteError(database: handle, code: code, sql: sql))
+            throw .failed(SQLiteError(database: handle, code: code, sql: sql).message)
         }
         guard let prepared else { throw .noStatement }
         let statement = SQLiteStatement(database: self, handle: prepared, sql: sql)
@@ -68,7 +71,7 @@ extension SQLiteDatabase {
         do {
             return ((0..<statement.columnCount).map(statement.columnName), try statement.rows())
         } catch {
-            throw .sqlite(error)
+            throw .failed(error.message)
         }
     }
 }
