@@ -1,3 +1,5 @@
+import EPFFormat
+
 /// What loading one table file found and did, row by row. Every repair and
 /// every value kept in a form other than its declared type is counted here;
 /// nothing is changed silently.
@@ -78,5 +80,44 @@ public struct LoadCounts: Sendable, Equatable, Codable {
         note(duplicateKeys, "row(s) repeated a key: the last one was kept")
         note(commentRows, "## comment row(s) among the data rows: skipped")
         return lines
+    }
+}
+
+extension LoadCounts {
+    /// Counts what was repaired in one stored record: fields rejoined
+    /// (`flags`), invalid UTF-8 sequences replaced and NUL bytes removed.
+    /// Every loader (and `epf verify`) counts through here, so their
+    /// counters agree.
+    @inlinable
+    public mutating func countRepairs(flags: RecordFlags, invalidSequences: Int, nulBytes: Int) {
+        if invalidSequences > 0 {
+            invalidUTF8Rows += 1
+            invalidUTF8Sequences += invalidSequences
+        }
+        if nulBytes > 0 {
+            nulRows += 1
+            self.nulBytes += nulBytes
+        }
+        if flags.contains(.rejoined) {
+            rejoinedRows += 1
+            if flags.contains(.ambiguous) { ambiguousRepairs += 1 }
+        }
+        if flags.contains(.rejoined) || invalidSequences > 0 || nulBytes > 0 {
+            repairedRows += 1
+        }
+    }
+}
+
+extension FormatError {
+    /// A record refused because of `--strict`: it holds invalid UTF-8 or
+    /// NUL bytes that would otherwise be repaired.
+    public static func strict(invalidSequences: Int, nulBytes: Int, file: String, record: Int, offset: Int64) -> FormatError {
+        let invalid = invalidSequences > 0
+        return FormatError(
+            invalid ? .invalidUTF8 : .nulBytes, file: file, record: record, byteOffset: offset,
+            detail: invalid
+                ? "the row holds \(invalidSequences) invalid UTF-8 sequence(s), refused because of --strict"
+                : "the row holds \(nulBytes) NUL byte(s), refused because of --strict",
+            hint: "Run without --strict to store U+FFFD in their place (counted and reported)")
     }
 }

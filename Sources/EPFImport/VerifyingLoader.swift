@@ -129,23 +129,10 @@ final class VerifyingLoader: TableLoader {
             }
             let offset = chunkOffset + Int64(batch.offset(record))
             if strict, invalidSequences > 0 || nulBytes > 0 {
-                throw strictError(invalidSequences: invalidSequences, nulBytes: nulBytes, record: firstRecord + record, offset: offset)
+                throw FormatError.strict(
+                    invalidSequences: invalidSequences, nulBytes: nulBytes, file: target.sourceName, record: firstRecord + record, offset: offset)
             }
-            if invalidSequences > 0 {
-                counts.invalidUTF8Rows += 1
-                counts.invalidUTF8Sequences += invalidSequences
-            }
-            if nulBytes > 0 {
-                counts.nulRows += 1
-                counts.nulBytes += nulBytes
-            }
-            if flags.contains(.rejoined) {
-                counts.rejoinedRows += 1
-                if flags.contains(.ambiguous) { counts.ambiguousRepairs += 1 }
-            }
-            if flags.contains(.rejoined) || invalidSequences > 0 || nulBytes > 0 {
-                counts.repairedRows += 1
-            }
+            counts.countRepairs(flags: flags, invalidSequences: invalidSequences, nulBytes: nulBytes)
             if let keys {
                 do throws(SQLiteError) {
                     try keys.add(record: firstRecord + record, offset: offset)
@@ -186,15 +173,6 @@ final class VerifyingLoader: TableLoader {
     }
 
     /// Worded as `SQLiteTableLoader` words it.
-    func strictError(invalidSequences: Int, nulBytes: Int, record: Int, offset: Int64) -> FormatError {
-        let invalid = invalidSequences > 0
-        return FormatError(
-            invalid ? .invalidUTF8 : .nulBytes, file: target.sourceName, record: record, byteOffset: offset,
-            detail: invalid
-                ? "the row holds \(invalidSequences) invalid UTF-8 sequence(s), refused because of --strict"
-                : "the row holds \(nulBytes) NUL byte(s), refused because of --strict",
-            hint: "Run without --strict to store U+FFFD in their place (counted and reported)")
-    }
 }
 
 /// The keys of one file in a temporary SQLite database on disk, so that

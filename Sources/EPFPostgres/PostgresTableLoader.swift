@@ -149,27 +149,12 @@ public final class PostgresTableLoader: TableLoader {
             let number = firstRecord + record
             let length = encoder.encode(batch, record: record, base: base, recordNumber: number, into: buffer + used)
             let repair = encoder.repair
-            if repair.invalidSequences > 0 || repair.nulBytes > 0 {
-                if strict {
-                    throw strictError(repair, record: number, offset: chunkOffset + Int64(batch.offset(record)))
-                }
-                if repair.invalidSequences > 0 {
-                    counts.invalidUTF8Rows += 1
-                    counts.invalidUTF8Sequences += repair.invalidSequences
-                }
-                if repair.nulBytes > 0 {
-                    counts.nulRows += 1
-                    counts.nulBytes += repair.nulBytes
-                }
+            if strict, repair.invalidSequences > 0 || repair.nulBytes > 0 {
+                throw FormatError.strict(
+                    invalidSequences: repair.invalidSequences, nulBytes: repair.nulBytes, file: target.sourceName, record: number,
+                    offset: chunkOffset + Int64(batch.offset(record)))
             }
-            let flags = batch.flags(record)
-            if flags.contains(.rejoined) {
-                counts.rejoinedRows += 1
-                if flags.contains(.ambiguous) { counts.ambiguousRepairs += 1 }
-            }
-            if flags.contains(.rejoined) || repair.invalidSequences > 0 || repair.nulBytes > 0 {
-                counts.repairedRows += 1
-            }
+            counts.countRepairs(flags: batch.flags(record), invalidSequences: repair.invalidSequences, nulBytes: repair.nulBytes)
             if !encoder.unfitColumns.isEmpty {
                 noteUnfit(batch, record: record, base: base, number: number)
             }
@@ -377,15 +362,5 @@ public final class PostgresTableLoader: TableLoader {
         } catch {
             connection.rollback()
         }
-    }
-
-    func strictError(_ repair: CopyEncoder.Repair, record: Int, offset: Int64) -> FormatError {
-        let invalid = repair.invalidSequences > 0
-        return FormatError(
-            invalid ? .invalidUTF8 : .nulBytes, file: target.sourceName, record: record, byteOffset: offset,
-            detail: invalid
-                ? "the row holds \(repair.invalidSequences) invalid UTF-8 sequence(s), refused because of --strict"
-                : "the row holds \(repair.nulBytes) NUL byte(s), refused because of --strict",
-            hint: "Run without --strict to store U+FFFD in their place (counted and reported)")
     }
 }

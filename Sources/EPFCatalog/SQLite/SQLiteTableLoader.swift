@@ -168,24 +168,12 @@ public final class SQLiteTableLoader: TableLoader {
             if repair.active {
                 if strict, repair.invalidSequences > 0 || repair.nulBytes > 0 {
                     insert.reset()
-                    throw strictError(repair, record: firstRecord + record, offset: chunkOffset + Int64(batch.offset(record)))
-                }
-                if repair.invalidSequences > 0 {
-                    counts.invalidUTF8Rows += 1
-                    counts.invalidUTF8Sequences += repair.invalidSequences
-                }
-                if repair.nulBytes > 0 {
-                    counts.nulRows += 1
-                    counts.nulBytes += repair.nulBytes
+                    throw FormatError.strict(
+                        invalidSequences: repair.invalidSequences, nulBytes: repair.nulBytes, file: target.sourceName,
+                        record: firstRecord + record, offset: chunkOffset + Int64(batch.offset(record)))
                 }
             }
-            if flags.contains(.rejoined) {
-                counts.rejoinedRows += 1
-                if flags.contains(.ambiguous) { counts.ambiguousRepairs += 1 }
-            }
-            if flags.contains(.rejoined) || repair.invalidSequences > 0 || repair.nulBytes > 0 {
-                counts.repairedRows += 1
-            }
+            counts.countRepairs(flags: flags, invalidSequences: repair.invalidSequences, nulBytes: repair.nulBytes)
             do {
                 try insert.step()
             } catch {
@@ -294,16 +282,6 @@ public final class SQLiteTableLoader: TableLoader {
         scratch.deallocate()
         scratchCapacity = max(needed, scratchCapacity * 2)
         scratch = .allocate(capacity: scratchCapacity)
-    }
-
-    func strictError(_ repair: RecordRepair, record: Int, offset: Int64) -> FormatError {
-        let invalid = repair.invalidSequences > 0
-        return FormatError(
-            invalid ? .invalidUTF8 : .nulBytes, file: target.sourceName, record: record, byteOffset: offset,
-            detail: invalid
-                ? "the row holds \(repair.invalidSequences) invalid UTF-8 sequence(s), refused because of --strict"
-                : "the row holds \(repair.nulBytes) NUL byte(s), refused because of --strict",
-            hint: "Run without --strict to store U+FFFD in their place (counted and reported)")
     }
 }
 
