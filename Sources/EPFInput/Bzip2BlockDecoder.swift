@@ -25,9 +25,16 @@ final class Bzip2BlockDecoder {
     /// `blockCapacity + 16` bytes: the run-length step loads 8 bytes at a
     /// time up to 8 past its last.
     var bwtBytes: UnsafeMutablePointer<UInt8>
-    /// The inverse transform's vectors (`blockCapacity` entries each).
-    var forward: UnsafeMutablePointer<UInt32>
-    var backward: UnsafeMutablePointer<UInt32>
+    /// The inverse transform's vector (`blockCapacity` entries).
+    var vector: UnsafeMutablePointer<UInt32>
+    /// The inverse transform's segments: their bytes (`lanes` regions of
+    /// `blockCapacity` bytes; only about `blockCapacity` in all are ever
+    /// touched), and per seed (`blockCapacity / seedStride + 2`) where its
+    /// segment starts, its length and the seed after it.
+    var segmentBytes: UnsafeMutablePointer<UInt8>
+    var segmentStarts: UnsafeMutablePointer<Int>
+    var segmentLengths: UnsafeMutablePointer<Int>
+    var segmentSuccessors: UnsafeMutablePointer<Int>
     /// How often each byte value occurs in `bwtBytes` (256 entries).
     let byteCounts: UnsafeMutablePointer<Int>
 
@@ -48,8 +55,11 @@ final class Bzip2BlockDecoder {
 
     init() {
         bwtBytes = .allocate(capacity: 16)
-        forward = .allocate(capacity: 1)
-        backward = .allocate(capacity: 1)
+        vector = .allocate(capacity: 1)
+        segmentBytes = .allocate(capacity: 1)
+        segmentStarts = .allocate(capacity: 1)
+        segmentLengths = .allocate(capacity: 1)
+        segmentSuccessors = .allocate(capacity: 1)
         byteCounts = .allocate(capacity: 256)
         inputCapacity = 64 << 10
         input = .allocate(capacity: inputCapacity)
@@ -62,8 +72,11 @@ final class Bzip2BlockDecoder {
 
     deinit {
         bwtBytes.deallocate()
-        forward.deallocate()
-        backward.deallocate()
+        vector.deallocate()
+        segmentBytes.deallocate()
+        segmentStarts.deallocate()
+        segmentLengths.deallocate()
+        segmentSuccessors.deallocate()
         byteCounts.deallocate()
         input.deallocate()
         selectors.deallocate()
@@ -114,12 +127,19 @@ final class Bzip2BlockDecoder {
     private func reserve(blockSize: Int) {
         guard blockSize > blockCapacity else { return }
         bwtBytes.deallocate()
-        forward.deallocate()
-        backward.deallocate()
+        vector.deallocate()
+        segmentBytes.deallocate()
+        segmentStarts.deallocate()
+        segmentLengths.deallocate()
+        segmentSuccessors.deallocate()
         bwtBytes = .allocate(capacity: blockSize + 16)
         bwtBytes.initialize(repeating: 0, count: blockSize + 16)
-        forward = .allocate(capacity: blockSize)
-        backward = .allocate(capacity: blockSize)
+        vector = .allocate(capacity: blockSize)
+        segmentBytes = .allocate(capacity: Self.lanes * blockSize)
+        let seeds = blockSize / Self.seedStride + 2
+        segmentStarts = .allocate(capacity: seeds)
+        segmentLengths = .allocate(capacity: seeds)
+        segmentSuccessors = .allocate(capacity: seeds)
         blockCapacity = blockSize
     }
 
