@@ -46,7 +46,7 @@ final class Bzip2BlockDecoder {
     private let selectors: UnsafeMutablePointer<UInt8>
     /// Code lengths, `table * 258 + symbol`.
     private let codeLengths: UnsafeMutablePointer<UInt8>
-    private let tables = Bzip2HuffmanTables()
+    let tables = Bzip2HuffmanTables()
     /// The move-to-front list: 256 bytes and 8 of slack, 8-byte aligned
     /// (`moveToFront` rewrites 8 bytes at a time).
     private let moveToFrontList: UnsafeMutablePointer<UInt8>
@@ -243,13 +243,21 @@ final class Bzip2BlockDecoder {
     ) throws(Bzip2BlockFailure) -> Int {
         let base = reader.base
         let end = reader.end
-        var position = reader.position
         let output = bwtBytes
         let list = moveToFrontList
         let counts = byteCounts
         counts.initialize(repeating: 0, count: 256)
         let endOfBlock = UInt32(symbolsInUse + 1)
-        let primaryBits = Bzip2HuffmanTables.primaryBits
+        let primaryShift = UInt64(64 - Bzip2HuffmanTables.primaryBits)
+        let longShift = UInt64(64 - Bzip2HuffmanTables.maxLength)
+
+        // The next bits, from the top: `bitCount` of them (at least 20 at
+        // each symbol) are the stream's from bit `loaded - bitCount`; below
+        // them are the stream's next bits or zeros, so ORing in the same
+        // bits again changes nothing.
+        var bits: UInt64 = 0
+        var bitCount = 0
+        var loaded = reader.position
 
         /// A corrupt block, unless the bits that showed it lie past the
         /// block's end (then it is a piece cut short: `.runsPastEnd`).
@@ -266,40 +274,48 @@ final class Bzip2BlockDecoder {
         var lookup = UnsafePointer(tables.primary)
         while true {
             if left == 0 {
-                // At most 50 symbols of up to 20 bits since the last check:
-                // the reader's padding covers that.
-                guard position <= end else { throw .runsPastEnd }
+                // At most 50 symbols of up to 20 bits since the last check,
+                // and 56 bits loaded ahead: the reader's padding covers that.
+                guard loaded - bitCount <= end else { throw .runsPastEnd }
                 guard group < selectorCount else {
-                    throw failure("a block has more symbols than its selectors cover", at: position)
+                    throw failure("a block has more symbols than its selectors cover", at: loaded - bitCount)
                 }
                 table = Int(selectors[group])
                 group += 1
                 left = Self.groupSize
                 guard tables.isValid(table) else {
-                    throw failure("a block uses a Huffman table whose code lengths are impossible", at: position)
+                    throw failure("a block uses a Huffman table whose code lengths are impossible", at: loaded - bitCount)
                 }
                 lookup = UnsafePointer(tables.primary + table * Bzip2HuffmanTables.primarySize)
             }
-            left -= 1
-            var entry = UInt32(lookup[Int(Bzip2BitReader.peek(base, position, primaryBits))])
+            left &-= 1
+            if bitCount < Bzip2HuffmanTables.maxLength {
+                let word = UInt64(bigEndian: UnsafeRawPointer(base + (loaded &>> 3)).loadUnaligned(as: UInt64.self))
+                bits |= (word &<< UInt64(loaded & 7)) &>> UInt64(bitCount)
+                loaded &+= 56 &- bitCount
+                bitCount = 56
+            }
+            var entry = UInt32(lookup[Int(bits &>> primaryShift)])
             if entry == 0 {
-                guard let long = tables.decodeLong(table, bits: Bzip2BitReader.peek(base, position, Bzip2HuffmanTables.maxLength)) else {
-                    throw failure("a Huffman code that the block's table does not have", at: position)
+                guard let long = tables.decodeLong(table, bits: UInt32(truncatingIfNeeded: bits &>> longShift)) else {
+                    throw failure("a Huffman code that the block's table does not have", at: loaded - bitCount)
                 }
                 entry = long
             }
-            position &+= Int(entry & 31)
+            let length = Int(entry & 31)
+            bits &<<= UInt64(length)
+            bitCount &-= length
             let symbol = entry &>> 5
             if symbol < 2 {
                 // RUNA adds the weight, RUNB twice the weight.
                 run &+= runWeight &<< Int(symbol)
                 runWeight &<<= 1
-                guard runWeight <= 1 << 21 else { throw failure("a run of zeros is too long", at: position) }
+                guard runWeight <= 1 << 21 else { throw failure("a run of zeros is too long", at: loaded - bitCount) }
                 continue
             }
             if run > 0 {
                 guard run <= limit - count else {
-                    throw failure("a block holds more bytes than its size allows", at: position)
+                    throw failure("a block holds more bytes than its size allows", at: loaded - bitCount)
                 }
                 let byte = list[0]
                 (output + count).update(repeating: byte, count: run)
@@ -309,7 +325,9 @@ final class Bzip2BlockDecoder {
                 runWeight = 1
             }
             if symbol == endOfBlock { break }
-            guard count < limit else { throw failure("a block holds more bytes than its size allows", at: position) }
+            guard count < limit else {
+                throw failure("a block holds more bytes than its size allows", at: loaded - bitCount)
+            }
             // symbol < endOfBlock (the tables hold no larger symbols), so
             // the index is at most symbolsInUse - 1 <= 255.
             let byte = Self.moveToFront(list, index: Int(symbol &- 1))
@@ -317,29 +335,33 @@ final class Bzip2BlockDecoder {
             counts[Int(byte)] &+= 1
             count &+= 1
         }
-        reader.position = position
+        reader.position = loaded - bitCount
         return count
     }
 
-    /// Moves `list[index]` (index <= 255) to the front and returns it. Reads
-    /// and writes `list[0..<max(8, index + 1)]`.
+    /// Moves `list[index]` (index <= 255) to the front and returns it.
+    /// Works on aligned 8-byte words (so each load is served by the store
+    /// of the symbol before): reads and writes words 0...index / 8.
     @inline(__always)
     static func moveToFront(_ list: UnsafeMutablePointer<UInt8>, index: Int) -> UInt8 {
         let raw = UnsafeMutableRawPointer(list)
         let byte = list[index]
-        var top = index
-        // Eight bytes at a time from the top: [top-8, top) to [top-7, top].
-        while top >= 8 {
-            let word = raw.loadUnaligned(fromByteOffset: top - 8, as: UInt64.self)
-            raw.storeBytes(of: word, toByteOffset: top - 7, as: UInt64.self)
-            top -= 8
+        func word(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.load(fromByteOffset: at &* 8, as: UInt64.self)) }
+        func store(_ value: UInt64, _ at: Int) { raw.storeBytes(of: value.littleEndian, toByteOffset: at &* 8, as: UInt64.self) }
+        var at = index &>> 3
+        // In the top word only bytes 0...index % 8 move.
+        let mask: UInt64 = ~0 &>> UInt64(56 &- 8 &* (index & 7))
+        var current = word(at)
+        var lower: UInt64 = at > 0 ? word(at &- 1) : 0
+        var incoming = at > 0 ? lower &>> 56 : UInt64(byte)
+        store((current &<< 8 | incoming) & mask | current & ~mask, at)
+        while at > 0 {
+            at &-= 1
+            current = lower
+            lower = at > 0 ? word(at &- 1) : 0
+            incoming = at > 0 ? lower &>> 56 : UInt64(byte)
+            store(current &<< 8 | incoming, at)
         }
-        // The rest, [0, top) to [1, top], and the byte to the front, in one
-        // 8-byte word: bytes 0...top change, the others stay.
-        let word = UInt64(littleEndian: raw.load(as: UInt64.self))
-        let mask: UInt64 = ~0 &>> UInt64(56 - 8 * top)
-        let moved = (word &<< 8 | UInt64(byte)) & mask | word & ~mask
-        raw.storeBytes(of: moved.littleEndian, as: UInt64.self)
         return byte
     }
 }
