@@ -7,8 +7,8 @@
 /// (`Bzip2RunLengthDecoder.swift`).
 ///
 /// One decoder per worker thread at a time (`Bzip2DecoderPool`); its
-/// buffers (about 9 MB for level-9 blocks) are allocated on first use and
-/// reused for every later block. Every value read from the data is checked
+/// buffers (about 6 MB touched for level-9 blocks) are allocated on first
+/// use and reused for every later block. Every value read from the data is checked
 /// before it indexes anything: corrupt data throws `Bzip2BlockFailure`,
 /// never reads or writes out of bounds.
 final class Bzip2BlockDecoder {

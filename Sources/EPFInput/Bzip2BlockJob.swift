@@ -67,7 +67,7 @@ final class Bzip2BlockJob: @unchecked Sendable {
 
 /// Idle block decoders, shared by one stream's workers: each decode takes
 /// one and puts it back, so there are only as many as ever ran at once
-/// (about one per core), each keeping its ~9 MB of buffers for the next
+/// (about one per core), each keeping its ~6 MB of buffers for the next
 /// block.
 ///
 /// Invariant (`@unchecked Sendable`): `idle` is only touched under `lock`;

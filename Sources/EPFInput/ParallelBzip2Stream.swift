@@ -9,7 +9,7 @@ import Foundation
 /// bzip2 compresses blocks (100-900 kB of input each) independently. The
 /// file is memory-mapped; the reading thread finds the block boundaries
 /// (`Bzip2BlockScanner`), Dispatch workers decode the blocks with our own
-/// decoder (`Bzip2BlockJob`, `Bzip2BlockDecoder`: ~1.9x libbz2's speed),
+/// decoder (`Bzip2BlockJob`, `Bzip2BlockDecoder`: ~3x libbz2's speed),
 /// and `read(into:)` hands out their bytes in file order. Several streams
 /// one after the other (pbzip2, lbzip2, `cat a.bz2 b.bz2`), with different
 /// block sizes, read as one.
@@ -21,9 +21,9 @@ import Foundation
 /// waiting to be read (one more while a block is being repaired, below).
 /// Each holds its output (at most 100 kB x level for ordinary data, up to
 /// ~46 MB for a level-9 block of long runs; such a buffer is trimmed again
-/// when reused), and each running worker a decoder's buffers (~9 MB at
-/// level 9: the two vectors of the inverse transform). With the default 4
-/// blocks per core that is ~26 MB on 2 cores.
+/// when reused), and each running worker a decoder's buffers (~6 MB for
+/// level-9 blocks, most of it the inverse transform's vector). With the
+/// default 4 blocks per core that is ~20 MB on 2 cores.
 ///
 /// A false block magic: the 48-bit magic could in principle appear inside a
 /// block's compressed bits (a 2^-48 chance per bit). The scanner cannot
