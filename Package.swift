@@ -64,7 +64,7 @@ let package = Package(
         ),
 
         .testTarget(name: "EPFFormatTests", dependencies: ["EPFFormat"]),
-        .testTarget(name: "EPFInputTests", dependencies: ["EPFInput", "EPFFormat"]),
+        .testTarget(name: "EPFInputTests", dependencies: ["EPFInput", "EPFFormat", "CBZip2"]),
         .testTarget(name: "EPFCatalogTests", dependencies: ["EPFCatalog", "EPFFormat", "CSQLite"]),
         .testTarget(name: "EPFImportTests", dependencies: ["EPFImport", "EPFCatalog", "EPFInput", "EPFFormat", "CSQLite"]),
         .testTarget(name: "EPFCLITests", dependencies: ["epf", "EPFCatalog", "EPFSynthetic"]),

@@ -39,6 +39,16 @@ let package = Package(
             plugins: plugins
         ),
         .executableTarget(
+            name: "InputBenchmarks",
+            dependencies: [
+                benchmark,
+                .product(name: "EPFInput", package: root),
+                .product(name: "EPFSynthetic", package: root),
+            ],
+            path: "Benchmarks/InputBenchmarks",
+            plugins: plugins
+        ),
+        .executableTarget(
             name: "ImportBenchmarks",
             dependencies: [
                 benchmark,

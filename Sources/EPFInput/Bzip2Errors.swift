@@ -27,3 +27,22 @@ extension InputError {
         InputError(path: path, detail: "out of memory decompressing bzip2", hint: "Free memory and run again")
     }
 }
+
+/// Why one bzip2 block did not decode (`Bzip2BlockDecoder`).
+enum Bzip2BlockFailure: Error, Equatable {
+    /// The block needs bits past the next marker: a block cut in two at a
+    /// false magic (merged with the next piece and decoded again), or data
+    /// so damaged that it reads on (reported as corrupt once no merge helps).
+    case runsPastEnd
+    /// The block breaks bzip2's rules; what names the rule, e.g. "the
+    /// block's CRC does not match its bytes".
+    case corrupt(String)
+
+    /// What is wrong, for `InputError.bzip2Corrupt`.
+    var what: String {
+        switch self {
+        case .runsPastEnd: "a block's data runs on past the next block marker"
+        case .corrupt(let what): what
+        }
+    }
+}

@@ -1,38 +1,38 @@
-import CBZip2
 import Dispatch
 import Foundation
 
 /// A bzip2 file (`.bz2`, and the bzip2 layer of `.tbz`) decompressed on all
 /// cores: the same bytes, errors and observer as `Bzip2Stream` (which stays
-/// the single-threaded fallback), up to N times faster on N cores.
+/// the fallback for input that cannot be mapped), up to N times faster on N
+/// cores.
 ///
 /// bzip2 compresses blocks (100-900 kB of input each) independently. The
 /// file is memory-mapped; the reading thread finds the block boundaries
-/// (`Bzip2BlockScanner`), Dispatch workers decompress the blocks (each
-/// re-wrapped as a one-block stream for libbz2, `Bzip2BlockJob`), and
-/// `read(into:)` hands out their bytes in file order. Several streams one
-/// after the other (pbzip2, lbzip2, `cat a.bz2 b.bz2`), with different block
-/// sizes, read as one.
+/// (`Bzip2BlockScanner`), Dispatch workers decode the blocks with our own
+/// decoder (`Bzip2BlockJob`, `Bzip2BlockDecoder`: ~3x libbz2's speed),
+/// and `read(into:)` hands out their bytes in file order. Several streams
+/// one after the other (pbzip2, lbzip2, `cat a.bz2 b.bz2`), with different
+/// block sizes, read as one.
 ///
-/// Checks: libbz2 checks every block's CRC against its bytes; each stream's
-/// CRC is recomputed from its blocks' CRCs and compared with its footer.
+/// Checks: every block's CRC against its bytes; each stream's CRC is
+/// recomputed from its blocks' CRCs and compared with its footer.
 ///
 /// Memory: at most `maxBlocksInFlight` blocks are being decompressed or
 /// waiting to be read (one more while a block is being repaired, below).
-/// Each holds its compressed bits (at most ~1 MB for real data) and its
-/// output (at most 100 kB x level for ordinary data, up to ~46 MB for a
-/// level-9 block of long runs; such a buffer is trimmed again when reused),
-/// and each running worker has libbz2's state (~3.6 MB at level 9). With the
+/// Each holds its output (at most 100 kB x level for ordinary data, up to
+/// ~46 MB for a level-9 block of long runs; such a buffer is trimmed again
+/// when reused), and each running worker a decoder's buffers (~6 MB for
+/// level-9 blocks, most of it the inverse transform's vector). With the
 /// default 4 blocks per core that is ~20 MB on 2 cores.
 ///
 /// A false block magic: the 48-bit magic could in principle appear inside a
 /// block's compressed bits (a 2^-48 chance per bit). The scanner cannot
-/// tell, so the block is cut in two there, and neither half decodes (a cut
-/// block runs out of bits or fails its CRC). A block that fails is
-/// therefore merged with the next piece and decoded again, until it decodes
-/// or is longer than any real block could be; only then is it reported as
-/// corrupt. An end-of-stream magic is believed only where a new stream (or
-/// the end of the file) follows it.
+/// tell, so the block is cut in two there, and the first piece needs bits
+/// past its end. Such a block is therefore merged with the next piece and
+/// decoded again, until it decodes or is longer than any real block could
+/// be; only then is it reported as corrupt. Any other failure (a CRC, a
+/// bad table, ...) is reported at once. An end-of-stream magic is believed
+/// only where a new stream (or the end of the file) follows it.
 public final class ParallelBzip2Stream: ByteStream, InputObservable {
     /// The path as given.
     public var path: String { file.path }
@@ -49,6 +49,8 @@ public final class ParallelBzip2Stream: ByteStream, InputObservable {
     /// Set when the stream goes away: blocks not started yet are skipped
     /// (a probe reads a few kB and drops the stream).
     let cancelled = CancellationFlag()
+    /// The workers' block decoders and their buffers, reused.
+    let decoders = Bzip2DecoderPool()
 
     private var observer: ((UnsafeRawBufferPointer) -> Void)?
     /// Bytes shown to the observer: the front of the file.
@@ -117,9 +119,9 @@ public final class ParallelBzip2Stream: ByteStream, InputObservable {
     private func fill(_ buffer: UnsafeMutableRawBufferPointer, written: inout Int) throws(InputError) {
         while written < buffer.count {
             if let job = current {
-                let count = min(job.outputCount - job.delivered, buffer.count - written)
+                let count = min(job.output.count - job.delivered, buffer.count - written)
                 if count > 0 {
-                    (buffer.baseAddress! + written).copyMemory(from: job.output + job.delivered, byteCount: count)
+                    (buffer.baseAddress! + written).copyMemory(from: job.output.bytes + job.delivered, byteCount: count)
                     job.delivered += count
                     written += count
                     continue
@@ -173,8 +175,9 @@ public final class ParallelBzip2Stream: ByteStream, InputObservable {
         liveJobs += 1
         let file = file
         let cancelled = cancelled
+        let decoders = decoders
         workers.async {
-            if !cancelled.isSet { job.decode(file.bytes) }
+            if !cancelled.isSet { job.decode(file.bytes, decoders: decoders) }
             job.done.signal()
         }
         return job
@@ -187,26 +190,26 @@ public final class ParallelBzip2Stream: ByteStream, InputObservable {
     }
 
     /// Waits for `job` and makes it the block being read; repairs a block
-    /// cut at a false magic (see the type's comment).
+    /// cut at a false magic (see the type's comment): only a block that
+    /// needs bits past its end can be such a piece, any other failure is
+    /// reported at once.
     private func finish(_ job: Bzip2BlockJob) throws(InputError) {
         job.done.wait()
-        while !job.succeeded {
-            if job.outOfMemory {
-                throw InputError.bzip2OutOfMemory(path)
-            }
+        while let failure = job.failure {
+            guard failure == .runsPastEnd else { throw corrupt(at: job.startBit / 8, failure.what) }
             if pendingHead == pending.count, let item = parseNext() { pending.append(item) }
             guard pendingHead < pending.count, case .block(let next) = pending[pendingHead],
                 next.endBit - job.startBit <= Self.longestBlockBits(level: job.level)
             else {
                 if pendingHead < pending.count, case .failure(let error) = pending[pendingHead] { throw error }
-                throw corrupt(at: job.startBit / 8, "a block's CRC or structure is wrong")
+                throw corrupt(at: job.startBit / 8, failure.what)
             }
             _ = takeItem()
             next.done.wait()
             job.endBit = next.endBit
             release(next)
             mergedPieces += 1
-            job.decode(file.bytes)
+            job.decode(file.bytes, decoders: decoders)
         }
         combinedCRC = (combinedCRC << 1 | combinedCRC >> 31) ^ job.crc
         current = job
