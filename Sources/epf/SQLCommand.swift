@@ -24,30 +24,19 @@ struct SQLCommand: ParsableCommand {
     var format: OutputFormat = .table
 
     func run() throws {
-        if let postgres = catalog.postgres { return try runPostgres(postgres) }
-        let reader = try catalog.reader(for: "sql")
         let result: (columns: [String], rows: [[SQLValue]])
         do {
-            result = try reader.database.readOnlyQuery(sql: statement)
-        } catch .notReadOnly {
-            Console.message("epf sql only reads; the statement could change the catalog (use epf import to change it)")
-            throw ExitCode(64)
-        } catch {
-            Console.message("epf sql: \(error.description)")
-            throw ExitCode(error.isUsageError ? 64 : 1)
-        }
-        Console.out(TabularOutput(columns: result.columns, rows: result.rows).render(format))
-    }
-
-    /// The statement in a READ ONLY transaction of the PostgreSQL catalog.
-    private func runPostgres(_ postgres: PostgresTarget) throws {
-        let result: (columns: [String], rows: [[SQLValue]])
-        do {
-            result = try PostgresReadOnlyQuery.run(statement, at: postgres)
-        } catch .notReadOnly {
-            Console.message("epf sql only reads; the statement could change the catalog (use epf import to change it)")
-            throw ExitCode(64)
-        } catch {
+            if let postgres = catalog.postgres {
+                // In a READ ONLY transaction of the PostgreSQL catalog.
+                result = try PostgresReadOnlyQuery.run(statement, at: postgres)
+            } else {
+                result = try catalog.reader(for: "sql").database.readOnlyQuery(sql: statement)
+            }
+        } catch let error as ReadOnlyQueryError {
+            if case .notReadOnly = error {
+                Console.message("epf sql only reads; the statement could change the catalog (use epf import to change it)")
+                throw ExitCode(64)
+            }
             Console.message("epf sql: \(error.description)")
             throw ExitCode(error.isUsageError ? 64 : 1)
         }
