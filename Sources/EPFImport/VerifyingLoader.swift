@@ -171,8 +171,6 @@ final class VerifyingLoader: TableLoader {
         scratchCapacity = max(needed, scratchCapacity * 2)
         scratch = .allocate(capacity: scratchCapacity)
     }
-
-    /// Worded as `SQLiteTableLoader` words it.
 }
 
 /// The keys of one file in a temporary SQLite database on disk, so that

@@ -253,9 +253,7 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     static func resumableCheckpoint(of target: StagingTarget, staging: String, on connection: PostgresConnection) throws(PostgresError)
         -> PostgresCheckpointTable.Row?
     {
-        guard let source = target.source, let row = try PostgresCheckpointTable.find(staging: staging, on: connection),
-            row.source == source, row.header == EPFHeaderSignature(target.header).text
-        else { return nil }
+        guard let row = try PostgresCheckpointTable.find(staging: staging, on: connection), row.stored.resumes(target) else { return nil }
         let persistence = try connection.scalar("SELECT relpersistence FROM pg_class WHERE oid = to_regclass($1)", [quoteIdentifier(staging)])
         guard let persistence else { return nil }
         if persistence == "u", row.checkpoint.records > 0,

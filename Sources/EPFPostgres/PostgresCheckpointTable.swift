@@ -35,14 +35,12 @@ enum PostgresCheckpointTable {
         ALTER TABLE \(name) ADD COLUMN IF NOT EXISTS key_index TEXT;
         """
 
-    /// A checkpoint as stored.
+    /// A checkpoint as stored, with the load it belongs to.
     struct Row: Sendable {
         var loadID: String
-        var table: String
-        var checkpoint: LoadCheckpoint
-        var source: SourceIdentity?
-        var header: String
-        var keyIndex: String?
+        var stored: StoredCheckpoint
+        var checkpoint: LoadCheckpoint { stored.checkpoint }
+        var keyIndex: String? { stored.keyIndex }
     }
 
     /// The checkpoint of `staging` (the newest, should there be several).
@@ -56,15 +54,12 @@ enum PostgresCheckpointTable {
                 """, [staging]
             ).first
         else { return nil }
-        let decoder = JSONDecoder()
-        let source = row[2].flatMap { try? decoder.decode(SourceIdentity.self, from: Data($0.utf8)) }
-        let counts = row[6].flatMap { try? decoder.decode(LoadCounts.self, from: Data($0.utf8)) } ?? LoadCounts()
         return Row(
-            loadID: row[0] ?? "0", table: row[1] ?? "",
-            checkpoint: LoadCheckpoint(
-                byteOffset: row[4].flatMap { Int64($0) } ?? 0, records: row[5].flatMap { Int($0) } ?? 0, counts: counts,
-                firstExportDate: row[7].flatMap { Int64($0) }, staged: row[8] == "staged"),
-            source: source, header: row[3] ?? "", keyIndex: row[9])
+            loadID: row[0] ?? "0",
+            stored: StoredCheckpoint(
+                table: row[1] ?? "", byteOffset: row[4].flatMap { Int64($0) } ?? 0, records: row[5].flatMap { Int($0) } ?? 0,
+                counts: row[6], firstExportDate: row[7].flatMap { Int64($0) }, phase: row[8], source: row[2], header: row[3] ?? "",
+                keyIndex: row[9]))
     }
 
     /// Every staging table with a checkpoint, with its catalog table and
@@ -88,8 +83,8 @@ enum PostgresCheckpointTable {
             """,
             [
                 target.table, staging, target.sourceName, target.header.exportMode.rawValue, String(checkpoint.byteOffset),
-                String(checkpoint.records), phase(checkpoint), json(target.source), EPFHeaderSignature(target.header).text,
-                json(checkpoint.counts), checkpoint.firstExportDate.map { String($0) },
+                String(checkpoint.records), StoredCheckpoint.phase(checkpoint), StoredCheckpoint.json(target.source), EPFHeaderSignature(target.header).text,
+                StoredCheckpoint.json(checkpoint.counts), checkpoint.firstExportDate.map { String($0) },
             ]) ?? "0"
     }
 
@@ -104,8 +99,8 @@ enum PostgresCheckpointTable {
             WHERE load_id = $7
             """,
             [
-                String(checkpoint.byteOffset), String(checkpoint.records), json(checkpoint.counts),
-                checkpoint.firstExportDate.map { String($0) }, phase(checkpoint), keyIndex, loadID,
+                String(checkpoint.byteOffset), String(checkpoint.records), StoredCheckpoint.json(checkpoint.counts),
+                checkpoint.firstExportDate.map { String($0) }, StoredCheckpoint.phase(checkpoint), keyIndex, loadID,
             ])
     }
 
@@ -116,15 +111,5 @@ enum PostgresCheckpointTable {
             "DELETE FROM \(PostgresCatalogStore.unfitTable) WHERE load_id IN (SELECT load_id FROM \(name) WHERE staging_name = $1)",
             [staging])
         try connection.change("DELETE FROM \(name) WHERE staging_name = $1", [staging])
-    }
-
-    static func phase(_ checkpoint: LoadCheckpoint) -> String { checkpoint.staged ? "staged" : "loading" }
-
-    /// JSON with sorted keys (the same text every run).
-    static func json<T: Encodable>(_ value: T?) -> String? {
-        guard let value else { return nil }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -4,47 +4,6 @@ import Testing
 /// `epf` run as a user runs it, against PostgreSQL.
 @Suite("epf against PostgreSQL", .enabled(if: TestServer.available, TestServer.skipReason))
 struct CLITests {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    /// `epf` beside the test bundle (swift test builds it with the tests).
-    static func executable() throws -> URL {
-        let candidates = [
-            Bundle.main.bundleURL.appendingPathComponent("epf"),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("epf"),
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("epf"),
-        ]
-        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }, "no epf binary")
-    }
-
-    static func run(_ arguments: [String], in folder: URL) throws -> Result {
-        let process = Process()
-        process.executableURL = try executable()
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "EPF_DB")
-        process.environment = environment
-        let out = folder.appendingPathComponent("out-\(UUID().uuidString)")
-        let err = folder.appendingPathComponent("err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: out)
-        let errHandle = try FileHandle(forWritingTo: err)
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        try process.run()
-        process.waitUntilExit()
-        try outHandle.close()
-        try errHandle.close()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
-    }
-
     @Test("import, import again, tables, history, dry run; the password is never printed")
     func commands() throws {
         let database = try TestDatabase()
@@ -52,18 +11,18 @@ struct CLITests {
         #expect(database.url.contains(password))
         try withTemporaryFolder { folder in
             let feeds = Fixtures.feedsInOrder.map(Fixtures.feed)
-            let first = try Self.run(["import", "--db", database.url, "--format", "json"] + feeds, in: folder)
+            let first = try EPFRunner.run(["import", "--db", database.url, "--format", "json"] + feeds, in: folder)
             #expect(first.status == 0, "\(first.stderr)")
             #expect(first.stdout.contains("\"applied\" : 14"), "\(first.stdout)")
-            let again = try Self.run(["import", "--db", database.url] + feeds, in: folder)
+            let again = try EPFRunner.run(["import", "--db", database.url] + feeds, in: folder)
             #expect(again.status == 0)
             #expect(again.stderr.contains("nothing to import"))
-            let dryRun = try Self.run(["import", "--dry-run", "--db", database.url, "--format", "csv"] + feeds, in: folder)
+            let dryRun = try EPFRunner.run(["import", "--dry-run", "--db", database.url, "--format", "csv"] + feeds, in: folder)
             #expect(dryRun.status == 0, "\(dryRun.stderr)")
-            let tables = try Self.run(["tables", "--db", database.url, "--format", "csv"], in: folder)
+            let tables = try EPFRunner.run(["tables", "--db", database.url, "--format", "csv"], in: folder)
             #expect(tables.status == 0, "\(tables.stderr)")
             #expect(tables.stdout.contains("application_price,175,FULL"), "\(tables.stdout)")
-            let history = try Self.run(["history", "--db", database.url, "--format", "json", "--table", "application"], in: folder)
+            let history = try EPFRunner.run(["history", "--db", database.url, "--format", "json", "--table", "application"], in: folder)
             #expect(history.status == 0, "\(history.stderr)")
             #expect(history.stdout.contains("\"mode\":\"INCREMENTAL\"") || history.stdout.contains("\"mode\" : \"INCREMENTAL\""), "\(history.stdout)")
             let readers = try Self.queriesAnswerAsSQLite(database: database, feeds: feeds, in: folder)
@@ -72,12 +31,12 @@ struct CLITests {
             }
             #expect(first.stdout.contains("postgres://epf@"))
             // A server that is not there: said without the password.
-            let refused = try Self.run(
+            let refused = try EPFRunner.run(
                 ["import", "--db", "postgres://epf:\(password)@127.0.0.1:1/none"] + [feeds[0]], in: folder)
             #expect(refused.status == 1)
             #expect(refused.stderr.contains("cannot connect to postgres://epf@127.0.0.1:1/none"), "\(refused.stderr)")
             #expect(!refused.stderr.contains(password))
-            let unreachable = try Self.run(["search", "--db", "postgres://epf:\(password)@127.0.0.1:1/none", "chess"], in: folder)
+            let unreachable = try EPFRunner.run(["search", "--db", "postgres://epf:\(password)@127.0.0.1:1/none", "chess"], in: folder)
             #expect(unreachable.status == 1)
             #expect(unreachable.stderr.contains("postgres://epf@127.0.0.1:1/none") && !unreachable.stderr.contains(password), "\(unreachable.stderr)")
         }
@@ -86,9 +45,9 @@ struct CLITests {
     /// `epf lookup`, `search` and `sql` against the PostgreSQL catalog and a
     /// SQLite catalog of the same feeds: the same output and exit status.
     /// Returns the PostgreSQL runs.
-    static func queriesAnswerAsSQLite(database: TestDatabase, feeds: [String], in folder: URL) throws -> [Result] {
+    static func queriesAnswerAsSQLite(database: TestDatabase, feeds: [String], in folder: URL) throws -> [EPFRunner.Result] {
         let sqlite = folder.appendingPathComponent("same.sqlite").path
-        let imported = try run(["import", "--db", sqlite] + feeds, in: folder)
+        let imported = try EPFRunner.run(["import", "--db", sqlite] + feeds, in: folder)
         #expect(imported.status == 0, "\(imported.stderr)")
         let commands: [[String]] = [
             ["lookup", "553910284", "364709193", "id412039587", "https://apps.apple.com/us/app/x/id530662175?mt=8", "1"],
@@ -105,10 +64,10 @@ struct CLITests {
             ["sql", "SELECT 1; SELECT 2"], ["sql", ""],
             ["sql", "DELETE FROM application"], ["sql", "INSERT INTO storefront (storefront_id) VALUES (1)"],
         ]
-        var results: [Result] = []
+        var results: [EPFRunner.Result] = []
         for arguments in commands {
-            let fromSQLite = try run([arguments[0], "--db", sqlite] + arguments.dropFirst(), in: folder)
-            let fromPostgres = try run([arguments[0], "--db", database.url] + arguments.dropFirst(), in: folder)
+            let fromSQLite = try EPFRunner.run([arguments[0], "--db", sqlite] + arguments.dropFirst(), in: folder)
+            let fromPostgres = try EPFRunner.run([arguments[0], "--db", database.url] + arguments.dropFirst(), in: folder)
             #expect(fromPostgres.stdout == fromSQLite.stdout, "\(arguments)")
             #expect(fromPostgres.status == fromSQLite.status, "\(arguments): \(fromPostgres.stderr)")
             results.append(fromPostgres)
@@ -119,7 +78,7 @@ struct CLITests {
         #expect(results[results.count - 2].status == 64 && results[results.count - 2].stderr.contains("epf sql only reads"))
         #expect(results[results.count - 4].status == 64 && results[results.count - 4].stderr.contains("exactly one"))
         // The write was refused: the rows are all there.
-        let count = try run(["sql", "--db", database.url, "SELECT count(*) FROM application", "--format", "csv"], in: folder)
+        let count = try EPFRunner.run(["sql", "--db", database.url, "SELECT count(*) FROM application", "--format", "csv"], in: folder)
         #expect(count.stdout == "count\n27\n", "\(count.stdout)")
         return results
     }

@@ -39,20 +39,20 @@ struct ResumeTests {
             let day2 = folder.appendingPathComponent("itunes20261202").path
             let day3 = folder.appendingPathComponent("itunes20261203").path
             for (path, rows, seed) in [(day1, 1500, 1), (day2, 2000, 2), (day3, 800, 3)] {
-                let generated = try ResumeTests.run(
+                let generated = try EPFRunner.run(
                     ["generate", "--out", path, "--rows", "\(rows)", "--seed", "\(seed)", "--storefronts", "2"], in: folder)
                 #expect(generated.status == 0, "\(generated.stderr)")
             }
             try ResumeTests.makeIncremental(day3)
             days = [day2, day3]
             baseline = try TestDatabase()
-            let first = try ResumeTests.run(["import", "--db", baseline.url, day1], in: folder)
+            let first = try EPFRunner.run(["import", "--db", baseline.url, day1], in: folder)
             #expect(first.status == 0, "\(first.stderr)")
             try ResumeTests.waitForImportSessions(to: baseline)
 
             let referenceDatabase = try TestDatabase(template: baseline)
             let clock = ContinuousClock.now
-            let uninterrupted = try ResumeTests.run(["import", "--db", referenceDatabase.url] + days, in: folder, environment: ResumeTests.hooks)
+            let uninterrupted = try EPFRunner.run(["import", "--db", referenceDatabase.url] + days, in: folder, environment: ResumeTests.hooks)
             duration = ContinuousClock.now - clock
             #expect(uninterrupted.status == 0, "\(uninterrupted.stderr)")
             reference = try Snapshot(referenceDatabase)
@@ -90,48 +90,6 @@ struct ResumeTests {
         bytes.replaceSubrange(mode, with: Data("#exportMode:INCREMENTAL".utf8))
         try bytes.write(to: URL(fileURLWithPath: path))
         try FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent("application_price"))
-    }
-
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    /// Runs `epf ARGUMENTS` in `folder` and waits for it.
-    static func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Result {
-        let process = try self.process(arguments, in: folder, environment: environment)
-        let out = folder.appendingPathComponent("out-\(UUID().uuidString)")
-        let err = folder.appendingPathComponent("err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: out)
-        let errHandle = try FileHandle(forWritingTo: err)
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        try process.run()
-        process.waitUntilExit()
-        try outHandle.close()
-        try errHandle.close()
-        defer {
-            try? FileManager.default.removeItem(at: out)
-            try? FileManager.default.removeItem(at: err)
-        }
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
-    }
-
-    static func process(_ arguments: [String], in folder: URL, environment: [String: String]) throws -> Process {
-        let process = Process()
-        process.executableURL = try CLITests.executable()
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        var merged = ProcessInfo.processInfo.environment
-        merged.removeValue(forKey: "EPF_DB")
-        for (key, value) in environment { merged[key] = value }
-        process.environment = merged
-        return process
     }
 
     /// Waits until the sessions of a killed `epf` have ended on the server.
@@ -187,7 +145,7 @@ struct ResumeTests {
             case .at(let point): environment["EPF_TEST_FAULT"] = point
             case .after(let share): delay = fixture.duration * share
             }
-            let process = try Self.process(["import", "--db", database.url] + fixture.days, in: fixture.folder, environment: environment)
+            let process = try EPFRunner.process(["import", "--db", database.url] + fixture.days, in: fixture.folder, environment: environment)
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -210,7 +168,7 @@ struct ResumeTests {
                 "\(trial): \(rows ?? "no") applications, \(prices ?? "no") prices")
 
             // The same import again finishes it.
-            let again = try Self.run(["import", "--db", database.url] + fixture.days, in: fixture.folder, environment: Self.hooks)
+            let again = try EPFRunner.run(["import", "--db", database.url] + fixture.days, in: fixture.folder, environment: Self.hooks)
             #expect(again.status == 0, "\(trial): \(again.stderr)")
             if again.stderr.contains("resuming ") { resumedLoads += 1 }
             try Snapshot(database).expectEqual(to: fixture.reference, trial)
@@ -228,7 +186,7 @@ struct ResumeTests {
             let database = try TestDatabase(template: fixture.baseline)
             var environment = Self.hooks
             environment["EPF_TEST_FAULT"] = "checkpoint:3"
-            let killed = try Self.run(["import", "--db", database.url] + fixture.days, in: fixture.folder, environment: environment)
+            let killed = try EPFRunner.run(["import", "--db", database.url] + fixture.days, in: fixture.folder, environment: environment)
             #expect(killed.status != 0)
             try Self.waitForImportSessions(to: database)
             let connection = try database.connect()
@@ -246,7 +204,7 @@ struct ResumeTests {
                         ofItemAtPath: (fixture.days[0] as NSString).appendingPathComponent(path))
                 }
             }
-            let again = try Self.run(arguments, in: fixture.folder, environment: Self.hooks)
+            let again = try EPFRunner.run(arguments, in: fixture.folder, environment: Self.hooks)
             #expect(again.status == 0, "\(variant): \(again.stderr)")
             #expect(!again.stderr.contains("resuming "), "\(variant): \(again.stderr)")
             if variant == "--restart" {

@@ -30,41 +30,25 @@ enum CheckpointTable {
             """)
     }
 
-    /// A checkpoint as stored.
-    struct Row {
-        var table: String
-        var checkpoint: LoadCheckpoint
-        var source: SourceIdentity?
-        var header: String
-        var keyIndex: String?
-    }
-
-    static func find(staging: String, in database: SQLiteDatabase) throws(SQLiteError) -> Row? {
+    static func find(staging: String, in database: SQLiteDatabase) throws(SQLiteError) -> StoredCheckpoint? {
         guard
             let row = try database.rows(
                 "SELECT source, header, byte_offset, records, counts, first_export_date, phase, key_index, table_name FROM \(name) WHERE staging_name = ?",
                 [.text(staging)]
             ).first
         else { return nil }
-        let decoder = JSONDecoder()
-        let source = row[0].textValue.flatMap { try? decoder.decode(SourceIdentity.self, from: Data($0.utf8)) }
-        let counts = row[4].textValue.flatMap { try? decoder.decode(LoadCounts.self, from: Data($0.utf8)) } ?? LoadCounts()
-        return Row(
-            table: row[8].textValue ?? "",
-            checkpoint: LoadCheckpoint(
-                byteOffset: row[2].integerValue ?? 0, records: Int(row[3].integerValue ?? 0), counts: counts,
-                firstExportDate: row[5].integerValue, staged: row[6].textValue == "staged"),
-            source: source, header: row[1].textValue ?? "", keyIndex: row[7].textValue)
+        return StoredCheckpoint(
+            table: row[8].textValue ?? "", byteOffset: row[2].integerValue ?? 0, records: Int(row[3].integerValue ?? 0),
+            counts: row[4].textValue, firstExportDate: row[5].integerValue, phase: row[6].textValue, source: row[0].textValue,
+            header: row[1].textValue ?? "", keyIndex: row[7].textValue)
     }
 
     /// Writes the checkpoint of `staging` (in the caller's transaction).
     static func save(
         _ checkpoint: LoadCheckpoint, staging: String, target: StagingTarget, keyIndex: String? = nil, in database: SQLiteDatabase
     ) throws(SQLiteError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let source = target.source.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "null"
-        let counts = (try? encoder.encode(checkpoint.counts)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let source = StoredCheckpoint.json(target.source) ?? "null"
+        let counts = StoredCheckpoint.json(checkpoint.counts) ?? "{}"
         try database.execute(
             """
             INSERT OR REPLACE INTO \(name) (staging_name, table_name, source, header, byte_offset, records, counts,
@@ -74,7 +58,7 @@ enum CheckpointTable {
             [
                 .text(staging), .text(target.table), .text(source), .text(EPFHeaderSignature(target.header).text),
                 .integer(checkpoint.byteOffset), .integer(Int64(checkpoint.records)), .text(counts),
-                checkpoint.firstExportDate.map(SQLValue.integer) ?? .null, .text(checkpoint.staged ? "staged" : "loading"),
+                checkpoint.firstExportDate.map(SQLValue.integer) ?? .null, .text(StoredCheckpoint.phase(checkpoint)),
                 keyIndex.map(SQLValue.text) ?? .null, .text(Timestamp.now()),
             ])
     }
@@ -86,19 +70,5 @@ enum CheckpointTable {
     /// Every staging table with a checkpoint.
     static func stagingNames(in database: SQLiteDatabase) throws(SQLiteError) -> Set<String> {
         Set(try database.rows("SELECT staging_name FROM \(name)").compactMap { $0.first?.textValue })
-    }
-}
-
-/// The parts of a header a staging table is made from, as text: a load
-/// resumes only into a staging table made for the same columns, types, key
-/// and mode.
-public struct EPFHeaderSignature: Sendable, Equatable {
-    public let text: String
-
-    public init(_ header: EPFHeader) {
-        text = [
-            header.columns.joined(separator: ","), header.types.map { "\($0)" }.joined(separator: ","),
-            header.primaryKey.joined(separator: ","), header.exportMode.rawValue,
-        ].joined(separator: "|")
     }
 }

@@ -206,11 +206,9 @@ public final class SQLiteCatalogStore: CatalogStore {
     public func makeLoader(for target: StagingTarget, strict: Bool) throws -> any TableLoader {
         let staging = Self.stagingName(for: target.table)
         touchedStaging.insert(staging)
-        var resume: CheckpointTable.Row?
+        var resume: StoredCheckpoint?
         do {
-            if let source = target.source, let row = try CheckpointTable.find(staging: staging, in: database),
-                row.source == source, row.header == EPFHeaderSignature(target.header).text, try database.tableExists(staging)
-            {
+            if let row = try CheckpointTable.find(staging: staging, in: database), row.resumes(target), try database.tableExists(staging) {
                 resume = row
             }
         } catch {

@@ -46,7 +46,7 @@ public final class SQLiteTableLoader: TableLoader {
     /// Starts loading `target` into its staging table, or, given `resume`
     /// (a checkpoint of the same file into a staging table that exists),
     /// goes on from where that load stopped.
-    init(database: SQLiteDatabase, target: StagingTarget, strict: Bool, checkpointBytes: Int64, resume: CheckpointTable.Row?)
+    init(database: SQLiteDatabase, target: StagingTarget, strict: Bool, checkpointBytes: Int64, resume: StoredCheckpoint?)
         throws(CatalogError)
     {
         self.database = database
