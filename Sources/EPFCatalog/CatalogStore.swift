@@ -182,7 +182,11 @@ public struct AppliedFile: Sendable, Equatable {
     public var mode: String?
     public var exportDate: Int64?
     public var originSize: Int64?
+    /// The md5 of the download (see `JournalEntry.originMD5`).
     public var originMD5: String?
+    /// The download's modification time when it was applied (nanoseconds
+    /// since 1970); nil in journals written before it was recorded.
+    public var originModified: Int64?
     /// For a file read from a feed archive: every table file the archive
     /// held (names without prefix), so a later run knows whether anything of
     /// it is still to import without reading it again.
@@ -190,7 +194,7 @@ public struct AppliedFile: Sendable, Equatable {
 
     public init(
         feed: String?, feedDate: String?, table: String, mode: String?, exportDate: Int64?, originSize: Int64?,
-        originMD5: String?, archiveTables: [String]? = nil
+        originMD5: String?, originModified: Int64? = nil, archiveTables: [String]? = nil
     ) {
         self.feed = feed
         self.feedDate = feedDate
@@ -199,6 +203,7 @@ public struct AppliedFile: Sendable, Equatable {
         self.exportDate = exportDate
         self.originSize = originSize
         self.originMD5 = originMD5
+        self.originModified = originModified
         self.archiveTables = archiveTables
     }
 }

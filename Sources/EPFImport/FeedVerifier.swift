@@ -166,7 +166,9 @@ public final class FeedVerifier {
     /// blocks nothing: every unit is read.
     public func run(_ plan: ImportPlan) -> [VerifyReport] {
         let store = VerifyStore(options: options)
-        var importOptions = ImportOptions(strict: options.strict, chunkSize: options.chunkSize, requireMD5: options.requireMD5, allowShrink: true)
+        var importOptions = ImportOptions(
+            strict: options.strict, chunkSize: options.chunkSize, requireMD5: options.requireMD5, allowShrink: true,
+            allowIncrementalWithoutFull: true)
         importOptions.chunksInFlight = ImportOptions().chunksInFlight
         let events = self.events
         let importer = Importer(store: store, options: importOptions) { event in

@@ -26,15 +26,22 @@ public struct FileReport: Sendable, Encodable, Equatable {
     public var exportDate: Int64?
     public var status: Status
     public var size: Int64
+    /// Rows of the file, this run's and those an interrupted earlier run
+    /// had committed (`resumedRows`).
     public var rows: Int
+    /// Of `rows`, those an interrupted earlier run had loaded: this run
+    /// resumed after them (all of them when the file was staged completely).
+    public var resumedRows = 0
     public var repaired: Int
     public var skipped: Int
     public var seconds: Double
     /// Of `seconds`, the time spent after the last row was loaded: building
     /// the key and search indexes (the tail a faster reader cannot shorten).
     public var indexSeconds: Double = 0
+    /// The rows this run loaded per second of this run (rows resumed from an
+    /// earlier run are not counted: they took none of `seconds`).
     public var rowsPerSecond: Double {
-        seconds > 0 ? Double(rows) / seconds : 0
+        seconds > 0 ? Double(rows - resumedRows) / seconds : 0
     }
     public var counts: LoadCounts
     /// For applied files: what changed in the live table.
@@ -46,12 +53,16 @@ public struct FileReport: Sendable, Encodable, Equatable {
     /// The size and md5 of the file as downloaded (the archive that held it,
     /// for an archive's entry): the journal's identity of a download.
     public var originSize: Int64? = nil
+    /// The md5 of the download, computed as it was read (before that, what
+    /// its `.md5` side file says, if anything).
     public var originMD5: String? = nil
+    /// The download's modification time (nanoseconds since 1970).
+    public var originModified: Int64? = nil
     /// For a feed archive's file: every table file the archive held.
     public var archiveTables: [String]? = nil
 
     enum CodingKeys: String, CodingKey {
-        case path, table, feed, feedDate, mode, exportDate, status, size, rows, repaired, skipped, seconds, indexSeconds
+        case path, table, feed, feedDate, mode, exportDate, status, size, rows, resumedRows, repaired, skipped, seconds, indexSeconds
         case rowsPerSecond
         case counts, outcome, error, warnings
     }
@@ -67,6 +78,7 @@ public struct FileReport: Sendable, Encodable, Equatable {
         try container.encode(status, forKey: .status)
         try container.encode(size, forKey: .size)
         try container.encode(rows, forKey: .rows)
+        if resumedRows > 0 { try container.encode(resumedRows, forKey: .resumedRows) }
         try container.encode(repaired, forKey: .repaired)
         try container.encode(skipped, forKey: .skipped)
         try container.encode((seconds * 1000).rounded() / 1000, forKey: .seconds)

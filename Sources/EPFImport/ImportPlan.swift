@@ -9,6 +9,9 @@ public struct PlannedFile: Sendable, Equatable {
     public var table: String
     /// The file's size in bytes (compressed size for a compressed file).
     public var size: Int64
+    /// The file's modification time (nanoseconds since 1970), when planned:
+    /// with the size, the cheap check of whether a download changed.
+    public var modified: Int64? = nil
     /// How the file holds its table: plain, compressed, or a one-table archive.
     public var format: InputFormat = .plain
     /// The md5 its `.md5` side file gives, checked in the same pass.
@@ -27,6 +30,8 @@ public struct PlannedArchive: Sendable, Equatable {
     public var path: String
     public var format: InputFormat
     public var size: Int64
+    /// The archive's modification time (nanoseconds since 1970).
+    public var modified: Int64? = nil
     public var expectedMD5: String?
     /// Why its `.md5` side file could not be read.
     public var md5Problem: String?
@@ -200,8 +205,9 @@ public enum ImportPlanner {
         }
         if format.isArchive, let feed = FeedName(stem) {
             let md5 = expectedMD5(path, format: format)
+            let (size, modified) = sizeAndModification(path)
             var unit = ImportUnit(path: path, feed: feed, files: [], archive: PlannedArchive(
-                path: path, format: format, size: fileSize(path), expectedMD5: md5.md5, md5Problem: md5.problem))
+                path: path, format: format, size: size, modified: modified, expectedMD5: md5.md5, md5Problem: md5.problem))
             unit.filter = filter
             unit.tablePrefix = tablePrefix
             return unit
@@ -217,7 +223,9 @@ public enum ImportPlanner {
 
     static func plannedFile(_ path: String, table: String, format: InputFormat) -> PlannedFile {
         let md5 = expectedMD5(path, format: format)
-        return PlannedFile(path: path, table: table, size: fileSize(path), format: format, expectedMD5: md5.md5, md5Problem: md5.problem)
+        let (size, modified) = sizeAndModification(path)
+        return PlannedFile(
+            path: path, table: table, size: size, modified: modified, format: format, expectedMD5: md5.md5, md5Problem: md5.problem)
     }
 
     /// The table a file holds: its name without extension, `-` made `_`;
@@ -241,7 +249,17 @@ public enum ImportPlanner {
         }
     }
 
-    static func fileSize(_ path: String) -> Int64 {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+    /// The size of the file at `path` (0 when it cannot be read: it then
+    /// fails when opened, with the real error) and its modification time in
+    /// nanoseconds since 1970.
+    static func sizeAndModification(_ path: String) -> (size: Int64, modified: Int64?) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return (0, nil) }
+        #if canImport(Darwin)
+        let time = status.st_mtimespec
+        #else
+        let time = status.st_mtim
+        #endif
+        return (Int64(status.st_size), Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
     }
 }

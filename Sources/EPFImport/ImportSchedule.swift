@@ -8,12 +8,22 @@ import EPFFormat
 /// For the feeds found in a download folder: the newest FULL of each feed,
 /// then the INCREMENTAL days dated after it, in date order; older units are
 /// superseded. For every unit: files the journal lists as applied (same
-/// feed, date, table, size and md5) are skipped. `force` re-applies them.
+/// feed, date and table, and the same download by `DownloadIdentity`: size,
+/// then modification time or md5) are skipped. `force` re-applies them.
 public struct ImportSchedule: Sendable {
     /// A unit left out, and why.
     public struct Skip: Sendable, Equatable {
+        /// What is left out: the whole unit, or (`partial`) some of its files.
         public var unit: ImportUnit
         public var reason: String
+        /// Whether other files of the unit are still imported.
+        public var partial = false
+
+        /// The unit's path, with the tables left out when only some are:
+        /// `itunes20261101 (tables application, genre)`.
+        public var what: String {
+            partial ? "\(unit.path) (tables \(unit.files.map(\.table).joined(separator: ", ")))" : unit.path
+        }
     }
 
     /// The units to import, in order (files already applied removed).
@@ -24,6 +34,7 @@ public struct ImportSchedule: Sendable {
     public var probes: [String: UnitProbe]
 
     public init(plan: ImportPlan, applied: [AppliedFile], force: Bool) {
+        let digests = DownloadDigests()
         var probes: [String: UnitProbe] = [:]
         func probe(_ unit: ImportUnit) -> UnitProbe? {
             if let known = probes[unit.path] { return known }
@@ -69,9 +80,9 @@ public struct ImportSchedule: Sendable {
             }
             if let archive = unit.archive {
                 // What the journal lists as applied from this very archive.
+                let identity = DownloadIdentity(archive)
                 let fromArchive = applied.filter { file in
-                    file.feed == unit.feed?.feed && file.feedDate == unit.feed?.isoDate && file.originSize == archive.size
-                        && file.originMD5 == archive.expectedMD5
+                    file.feed == unit.feed?.feed && file.feedDate == unit.feed?.isoDate && identity.matches(file, md5: digests.md5)
                 }
                 var remaining = unit
                 if !force { remaining.skipTables = Set(fromArchive.map(\.table)) }
@@ -80,7 +91,7 @@ public struct ImportSchedule: Sendable {
                     let wanted = contents.filter { unit.filter?.accepts($0) ?? true }.map { unit.tablePrefix + $0 }
                     let left = wanted.filter { !remaining.skipTables.contains($0) }
                     if left.isEmpty {
-                        skipped.append(Skip(unit: unit, reason: "already applied (the journal lists every table of this archive, same size and md5)"))
+                        skipped.append(Skip(unit: unit, reason: "already applied (the journal lists every table of this archive, with the same content)"))
                         continue
                     }
                     if let feed = unit.feed, let reason = left.lazy.compactMap({ olderReason(feed, table: $0) }).first {
@@ -95,7 +106,9 @@ public struct ImportSchedule: Sendable {
             var remaining = unit
             var older: [(PlannedFile, String)] = []
             remaining.files = unit.files.filter { file in
-                if !force, applied.contains(where: { entry in Self.isApplied(file, unit: unit, entry: entry, probe: { probe(unit) }) }) {
+                if !force, applied.contains(where: { entry in
+                    Self.isApplied(file, unit: unit, entry: entry, probe: { probe(unit) }, md5: digests.md5)
+                }) {
                     return false
                 }
                 if let feed = unit.feed, let reason = olderReason(feed, table: file.table) {
@@ -109,12 +122,15 @@ public struct ImportSchedule: Sendable {
                 var doneUnit = unit
                 doneUnit.files = done
                 let what = done.count == unit.files.count ? "already applied" : "\(done.count) of its files already applied"
-                skipped.append(Skip(unit: doneUnit, reason: "\(what) (the journal lists the same feed, date, table, size and md5)"))
+                skipped.append(
+                    Skip(
+                        unit: doneUnit, reason: "\(what) (the journal lists the same feed, date and table, with the same content)",
+                        partial: done.count < unit.files.count))
             }
             if let (_, reason) = older.first {
                 var olderUnit = unit
                 olderUnit.files = older.map(\.0)
-                skipped.append(Skip(unit: olderUnit, reason: reason))
+                skipped.append(Skip(unit: olderUnit, reason: reason, partial: older.count < unit.files.count))
             }
             guard !remaining.isEmpty else { continue }
             if let feed = unit.feed {
@@ -133,14 +149,19 @@ public struct ImportSchedule: Sendable {
     }
 
     /// Whether the journal entry `entry` is `file` of `unit` applied before:
-    /// the same feed, date, table, size and md5; a bare table file (no feed
-    /// in its folder's name) is known by its first `export_date`.
-    static func isApplied(_ file: PlannedFile, unit: ImportUnit, entry: AppliedFile, probe: () -> UnitProbe?) -> Bool {
-        guard entry.table == file.table, entry.originSize == file.size, entry.originMD5 == file.expectedMD5 else { return false }
+    /// the same feed, date and table, and the same download
+    /// (`DownloadIdentity`); a bare table file (no feed in its folder's
+    /// name) is known by its first `export_date`.
+    static func isApplied(
+        _ file: PlannedFile, unit: ImportUnit, entry: AppliedFile, probe: () -> UnitProbe?, md5: (String) -> String?
+    ) -> Bool {
+        guard entry.table == file.table else { return false }
         if let feed = unit.feed {
-            return entry.feed == feed.feed && entry.feedDate == feed.isoDate
+            guard entry.feed == feed.feed && entry.feedDate == feed.isoDate else { return false }
+        } else {
+            guard entry.feed == nil && entry.exportDate != nil && entry.exportDate == probe()?.firstExportDate else { return false }
         }
-        return entry.feed == nil && entry.exportDate != nil && entry.exportDate == probe()?.firstExportDate
+        return DownloadIdentity(file).matches(entry, md5: md5)
     }
 
     /// The plan of the units to import.

@@ -24,16 +24,21 @@ public struct ImportOptions: Sendable {
     /// the same time (PostgreSQL: a connection per loader); SQLite's share
     /// one connection, so 1 there.
     public var parallelTables = 1
+    /// Apply an INCREMENTAL file to a table the catalog does not have yet
+    /// (otherwise it is refused: alone, it would make a table of one day's
+    /// changes that no later FULL of an earlier date could complete).
+    public var allowIncrementalWithoutFull = false
 
     public init(
         strict: Bool = false, chunkSize: Int = 8 << 20, requireMD5: Bool = false, allowShrink: Bool = false,
-        parallelTables: Int = 1
+        parallelTables: Int = 1, allowIncrementalWithoutFull: Bool = false
     ) {
         self.strict = strict
         self.chunkSize = chunkSize
         self.requireMD5 = requireMD5
         self.allowShrink = allowShrink
         self.parallelTables = max(1, parallelTables)
+        self.allowIncrementalWithoutFull = allowIncrementalWithoutFull
     }
 }
 
@@ -116,15 +121,17 @@ public final class Importer {
                 path: file.path, table: file.table, feed: unit.feed?.feed, feedDate: unit.feed?.isoDate, mode: nil, exportDate: nil,
                 status: .applied, size: file.size, rows: 0, repaired: 0, skipped: 0, seconds: 0,
                 counts: LoadCounts(), outcome: nil, error: nil, warnings: [],
-                originSize: unit.archive?.size ?? file.size, originMD5: unit.archive?.expectedMD5 ?? file.expectedMD5)
+                originSize: unit.archive?.size ?? file.size, originMD5: unit.archive?.expectedMD5 ?? file.expectedMD5,
+                originModified: unit.archive?.modified ?? file.modified)
             events(.fileStarted(path: file.path, table: file.table, size: file.size))
             do {
                 let opened = try open()
-                let source = SourceIdentity(
-                    path: file.path, size: file.size, modified: modificationTime(unit.archive?.path ?? file.path))
+                let source = SourceIdentity(path: file.path, size: file.size, modified: report.originModified)
                 let table = try load(file, from: opened.source, identity: source, into: &report)
                 do {
-                    try opened.finish()
+                    let md5 = try opened.finish()
+                    // An archive's md5 is known once all of it is read, after its last table.
+                    if unit.archive == nil { report.originMD5 = md5 }
                 } catch {
                     store.discard([table])
                     throw error
@@ -147,12 +154,17 @@ public final class Importer {
 
         if let archive = unit.archive {
             do {
-                let tables = try readArchive(archive, unit: unit) { file, entry in
-                    stage(file) { OpenedFile(source: StreamChunkSource(stream: entry, name: file.path, chunkSize: options.chunkSize)) }
+                let (tables, md5) = try readArchive(archive, unit: unit) { file, entry in
+                    stage(file) {
+                        OpenedFile(source: StreamChunkSource(stream: entry, name: file.path, chunkSize: options.chunkSize)) { "" }
+                    }
                 }
                 // Each journal row of the archive lists all its tables, so a
                 // later run knows what is left to import without reading it.
-                for index in staged.indices { staged[index].1.archiveTables = tables }
+                for index in staged.indices {
+                    staged[index].1.archiveTables = tables
+                    staged[index].1.originMD5 = md5
+                }
             } catch {
                 // The archive itself is damaged: nothing of it is applied.
                 failed = true
@@ -160,7 +172,7 @@ public final class Importer {
                     path: archive.path, table: "", feed: unit.feed?.feed, feedDate: unit.feed?.isoDate, mode: nil,
                     exportDate: nil, status: .failed, size: archive.size, rows: 0, repaired: 0, skipped: 0, seconds: 0,
                     counts: LoadCounts(), outcome: nil, error: describe(error, file: archive.path), warnings: [],
-                    originSize: archive.size, originMD5: archive.expectedMD5)
+                    originSize: archive.size, originMD5: archive.expectedMD5, originModified: archive.modified)
                 reports.append(report)
                 journalFailure(report, started: Timestamp.now())
                 events(.fileFinished(report))
@@ -283,6 +295,9 @@ public final class Importer {
                     : "an INCREMENTAL file whose key columns (\(declared.joined(separator: ", "))) are not among its columns cannot be applied",
                 hint: "Import the next FULL file of this table instead")
         }
+        if header.exportMode == .incremental, !options.allowIncrementalWithoutFull, try store.rowCount(of: file.table) == nil {
+            throw IncrementalWithoutFull(table: file.table, feed: report.feed, feedDate: report.feedDate)
+        }
         if header.columns.count > store.maximumColumns {
             throw FormatError(
                 .tooManyColumns, file: file.path, headerRow: 1, byteOffset: 0,
@@ -295,6 +310,7 @@ public final class Importer {
         do {
             try checkFreeSpace(for: file, resumingAt: loader.resumedFrom)
             if let resume = loader.resumedFrom {
+                report.resumedRows = resume.counts.rowsRead
                 events(
                     .note(
                         resume.staged
@@ -460,13 +476,7 @@ public final class Importer {
             sourceSize: report.size, startedAt: started, finishedAt: Timestamp.now(), status: status,
             message: message ?? (report.warnings.isEmpty ? nil : report.warnings.joined(separator: "; ")),
             details: details.map { String(decoding: $0, as: UTF8.self) }, originSize: report.originSize,
-            originMD5: report.originMD5)
-    }
-
-    /// The modification time of the file at `path` (nanoseconds since 1970).
-    func modificationTime(_ path: String) -> Int64? {
-        guard let date = try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date else { return nil }
-        return Int64((date.timeIntervalSince1970 * 1e9).rounded())
+            originMD5: report.originMD5, originModified: report.originModified)
     }
 
     func seconds(since start: ContinuousClock.Instant) -> Double {

@@ -2,41 +2,49 @@ import EPFInput
 import Foundation
 
 /// A table file opened for reading, and what must happen once all of it is
-/// read (an md5 to compare, the rest of an archive to drain).
+/// read: the rest of an archive drained, the md5 of the download checked
+/// against its `.md5` side file. `finish` returns that md5 (computed in the
+/// same pass), which the journal keeps to know the download by its content.
 struct OpenedFile {
     var source: any ChunkSource
-    var finish: () throws -> Void = {}
+    var finish: () throws -> String
 }
 
-/// An md5 computed from the bytes a stream reads, as it reads them.
+/// The md5 of a download (a table file, compressed file or archive),
+/// computed from the bytes its reader reads, as it reads them.
 ///
 /// Invariant: updated only by the thread reading the stream, and read
 /// (`digest`) only after that reading has finished and been waited for.
 final class RunningMD5: @unchecked Sendable {
     private var md5 = MD5()
+    private var seen: Int64 = 0
 
-    func update(_ bytes: UnsafeRawBufferPointer) { md5.update(bytes) }
-
-    /// The hex digest of everything seen.
-    func digest() -> String { MD5.hex(md5.finalize()) }
-
-    /// Watches `stream`'s input when an md5 is expected.
-    static func watching(_ stream: any InputObservable, expected: String?) -> RunningMD5? {
-        guard expected != nil else { return nil }
-        let running = RunningMD5()
-        stream.observeInput { running.update($0) }
-        return running
+    /// Watches everything `input` reads.
+    init(watching input: any InputObservable) {
+        input.observeInput { [unowned self] bytes in
+            md5.update(bytes)
+            seen += Int64(bytes.count)
+        }
     }
 
-    /// Throws when the bytes read do not have the expected md5.
-    static func check(_ running: RunningMD5?, expected: String?, path: String) throws {
-        guard let running, let expected else { return }
-        let actual = running.digest()
-        guard actual == expected else {
+    /// The md5 of the file at `path`, of `size` bytes: what was seen when
+    /// the reader read all of it; otherwise (a load resumed past its start,
+    /// or not read at all because its rows were already staged) the file is
+    /// read once more to compute it.
+    func digest(ofWhole path: String, size: Int64) throws -> String {
+        seen == size ? MD5.hex(md5.finalize()) : try MD5.hexDigest(ofFile: path)
+    }
+
+    /// The md5 of the file at `path`, checked against `expected` (its `.md5`
+    /// side file) when there is one.
+    func checked(path: String, size: Int64, expected: String?) throws -> String {
+        let actual = try digest(ofWhole: path, size: size)
+        if let expected, actual != expected {
             throw InputError(
                 path: path, detail: "md5 mismatch: the file's md5 is \(actual) but \(path).md5 says \(expected)",
                 hint: "The download is damaged or incomplete; download it (and its .md5) again")
         }
+        return actual
     }
 }
 
@@ -52,7 +60,7 @@ extension Importer {
             throw InputError.missingMD5(file.path)
         }
         if let archive = try InputFormat.openArchive(file.path, format: file.format) {
-            let md5 = RunningMD5.watching(archive, expected: file.expectedMD5)
+            let md5 = RunningMD5(watching: archive)
             guard let entry = try archive.nextFile() else {
                 throw InputError(path: file.path, detail: "the archive holds no file", hint: "Download it again")
             }
@@ -60,35 +68,41 @@ extension Importer {
             return OpenedFile(source: source) {
                 var extra: [String] = []
                 while let more = try archive.nextFile() { extra.append(more.name) }
-                try RunningMD5.check(md5, expected: file.expectedMD5, path: file.path)
+                let digest = try md5.checked(path: file.path, size: file.size, expected: file.expectedMD5)
                 if !extra.isEmpty {
                     self.events(.note("\(file.path): holds more than one file; read \(entry.name), passed over \(extra.joined(separator: ", "))"))
                 }
+                return digest
             }
         }
         guard let stream = try InputFormat.openStream(file.path, format: file.format) else {
-            return OpenedFile(source: try MappedChunkSource(path: file.path, chunkSize: options.chunkSize))
+            let mapped = try MappedChunkSource(path: file.path, chunkSize: options.chunkSize)
+            let md5 = RunningMD5(watching: mapped)
+            return OpenedFile(source: mapped) { try md5.digest(ofWhole: file.path, size: Int64(mapped.file.size)) }
         }
-        let md5 = RunningMD5.watching(stream, expected: file.expectedMD5)
+        let md5 = RunningMD5(watching: stream)
         return OpenedFile(source: StreamChunkSource(stream: stream, name: file.path, chunkSize: options.chunkSize)) {
-            try RunningMD5.check(md5, expected: file.expectedMD5, path: file.path)
+            try md5.checked(path: file.path, size: file.size, expected: file.expectedMD5)
         }
     }
 
     /// Reads a feed archive's entries in order, handing each table file to
     /// `body` with a stream of its bytes; checks the archive's md5 at the end.
     /// Returns the table files the archive held (names without prefix), all
-    /// of them, read or passed over.
-    @discardableResult
-    func readArchive(_ archive: PlannedArchive, unit: ImportUnit, body: (PlannedFile, any ByteStream) -> Void) throws -> [String] {
+    /// of them, read or passed over, and the archive's md5.
+    func readArchive(_ archive: PlannedArchive, unit: ImportUnit, body: (PlannedFile, any ByteStream) -> Void) throws
+        -> (tables: [String], md5: String)
+    {
         if let problem = archive.md5Problem {
             throw InputError(path: archive.path, detail: "its .md5 side file is unusable: \(problem)", hint: "Download the .md5 file again")
         }
         if options.requireMD5 && archive.expectedMD5 == nil {
             throw InputError.missingMD5(archive.path)
         }
-        guard let reader = try InputFormat.openArchive(archive.path, format: archive.format) else { return [] }
-        let md5 = RunningMD5.watching(reader, expected: archive.expectedMD5)
+        guard let reader = try InputFormat.openArchive(archive.path, format: archive.format) else {
+            throw InputError(path: archive.path, detail: "not an archive", hint: "Name a feed archive (.tbz, .tar.gz, .zip)")
+        }
+        let md5 = RunningMD5(watching: reader)
         var tables: [String] = []
         while let entry = try reader.nextFile() {
             guard let (format, stem) = InputFormat.of(fileName: entry.fileName), format == .plain else {
@@ -109,7 +123,6 @@ extension Importer {
             let file = PlannedFile(path: "\(archive.path):\(entry.name)", table: unit.tablePrefix + table, size: entry.size)
             body(file, reader.entryStream())
         }
-        try RunningMD5.check(md5, expected: archive.expectedMD5, path: archive.path)
-        return tables
+        return (tables, try md5.checked(path: archive.path, size: archive.size, expected: archive.expectedMD5))
     }
 }

@@ -1,8 +1,9 @@
 import EPFFormat
 
 /// Chunks of a memory-mapped file: slices of the mapping, cut at row ends,
-/// so nothing is copied.
-public final class MappedChunkSource: ChunkSource, @unchecked Sendable {
+/// so nothing is copied. An input observer sees each chunk's bytes, in file
+/// order, as the chunk is handed out (the file's md5 in the same pass).
+public final class MappedChunkSource: ChunkSource, InputObservable, @unchecked Sendable {
     public let file: MappedFile
     public let chunkSize: Int
     public var name: String { file.path }
@@ -10,6 +11,7 @@ public final class MappedChunkSource: ChunkSource, @unchecked Sendable {
     public private(set) var bytesRead: Int64 = 0
     private var position = 0
     private var finished = false
+    private var observer: ((UnsafeRawBufferPointer) -> Void)?
 
     /// - Parameter chunkSize: target bytes per chunk; a chunk grows past it
     ///   only to finish a row longer than that.
@@ -20,6 +22,10 @@ public final class MappedChunkSource: ChunkSource, @unchecked Sendable {
 
     public convenience init(path: String, chunkSize: Int = 8 << 20) throws(InputError) {
         self.init(file: try MappedFile(path: path), chunkSize: chunkSize)
+    }
+
+    public func observeInput(_ observer: @escaping (UnsafeRawBufferPointer) -> Void) {
+        self.observer = observer
     }
 
     public func nextChunk() throws -> Chunk? {
@@ -49,8 +55,8 @@ public final class MappedChunkSource: ChunkSource, @unchecked Sendable {
         }
         position = end
         bytesRead = Int64(end)
-        return Chunk(
-            bytes: UnsafeRawBufferPointer(rebasing: all[start..<end]), fileOffset: Int64(start), isFinal: isFinal,
-            owner: file)
+        let bytes = UnsafeRawBufferPointer(rebasing: all[start..<end])
+        observer?(bytes)
+        return Chunk(bytes: bytes, fileOffset: Int64(start), isFinal: isFinal, owner: file)
     }
 }

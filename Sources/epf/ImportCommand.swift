@@ -59,7 +59,9 @@ struct ImportCommand: ParsableCommand {
         help: "Load with the rollback journal instead of WAL: faster, but queries of the catalog wait until the import is over (SQLite).")
     var exclusive = false
 
-    @Flag(name: .long, help: "Apply files again even if the import journal lists them as applied.")
+    @Flag(
+        name: .long,
+        help: "Apply files again even if the import journal lists them as applied, days older than the catalog's, and INCREMENTAL files for tables the catalog does not have yet.")
     var force = false
 
     @Flag(name: .long, help: "Apply a FULL file even if it has fewer than half the rows of the table it replaces.")
@@ -107,6 +109,12 @@ struct ImportCommand: ParsableCommand {
             return
         }
 
+        // Nothing found to import: say so and create nothing (no catalog, no lock file).
+        if plan.fileCount == 0 {
+            Console.message("epf import: nothing to import: no table files or archives in \(paths.joined(separator: ", "))")
+            return
+        }
+
         let store: any CatalogStore
         let leftovers: [String]
         var resumable: [(staging: String, table: String, records: Int)] = []
@@ -141,7 +149,7 @@ struct ImportCommand: ParsableCommand {
             throw ExitCode(1)
         }
         for skip in schedule.skipped {
-            Console.message("skipped: \(skip.unit.path): \(skip.reason)")
+            Console.message("skipped: \(skip.what): \(skip.reason)")
         }
         if schedule.units.isEmpty {
             Console.message("epf import: nothing to import")
@@ -149,7 +157,8 @@ struct ImportCommand: ParsableCommand {
 
         let progress = ProgressDisplay(live: Console.messagesAreTerminal)
         var options = ImportOptions(
-            strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, parallelTables: catalog.isPostgres ? jobs : 1)
+            strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, parallelTables: catalog.isPostgres ? jobs : 1,
+            allowIncrementalWithoutFull: force)
         if let chunkBytes = TestHooks.chunkBytes { options.chunkSize = chunkBytes }
         let importer = Importer(store: store, options: options) { progress.show($0) }
         let clock = ContinuousClock.now

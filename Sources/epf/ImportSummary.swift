@@ -27,6 +27,9 @@ struct ImportSummary {
     func table() -> String {
         var text = reports.isEmpty ? "" : output.render(.table)
         let rows = reports.filter { $0.status == .applied }.reduce(0) { $0 + $1.rows }
+        for report in reports where report.resumedRows > 0 {
+            text += "resumed: \(report.path): \(Format.count(report.resumedRows)) of its \(Format.count(report.rows)) rows were loaded by an interrupted earlier import; rows/s counts the \(Format.count(report.rows - report.resumedRows)) rows of this run\n"
+        }
         text += "\(applied) file(s) applied, \(failed) failed, \(Format.count(rows)) rows in \(String(format: "%.2f", Format.seconds(elapsed))) s -> \(catalog)"
         return text
     }

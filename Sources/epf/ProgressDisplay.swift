@@ -6,10 +6,18 @@ import Foundation
 final class ProgressDisplay {
     let live: Bool
     private var current: (path: String, table: String, started: ContinuousClock.Instant)?
+    /// The current file's first progress: rate and ETA count from here, so
+    /// bytes a resumed load passed over, or an archive's earlier tables,
+    /// make neither look faster than it is.
+    private var baseline: (bytes: Int64, at: ContinuousClock.Instant)?
     /// When the last plain progress line was written (not on a terminal:
     /// one line every `logInterval`, so a nightly job's log shows it moving).
     private var lastLogged = ContinuousClock.now
     private let logInterval = Duration.seconds(10)
+    /// Files whose error is already on standard error: a file that loaded
+    /// but failed when its unit was applied (the shrink guard, a store
+    /// error) is said when the unit finishes.
+    private var errorsShown: Set<String> = []
 
     /// What the step after the last row is called (`buildingKey`).
     let keyStep: String
@@ -23,6 +31,7 @@ final class ProgressDisplay {
         switch event {
         case .fileStarted(let path, let table, let size):
             current = (path, table, .now)
+            baseline = nil
             lastLogged = .now
             if live {
                 Console.status("\(table): reading \(Format.bytes(size))")
@@ -31,17 +40,23 @@ final class ProgressDisplay {
             }
         case .progress(_, let bytesRead, let totalBytes, let rows):
             guard let current else { return }
+            guard let baseline else {
+                baseline = (bytesRead, .now)
+                return
+            }
             if !live {
                 guard ContinuousClock.now - lastLogged >= logInterval else { return }
                 lastLogged = .now
             }
-            let seconds = max(0.001, Format.seconds(ContinuousClock.now - current.started))
-            var line = "\(current.table): \(Format.count(rows)) rows, \(Format.bytes(Int64(Double(bytesRead) / seconds)))/s"
+            // Bytes of the file as stored (compressed bytes for a compressed
+            // file or archive), read since the baseline.
+            let seconds = Format.seconds(ContinuousClock.now - baseline.at)
+            let rate = seconds > 0 ? Double(bytesRead - baseline.bytes) / seconds : 0
+            var line = "\(current.table): \(Format.count(rows)) rows, \(Format.bytes(Int64(rate)))/s read"
             if let totalBytes, totalBytes > 0 {
-                let fraction = Double(bytesRead) / Double(totalBytes)
-                line += String(format: ", %.0f%%", fraction * 100)
-                if fraction > 0.02 && fraction < 1 {
-                    line += ", ETA \(Format.duration(seconds / fraction - seconds))"
+                line += String(format: ", %.0f%%", Double(bytesRead) / Double(totalBytes) * 100)
+                if rate > 0, bytesRead < totalBytes, seconds >= 1 {
+                    line += ", ETA \(Format.duration(Double(totalBytes - bytesRead) / rate))"
                 }
             }
             if live { Console.status(line) } else { Console.message(line) }
@@ -53,10 +68,15 @@ final class ProgressDisplay {
             if live { Console.clearStatus() }
             if report.status == .failed, let error = report.error {
                 Console.message("error: \(error)")
+                errorsShown.insert(report.path)
             } else {
                 for warning in report.warnings { Console.message("warning: \(report.table): \(warning)") }
             }
         case .unitFinished(let path, let reports):
+            for report in reports where report.status == .failed && !errorsShown.contains(report.path) {
+                if let error = report.error { Console.message("error: \(error)") }
+            }
+            errorsShown.removeAll()
             let failed = reports.filter { $0.status == .failed }.count
             if failed > 0 {
                 Console.message("\(path): \(failed) file(s) failed: nothing from this folder was applied; the catalog is unchanged")

@@ -316,7 +316,8 @@ struct HeaderAndColumnTests {
     /// Imports the itunes FULL into a new catalog in `folder`, then writes
     /// `bytes` to `<folder>/<feed>/<table>` and imports that one file.
     static func importOnTop(
-        _ bytes: [UInt8], table: String, feed: String = "itunes20261103", in folder: URL
+        _ bytes: [UInt8], table: String, feed: String = "itunes20261103", in folder: URL,
+        options: ImportOptions = ImportOptions()
     ) throws -> (catalog: String, path: String, before: CatalogSnapshot, report: FileReport?) {
         let catalog = folder.appendingPathComponent("catalog.sqlite").path
         let base = try runImport([Fixtures.feed("itunes20261101").path], catalog: catalog)
@@ -326,7 +327,7 @@ struct HeaderAndColumnTests {
         try FileManager.default.createDirectory(at: feedFolder, withIntermediateDirectories: true)
         let path = feedFolder.appendingPathComponent(table).path
         try write(bytes, to: URL(fileURLWithPath: path))
-        let reports = try runImport([path], catalog: catalog)
+        let reports = try runImport([path], catalog: catalog, options: options)
         #expect(reports.count == 1)
         return (catalog, path, before, reports.first)
     }
@@ -437,13 +438,32 @@ struct HeaderAndColumnTests {
         }
     }
 
-    @Test("An INCREMENTAL file for a table that does not exist creates it")
-    func incrementalCreatesATable() throws {
+    @Test("An INCREMENTAL file for a table that does not exist is refused: it names the FULL it needs and --force")
+    func incrementalWithoutFullIsRefused() throws {
         try withTemporaryFolder { folder in
             let bytes = tableFileBytes(
                 columns: Self.widgetColumns, types: ["BIGINT", "INTEGER", "VARCHAR(100)", "VARCHAR(10)"], key: ["widget_id"],
                 mode: "INCREMENTAL", rows: [["1793664000000", "2", "square", ""], ["1793664000000", "1", "round", "a"]])
             let run = try Self.importOnTop(bytes, table: "widget", in: folder)
+            let report = try #require(run.report)
+            #expect(report.status == .failed)
+            #expect(
+                report.error
+                    == "\(run.path): an INCREMENTAL file, but the catalog has no widget table yet: alone it would make a table of one day's changes. Import the itunes FULL export dated 2026-11-03 or earlier (e.g. from Apple's weekly current/ folder) first, then this day again; or run again with --force to apply it anyway")
+            #expect(try CatalogSnapshot(path: run.catalog) == run.before)
+            let journal = try JournalRow.all(in: run.catalog).last
+            #expect(journal?.status == "failed" && journal?.sourcePath == run.path && journal?.mode == "INCREMENTAL")
+        }
+    }
+
+    @Test("An INCREMENTAL file for a table that does not exist creates it when forced")
+    func incrementalCreatesATable() throws {
+        try withTemporaryFolder { folder in
+            let bytes = tableFileBytes(
+                columns: Self.widgetColumns, types: ["BIGINT", "INTEGER", "VARCHAR(100)", "VARCHAR(10)"], key: ["widget_id"],
+                mode: "INCREMENTAL", rows: [["1793664000000", "2", "square", ""], ["1793664000000", "1", "round", "a"]])
+            let run = try Self.importOnTop(
+                bytes, table: "widget", in: folder, options: ImportOptions(allowIncrementalWithoutFull: true))
             let report = try #require(run.report)
             #expect(report.status == .applied, "\(report.error ?? "")")
             #expect(report.outcome?.inserted == 2)

@@ -1,0 +1,61 @@
+import EPFCatalog
+import EPFInput
+
+/// A download as the journal knows it: the file as it sits in the download
+/// folder (a table file, a compressed file, or the archive that held it),
+/// known by its content.
+///
+/// The rule: a download matches a journal row when it has the same size and
+/// - the `.md5` beside it gives the md5 the row recorded; or else
+/// - it has the same modification time as when it was applied (the cheap
+///   check: nothing rewrote it since); or else
+/// - its md5, computed now, is the one computed when it was applied.
+///
+/// So a file downloaded again in place with the same size but new content
+/// is imported again, and one only touched is not. The md5 recorded is the
+/// one the import computed in the same pass that read the file. Rows of
+/// journals written by versions that recorded no modification time and no
+/// md5 of plain files are matched by size, as those versions did.
+struct DownloadIdentity {
+    var path: String
+    var size: Int64
+    var modified: Int64?
+    /// What the download's `.md5` side file says, if it has one.
+    var sideMD5: String?
+
+    init(_ file: PlannedFile) {
+        (path, size, modified, sideMD5) = (file.path, file.size, file.modified, file.expectedMD5)
+    }
+
+    init(_ archive: PlannedArchive) {
+        (path, size, modified, sideMD5) = (archive.path, archive.size, archive.modified, archive.expectedMD5)
+    }
+
+    /// Whether `entry` recorded this download. `md5` computes the file's md5
+    /// now (nil when it cannot be read); it is called only when the cheaper
+    /// checks cannot decide.
+    func matches(_ entry: AppliedFile, md5: (String) -> String?) -> Bool {
+        guard entry.originSize == size else { return false }
+        guard let recorded = entry.originMD5 else {
+            // An older journal's plain file: known by its size alone.
+            return sideMD5 == nil
+        }
+        if let sideMD5 { return sideMD5 == recorded }
+        if let modified, entry.originModified == modified { return true }
+        return md5(path) == recorded
+    }
+}
+
+/// md5s of downloads computed while scheduling, each at most once.
+final class DownloadDigests {
+    private var known: [String: String?] = [:]
+
+    /// The md5 of the file at `path`; nil when it cannot be read (the file
+    /// then fails when it is imported, with the real error).
+    func md5(_ path: String) -> String? {
+        if let digest = known[path] { return digest }
+        let digest = try? MD5.hexDigest(ofFile: path)
+        known[path] = digest
+        return digest
+    }
+}
