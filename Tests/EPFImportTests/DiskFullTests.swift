@@ -1,5 +1,6 @@
 import EPFCatalog
 import EPFImport
+import EPFInput
 import EPFSynthetic
 import Foundation
 import Testing
@@ -51,6 +52,14 @@ struct DiskFullTests {
             }.run(plan)
             #expect(reports.map(\.status) == [.applied])
             #expect(reports.first?.rows == 1500)
+            // Rows the first run committed are counted apart: rows/s is this run's.
+            let report = try #require(reports.first)
+            let committedRows = try #require(committed.integer.map(Int.init), "\(committed)")
+            #expect(report.resumedRows == committedRows && committedRows > 0 && committedRows < 1500)
+            #expect(report.rowsPerSecond == Double(1500 - committedRows) / report.seconds)
+            // The journal keeps the md5 of the whole file, though this run read only its end.
+            let md5 = try MD5.hexDigest(ofFile: feed + "/application")
+            #expect(try RawCatalog(path: catalog).rows("SELECT origin_md5 FROM epf_journal WHERE status = 'applied' AND table_name = 'application' ORDER BY id DESC LIMIT 1") == [[.string(md5)]])
             #expect(notes.contains { $0.hasPrefix("resuming \(feed)/application after record ") }, "\(notes)")
 
             // The same rows as a load that never stopped.
