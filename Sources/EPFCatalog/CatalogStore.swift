@@ -152,6 +152,10 @@ public protocol CatalogStore: AnyObject {
     /// Every file the journal lists as applied, oldest first: what a nightly
     /// run must not apply again.
     func appliedFiles() throws -> [AppliedFile]
+    /// Records that the downloads of these journal rows (by `AppliedFile.id`)
+    /// were found with new modification times but the same md5, so later
+    /// runs know them by the cheap check again instead of reading them.
+    func confirmUnchanged(_ downloads: [(id: Int64, modified: Int64)]) throws
     /// Rows of a live table; nil when the table does not exist.
     func rowCount(of table: String) throws -> Int?
     /// Called once when an import run is over: what the store does to let
@@ -167,6 +171,7 @@ public protocol CatalogStore: AnyObject {
 
 extension CatalogStore {
     public func importFinished() throws {}
+    public func confirmUnchanged(_ downloads: [(id: Int64, modified: Int64)]) throws {}
     public func freeBytes() -> Int64? { nil }
     /// SQLite's limit (`SchemaMapping.maximumColumns`).
     public var maximumColumns: Int { SchemaMapping.maximumColumns }
@@ -174,6 +179,8 @@ extension CatalogStore {
 
 /// A file the import journal lists as applied.
 public struct AppliedFile: Sendable, Equatable {
+    /// The journal row's id.
+    public var id: Int64?
     public var feed: String?
     /// `YYYY-MM-DD`.
     public var feedDate: String?
@@ -193,9 +200,10 @@ public struct AppliedFile: Sendable, Equatable {
     public var archiveTables: [String]?
 
     public init(
-        feed: String?, feedDate: String?, table: String, mode: String?, exportDate: Int64?, originSize: Int64?,
-        originMD5: String?, originModified: Int64? = nil, archiveTables: [String]? = nil
+        id: Int64? = nil, feed: String?, feedDate: String?, table: String, mode: String?, exportDate: Int64?,
+        originSize: Int64?, originMD5: String?, originModified: Int64? = nil, archiveTables: [String]? = nil
     ) {
+        self.id = id
         self.feed = feed
         self.feedDate = feedDate
         self.table = table

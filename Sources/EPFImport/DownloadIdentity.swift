@@ -12,8 +12,10 @@ import EPFInput
 /// - its md5, computed now, is the one computed when it was applied.
 ///
 /// So a file downloaded again in place with the same size but new content
-/// is imported again, and one only touched is not. The md5 recorded is the
-/// one the import computed in the same pass that read the file. Rows of
+/// is imported again, and one only touched is not (and the journal then
+/// takes its new modification time, so the next run knows it by the cheap
+/// check again). The md5 recorded is the one the import computed in the
+/// same pass that read the file. Rows of
 /// journals written by versions that recorded no modification time and no
 /// md5 of plain files are matched by size, as those versions did.
 struct DownloadIdentity {
@@ -31,10 +33,10 @@ struct DownloadIdentity {
         (path, size, modified, sideMD5) = (archive.path, archive.size, archive.modified, archive.expectedMD5)
     }
 
-    /// Whether `entry` recorded this download. `md5` computes the file's md5
-    /// now (nil when it cannot be read); it is called only when the cheaper
-    /// checks cannot decide.
-    func matches(_ entry: AppliedFile, md5: (String) -> String?) -> Bool {
+    /// Whether `entry` recorded this download. `digests` computes the
+    /// file's md5 only when the cheaper checks cannot decide, and keeps the
+    /// entries found unchanged under a new modification time.
+    func matches(_ entry: AppliedFile, digests: DownloadDigests) -> Bool {
         guard entry.originSize == size else { return false }
         guard let recorded = entry.originMD5 else {
             // An older journal's plain file: known by its size alone.
@@ -42,13 +44,19 @@ struct DownloadIdentity {
         }
         if let sideMD5 { return sideMD5 == recorded }
         if let modified, entry.originModified == modified { return true }
-        return md5(path) == recorded
+        guard digests.md5(path) == recorded else { return false }
+        if let id = entry.id, let modified { digests.unchanged[id] = modified }
+        return true
     }
 }
 
-/// md5s of downloads computed while scheduling, each at most once.
+/// md5s of downloads computed while scheduling, each at most once, and the
+/// journal rows whose download they found unchanged under a new
+/// modification time.
 final class DownloadDigests {
     private var known: [String: String?] = [:]
+    /// Journal row id -> the download's modification time now.
+    var unchanged: [Int64: Int64] = [:]
 
     /// The md5 of the file at `path`; nil when it cannot be read (the file
     /// then fails when it is imported, with the real error).

@@ -32,6 +32,10 @@ public struct ImportSchedule: Sendable {
     public var skipped: [Skip]
     /// What each probed unit's first file said, by unit path.
     public var probes: [String: UnitProbe]
+    /// Journal rows whose download was found with a new modification time
+    /// but the same md5: give them to `CatalogStore.confirmUnchanged`, so
+    /// the next run need not read the file again.
+    public var unchangedDownloads: [(id: Int64, modified: Int64)]
 
     public init(plan: ImportPlan, applied: [AppliedFile], force: Bool) {
         let digests = DownloadDigests()
@@ -82,7 +86,7 @@ public struct ImportSchedule: Sendable {
                 // What the journal lists as applied from this very archive.
                 let identity = DownloadIdentity(archive)
                 let fromArchive = applied.filter { file in
-                    file.feed == unit.feed?.feed && file.feedDate == unit.feed?.isoDate && identity.matches(file, md5: digests.md5)
+                    file.feed == unit.feed?.feed && file.feedDate == unit.feed?.isoDate && identity.matches(file, digests: digests)
                 }
                 var remaining = unit
                 if !force { remaining.skipTables = Set(fromArchive.map(\.table)) }
@@ -107,7 +111,7 @@ public struct ImportSchedule: Sendable {
             var older: [(PlannedFile, String)] = []
             remaining.files = unit.files.filter { file in
                 if !force, applied.contains(where: { entry in
-                    Self.isApplied(file, unit: unit, entry: entry, probe: { probe(unit) }, md5: digests.md5)
+                    Self.isApplied(file, unit: unit, entry: entry, probe: { probe(unit) }, digests: digests)
                 }) {
                     return false
                 }
@@ -141,6 +145,7 @@ public struct ImportSchedule: Sendable {
         self.units = units
         self.skipped = skipped
         self.probes = probes
+        self.unchangedDownloads = digests.unchanged.sorted { $0.key < $1.key }.map { (id: $0.key, modified: $0.value) }
     }
 
     struct TableKey: Hashable {
@@ -153,7 +158,7 @@ public struct ImportSchedule: Sendable {
     /// (`DownloadIdentity`); a bare table file (no feed in its folder's
     /// name) is known by its first `export_date`.
     static func isApplied(
-        _ file: PlannedFile, unit: ImportUnit, entry: AppliedFile, probe: () -> UnitProbe?, md5: (String) -> String?
+        _ file: PlannedFile, unit: ImportUnit, entry: AppliedFile, probe: () -> UnitProbe?, digests: DownloadDigests
     ) -> Bool {
         guard entry.table == file.table else { return false }
         if let feed = unit.feed {
@@ -161,7 +166,7 @@ public struct ImportSchedule: Sendable {
         } else {
             guard entry.feed == nil && entry.exportDate != nil && entry.exportDate == probe()?.firstExportDate else { return false }
         }
-        return DownloadIdentity(file).matches(entry, md5: md5)
+        return DownloadIdentity(file).matches(entry, digests: digests)
     }
 
     /// The plan of the units to import.

@@ -347,6 +347,20 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
         }
     }
 
+    public func confirmUnchanged(_ downloads: [(id: Int64, modified: Int64)]) throws {
+        guard !downloads.isEmpty else { return }
+        try locked { connection in
+            do {
+                for download in downloads {
+                    _ = try connection.change(
+                        "UPDATE \(Self.journalTable) SET origin_mtime = $1 WHERE id = $2", [String(download.modified), String(download.id)])
+                }
+            } catch let error as PostgresError {
+                throw CatalogError(error, while: "writing the import journal")
+            }
+        }
+    }
+
     static func appliedFiles(on connection: PostgresConnection) throws -> [AppliedFile] {
         do {
             // A journal made before origin_mtime (read by --dry-run, which changes nothing).
@@ -356,13 +370,13 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
             return try connection.query(
                 """
                 SELECT feed, feed_date, table_name, mode, export_date, origin_size, origin_md5,
-                    \(hasModified ? "origin_mtime" : "NULL"), details
+                    \(hasModified ? "origin_mtime" : "NULL"), details, id
                 FROM \(journalTable) WHERE status = 'applied' ORDER BY id
                 """
             ).map { row in
                 let details = row[8].flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any]
                 return AppliedFile(
-                    feed: row[0], feedDate: row[1], table: row[2] ?? "", mode: row[3],
+                    id: row[9].flatMap { Int64($0) }, feed: row[0], feedDate: row[1], table: row[2] ?? "", mode: row[3],
                     exportDate: row[4].flatMap { Int64($0) }, originSize: row[5].flatMap { Int64($0) }, originMD5: row[6],
                     originModified: row[7].flatMap { Int64($0) }, archiveTables: details?["archiveTables"] as? [String])
             }

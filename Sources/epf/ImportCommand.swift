@@ -144,6 +144,7 @@ struct ImportCommand: ParsableCommand {
         let schedule: ImportSchedule
         do {
             schedule = ImportSchedule(plan: plan, applied: try store.appliedFiles(), force: force)
+            try store.confirmUnchanged(schedule.unchangedDownloads)
         } catch {
             Console.message("epf import: \(error)")
             throw ExitCode(1)

@@ -64,6 +64,8 @@ struct NightlyEdgeTests {
         let db = cli.path("c.sqlite")
         let feeds = try Self.copyOfSampleFeeds(cli)
         #expect(try cli.run(["import", "--db", db, feeds]).status == 0)
+        let artistTime = "SELECT origin_mtime FROM epf_journal WHERE table_name = 'artist'"
+        let artistTimeBefore = try Self.rows(cli, db: db, artistTime)
 
         // Same size, one word changed; another file only touched.
         let genre = URL(fileURLWithPath: feeds + "/itunes20261101/genre")
@@ -79,6 +81,9 @@ struct NightlyEdgeTests {
         let applied = second.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",").prefix(3).joined(separator: ",") }
         #expect(applied == ["genre,FULL,applied"], "\(second.stdout)")
         #expect(try Self.rows(cli, db: db, "SELECT count(*) FROM genre WHERE name = 'GAMES'") == ["1"])
+        // The touched file's md5 was the same: the journal took its new time, for the cheap check next time.
+        let artistTimeAfter = try Self.rows(cli, db: db, artistTime)
+        #expect(artistTimeAfter.count == 1 && artistTimeAfter != artistTimeBefore, "\(artistTimeBefore) \(artistTimeAfter)")
 
         let third = try cli.run(["import", "--db", db, feeds])
         #expect(third.status == 0, "\(third.stderr)")

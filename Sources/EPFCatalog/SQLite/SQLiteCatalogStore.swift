@@ -299,6 +299,18 @@ public final class SQLiteCatalogStore: CatalogStore {
         }
     }
 
+    public func confirmUnchanged(_ downloads: [(id: Int64, modified: Int64)]) throws {
+        guard !downloads.isEmpty else { return }
+        do {
+            try database.transaction {
+                let statement = try database.prepare("UPDATE \(Self.journalTable) SET origin_mtime = ? WHERE id = ?")
+                for download in downloads { try statement.execute([.integer(download.modified), .integer(download.id)]) }
+            }
+        } catch let error as SQLiteError {
+            throw CatalogError(error, while: "writing the import journal")
+        }
+    }
+
     static func appliedFiles(in database: SQLiteDatabase) throws -> [AppliedFile] {
         do {
             // Journals written before origins were recorded have no such columns.
@@ -307,13 +319,13 @@ public final class SQLiteCatalogStore: CatalogStore {
             let origin = ["origin_size", "origin_md5", "origin_mtime"].map { columns.contains($0) ? $0 : "NULL" }
             return try database.rows(
                 """
-                SELECT feed, feed_date, table_name, mode, export_date, \(origin.joined(separator: ", ")), details
+                SELECT feed, feed_date, table_name, mode, export_date, \(origin.joined(separator: ", ")), details, id
                 FROM \(journalTable) WHERE status = 'applied' ORDER BY id
                 """
             ).map { row in
                 let details = row[8].textValue.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any]
                 return AppliedFile(
-                    feed: row[0].textValue, feedDate: row[1].textValue, table: row[2].textValue ?? "", mode: row[3].textValue,
+                    id: row[9].integerValue, feed: row[0].textValue, feedDate: row[1].textValue, table: row[2].textValue ?? "", mode: row[3].textValue,
                     exportDate: row[4].integerValue, originSize: row[5].integerValue, originMD5: row[6].textValue,
                     originModified: row[7].integerValue, archiveTables: details?["archiveTables"] as? [String])
             }
