@@ -2,50 +2,13 @@ import EPFInput
 import Foundation
 
 /// A table file opened for reading, and what must happen once all of it is
-/// read: the rest of an archive drained, the md5 of the download checked
-/// against its `.md5` side file. `finish` returns that md5 (computed in the
-/// same pass), which the journal keeps to know the download by its content.
+/// read: the rest of an archive drained, the md5 of the download
+/// (`DownloadDigest`) checked against its `.md5` side file. `finish`
+/// returns that md5, which the journal keeps to know the download by its
+/// content.
 struct OpenedFile {
     var source: any ChunkSource
     var finish: () throws -> String
-}
-
-/// The md5 of a download (a table file, compressed file or archive),
-/// computed from the bytes its reader reads, as it reads them.
-///
-/// Invariant: updated only by the thread reading the stream, and read
-/// (`digest`) only after that reading has finished and been waited for.
-final class RunningMD5: @unchecked Sendable {
-    private var md5 = MD5()
-    private var seen: Int64 = 0
-
-    /// Watches everything `input` reads.
-    init(watching input: any InputObservable) {
-        input.observeInput { [unowned self] bytes in
-            md5.update(bytes)
-            seen += Int64(bytes.count)
-        }
-    }
-
-    /// The md5 of the file at `path`, of `size` bytes: what was seen when
-    /// the reader read all of it; otherwise (a load resumed past its start,
-    /// or not read at all because its rows were already staged) the file is
-    /// read once more to compute it.
-    func digest(ofWhole path: String, size: Int64) throws -> String {
-        seen == size ? MD5.hex(md5.finalize()) : try MD5.hexDigest(ofFile: path)
-    }
-
-    /// The md5 of the file at `path`, checked against `expected` (its `.md5`
-    /// side file) when there is one.
-    func checked(path: String, size: Int64, expected: String?) throws -> String {
-        let actual = try digest(ofWhole: path, size: size)
-        if let expected, actual != expected {
-            throw InputError(
-                path: path, detail: "md5 mismatch: the file's md5 is \(actual) but \(path).md5 says \(expected)",
-                hint: "The download is damaged or incomplete; download it (and its .md5) again")
-        }
-        return actual
-    }
 }
 
 extension Importer {
@@ -60,7 +23,7 @@ extension Importer {
             throw InputError.missingMD5(file.path)
         }
         if let archive = try InputFormat.openArchive(file.path, format: file.format) {
-            let md5 = RunningMD5(watching: archive)
+            let md5 = DownloadDigest(path: file.path, following: archive)
             guard let entry = try archive.nextFile() else {
                 throw InputError(path: file.path, detail: "the archive holds no file", hint: "Download it again")
             }
@@ -68,7 +31,7 @@ extension Importer {
             return OpenedFile(source: source) {
                 var extra: [String] = []
                 while let more = try archive.nextFile() { extra.append(more.name) }
-                let digest = try md5.checked(path: file.path, size: file.size, expected: file.expectedMD5)
+                let digest = try md5.checked(expected: file.expectedMD5)
                 if !extra.isEmpty {
                     self.events(.note("\(file.path): holds more than one file; read \(entry.name), passed over \(extra.joined(separator: ", "))"))
                 }
@@ -77,12 +40,12 @@ extension Importer {
         }
         guard let stream = try InputFormat.openStream(file.path, format: file.format) else {
             let mapped = try MappedChunkSource(path: file.path, chunkSize: options.chunkSize)
-            let md5 = RunningMD5(watching: mapped)
-            return OpenedFile(source: mapped) { try md5.digest(ofWhole: file.path, size: Int64(mapped.file.size)) }
+            let md5 = DownloadDigest(path: file.path, following: mapped)
+            return OpenedFile(source: mapped) { try md5.checked(expected: nil) }
         }
-        let md5 = RunningMD5(watching: stream)
+        let md5 = DownloadDigest(path: file.path, following: stream)
         return OpenedFile(source: StreamChunkSource(stream: stream, name: file.path, chunkSize: options.chunkSize)) {
-            try md5.checked(path: file.path, size: file.size, expected: file.expectedMD5)
+            try md5.checked(expected: file.expectedMD5)
         }
     }
 
@@ -102,7 +65,7 @@ extension Importer {
         guard let reader = try InputFormat.openArchive(archive.path, format: archive.format) else {
             throw InputError(path: archive.path, detail: "not an archive", hint: "Name a feed archive (.tbz, .tar.gz, .zip)")
         }
-        let md5 = RunningMD5(watching: reader)
+        let md5 = DownloadDigest(path: archive.path, following: reader)
         var tables: [String] = []
         while let entry = try reader.nextFile() {
             guard let (format, stem) = InputFormat.of(fileName: entry.fileName), format == .plain else {
@@ -123,6 +86,6 @@ extension Importer {
             let file = PlannedFile(path: "\(archive.path):\(entry.name)", table: unit.tablePrefix + table, size: entry.size)
             body(file, reader.entryStream())
         }
-        return (tables, try md5.checked(path: archive.path, size: archive.size, expected: archive.expectedMD5))
+        return (tables, try md5.checked(expected: archive.expectedMD5))
     }
 }
