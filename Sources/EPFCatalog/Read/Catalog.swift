@@ -3,7 +3,10 @@
 /// title, prices in a storefront. Results are `SearchResponse` values that
 /// encode to the JSON shape of Apple's responses.
 ///
-/// Opens the catalog read-only: it never creates or changes the file. The
+/// Opens the catalog read-only: it never creates the file, and changes it
+/// only to undo what an interrupted import left
+/// (`SQLiteDatabase.openForReading(path:)`), so it answers from the last
+/// committed catalog. The
 /// tables a result draws on (`application`; `application_price`,
 /// `storefront`, `genre`, `genre_application`, `artist`,
 /// `artist_application` when imported) are found once, when opening; a
@@ -373,7 +376,7 @@ public final class Catalog: CatalogQuerying {
                 // The import-side advice does not fit a read.
                 wrapped.hint =
                     error.isBusy
-                    ? "Another process holds the catalog; ask again when it is done"
+                    ? "An import is writing the catalog; ask again when it is done"
                     : "The catalog could not answer; check it with `epf tables`, or import again"
             }
             throw wrapped

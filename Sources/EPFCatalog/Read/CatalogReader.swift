@@ -1,24 +1,21 @@
 import Foundation
 
 /// Read-only access to a catalog: what tables it holds and their rows.
-/// Opening never creates or changes the file.
+/// Opening never creates the file, and changes it only to undo what an
+/// interrupted import left (`SQLiteDatabase.openForReading(path:)`).
 public final class CatalogReader {
     public let database: SQLiteDatabase
 
-    /// Opens the catalog at `path` read-only.
+    /// Opens the catalog at `path` read-only, answering from its last
+    /// committed state.
     public init(path: String) throws(CatalogError) {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CatalogError(
                 detail: "\(path): no catalog there",
                 hint: "Run `epf import` first, or name the catalog with --db or $EPF_DB")
         }
-        do {
-            database = try SQLiteDatabase(path: path, readOnly: true)
-            // Fails early on a file that is not a SQLite database.
-            _ = try database.scalar("SELECT count(*) FROM sqlite_schema")
-        } catch {
-            throw CatalogError(error, while: "opening the catalog \(path)")
-        }
+        // Fails early on a file that is not a SQLite database.
+        database = try SQLiteDatabase.openForReading(path: path)
     }
 
     /// One table of the catalog, for `epf tables`.

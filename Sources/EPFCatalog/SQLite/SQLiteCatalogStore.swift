@@ -284,12 +284,14 @@ public final class SQLiteCatalogStore: CatalogStore {
         try Self.appliedFiles(in: database)
     }
 
-    /// The applied files of the catalog at `path`, read without changing
-    /// anything (for `--dry-run`); none when there is no catalog yet.
+    /// The applied files of the catalog at `path`, read as a reader reads
+    /// (`SQLiteDatabase.openForReading(path:)`: it changes nothing but what
+    /// an interrupted import left), for `--dry-run`; none when there is no
+    /// catalog yet.
     public static func appliedFiles(catalogAt path: String) throws -> [AppliedFile] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
+        let database = try SQLiteDatabase.openForReading(path: path)
         do {
-            let database = try SQLiteDatabase(path: path, readOnly: true, create: false)
             guard try database.tableExists(journalTable) else { return [] }
             return try appliedFiles(in: database)
         } catch let error as SQLiteError {
