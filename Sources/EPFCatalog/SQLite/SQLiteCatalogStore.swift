@@ -71,7 +71,7 @@ public final class SQLiteCatalogStore: CatalogStore {
             if isNew {
                 try database.execute("PRAGMA page_size = \(Self.pageSize)")
             }
-            try database.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
+            try database.execute("PRAGMA cache_size = -\(TestHooks.cacheKiB ?? Self.cacheKiB)")
             try database.execute("PRAGMA foreign_keys = OFF")
             if exclusive {
                 let mode: String?
