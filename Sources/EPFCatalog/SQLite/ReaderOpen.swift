@@ -23,9 +23,15 @@ extension SQLiteDatabase {
     /// by the interrupted import and what this process cannot write to undo
     /// it, with what to run. The file must exist (callers check first:
     /// SQLite would report a missing file as a file it cannot open).
-    public static func openForReading(path: String) throws(CatalogError) -> SQLiteDatabase {
+    ///
+    /// - Parameter busyTimeout: how long a read waits for an import that
+    ///   holds the catalog (an `--exclusive` or first import writing)
+    ///   before it gives up.
+    public static func openForReading(path: String, busyTimeout: Duration = .seconds(10)) throws(CatalogError) -> SQLiteDatabase {
+        let milliseconds = Int32(clamping: busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000)
+        let firstRead = { (readOnly: Bool) in Self.firstRead(path, readOnly: readOnly, busyMilliseconds: milliseconds) }
         let first: SQLiteError
-        switch firstRead(path, readOnly: true) {
+        switch firstRead(true) {
         case .success(let database): return database
         case .failure(let error): first = error
         }
@@ -33,10 +39,10 @@ extension SQLiteDatabase {
             throw ReaderLeftovers.error(first, catalog: path)
         }
         // Read once read-write: SQLite rolls back or recovers on that read.
-        if case .failure(let error) = firstRead(path, readOnly: false) {
+        if case .failure(let error) = firstRead(false) {
             throw ReaderLeftovers.error(error, catalog: path, recovering: first)
         }
-        switch firstRead(path, readOnly: true) {
+        switch firstRead(true) {
         case .success(let database): return database
         case .failure(let error): throw ReaderLeftovers.error(error, catalog: path)
         }
@@ -44,9 +50,10 @@ extension SQLiteDatabase {
 
     /// `path` opened (never created) and read once; the first read is
     /// where SQLite meets a hot journal or a WAL to recover.
-    private static func firstRead(_ path: String, readOnly: Bool) -> Result<SQLiteDatabase, SQLiteError> {
+    private static func firstRead(_ path: String, readOnly: Bool, busyMilliseconds: Int32) -> Result<SQLiteDatabase, SQLiteError> {
         do {
             let database = try SQLiteDatabase(path: path, readOnly: readOnly, create: false)
+            sqlite3_busy_timeout(database.handle, busyMilliseconds)
             _ = try database.scalar("SELECT count(*) FROM sqlite_schema")
             return .success(database)
         } catch {
