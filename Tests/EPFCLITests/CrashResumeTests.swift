@@ -103,8 +103,10 @@ struct CrashResumeTests {
 
     /// What a catalog holds, compared between runs: every row of the EPF
     /// tables in key order, the search index's entries, what the importer
-    /// knows of each table, and the applied files of the journal.
+    /// knows of each table, the applied files of the journal, and the page
+    /// size and journal mode.
     struct Snapshot: Equatable {
+        var settings: [SQLValue?]
         var application: [[SQLValue]]
         var prices: [[SQLValue]]
         var searchEntries: [[SQLValue]]
@@ -121,11 +123,13 @@ struct CrashResumeTests {
             if searchEntries != other.searchEntries { parts.append("search entries (\(searchEntries.count) against \(other.searchEntries.count))") }
             if tableInfo != other.tableInfo { parts.append("table info \(tableInfo) against \(other.tableInfo)") }
             if applied != other.applied { parts.append("journal \(applied) against \(other.applied)") }
+            if settings != other.settings { parts.append("page size and journal mode \(settings) against \(other.settings)") }
             return parts.joined(separator: "; ")
         }
 
         init(_ path: String) throws {
             let database = try SQLiteDatabase.openForReading(path: path)
+            settings = [try database.scalar("PRAGMA page_size"), try database.scalar("PRAGMA journal_mode")]
             application = try database.rows("SELECT * FROM application ORDER BY application_id")
             prices = try database.rows("SELECT * FROM application_price ORDER BY application_id, storefront_id")
             searchEntries = try database.rows(
@@ -227,6 +231,21 @@ struct CrashResumeTests {
 
     @Test("First imports into a new catalog killed: readers roll the hot journal back")
     func firstImport() throws { try killAndResume(.firstImport, minimumKills: 8, minimumResumed: 2, minimumHotJournals: 2) }
+
+    @Test("A first import killed before its first commit leaves an empty file: the next import makes a new catalog of it")
+    func emptyCatalogFileIsNew() throws {
+        let fixture = try Self.fixture.get()
+        let catalog = fixture.cli.path("empty.sqlite")
+        try Self.start(.firstImport, at: catalog, from: fixture.baseline)
+        #expect(FileManager.default.createFile(atPath: catalog, contents: nil))
+        let tables = try fixture.cli.run(["tables", "--db", catalog])
+        #expect(tables.status == 0 && tables.stderr.contains("no tables yet"), "\(tables.stderr)")
+        let imported = try fixture.cli.run(Mode.firstImport.arguments(catalog, fixture))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let reference = try #require(fixture.references[.firstImport]).snapshot
+        let result = try Snapshot(catalog)
+        #expect(result == reference, "\(result.differences(from: reference))")
+    }
 
     /// Kills `mode`'s import at each of its trials, checks the readers of
     /// the killed catalog, then runs the same import again.

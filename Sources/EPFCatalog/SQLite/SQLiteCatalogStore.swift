@@ -23,7 +23,9 @@ import Foundation
 /// the WAL file from staying at the size of the largest load.
 public final class SQLiteCatalogStore: CatalogStore {
     public let database: SQLiteDatabase
-    /// Whether this open created the catalog file.
+    /// Whether this open found no catalog: no file, or the empty file of a
+    /// first import killed before its first commit (which would otherwise
+    /// keep SQLite's default page size).
     public let isNew: Bool
     /// Staging tables left by an import that was killed and that cannot be
     /// resumed (no checkpoint, or `restart`), dropped on open.
@@ -65,7 +67,7 @@ public final class SQLiteCatalogStore: CatalogStore {
     ///     (a note in `notes`).
     public init(path: String, restart: Bool = false, exclusive: Bool = false) throws(CatalogError) {
         lock = try ImportLock(catalogPath: path)
-        isNew = !FileManager.default.fileExists(atPath: path)
+        isNew = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int ?? 0) == 0
         do {
             database = try SQLiteDatabase(path: path)
             if isNew {
