@@ -11,6 +11,11 @@ import Foundation
 ///   `PostgresStoreOptions.commitBytes`).
 /// - `EPF_TEST_CHUNK_BYTES=N` cuts files into chunks of N bytes.
 /// - `EPF_TEST_FREE_BYTES=N` makes the catalog's disk look N bytes free.
+/// - `EPF_TEST_CACHE_KIB=N` gives the importer's SQLite connection a page
+///   cache of N KiB instead of `SQLiteCatalogStore.cacheKiB`: a small one
+///   spills pages into the catalog mid-transaction, so a killed import
+///   leaves a hot rollback journal (or uncommitted WAL frames), as a large
+///   import killed a few seconds in does.
 public enum TestHooks {
     /// Where a test may stop an import.
     public enum FaultPoint: String, Sendable, CaseIterable {
@@ -50,4 +55,5 @@ public enum TestHooks {
     public static let checkpointBytes: Int64? = environment["EPF_TEST_CHECKPOINT_BYTES"].flatMap { Int64($0) }
     public static let freeBytes: Int64? = environment["EPF_TEST_FREE_BYTES"].flatMap { Int64($0) }
     public static let chunkBytes: Int? = environment["EPF_TEST_CHUNK_BYTES"].flatMap { Int($0) }
+    public static let cacheKiB: Int? = environment["EPF_TEST_CACHE_KIB"].flatMap { Int($0) }
 }

@@ -9,6 +9,9 @@ import EPFCatalog
 /// (`ResultAssembly`); search reads `epf_search_application`
 /// (`PostgresSearchIndex`).
 ///
+/// A catalog imported with `--table-prefix` is read through its prefixed
+/// tables (`CatalogTableNames`), as `Catalog` reads it.
+///
 /// Each lookup or search reads one snapshot (a REPEATABLE READ, READ ONLY
 /// transaction): an import that applies meanwhile is seen whole or not at
 /// all. Never writes.
@@ -19,6 +22,8 @@ public final class PostgresCatalog: CatalogQuerying {
     let connection: PostgresConnection
     /// The tables (and views) of the schema, by name.
     let tables: Set<String>
+    /// The names of the EPF tables: the prefix they were imported with.
+    public let names: CatalogTableNames
     /// The `application` columns a result reads, those the table has.
     let applicationColumns: [String]
     let applicationQuery: String
@@ -27,30 +32,38 @@ public final class PostgresCatalog: CatalogQuerying {
     private var tokenizer: SearchTokenizer?
 
     /// Connects to the catalog at `target`. Throws when it cannot, or when
-    /// the schema has no `application` table.
-    public init(target: PostgresTarget) throws(CatalogError) {
+    /// the schema has no application table.
+    ///
+    /// - Parameter tablePrefix: the prefix the catalog's tables were
+    ///   imported with (`epf import --table-prefix`); nil finds it
+    ///   (`CatalogTableNames.resolve`), and throws when the schema holds
+    ///   application tables under several prefixes.
+    public init(target: PostgresTarget, tablePrefix: String? = nil) throws(CatalogError) {
         self.target = target
         do {
             connection = try PostgresConnection(target, applicationName: "epf read")
-            tables = Set(
+            let tables = Set(
                 try connection.query(
                     """
                     SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
                     WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
                     """
                 ).compactMap { $0[0] })
-            guard tables.contains("application") else {
-                throw CatalogError(
-                    detail: "the catalog \(target.redacted) has no application table",
-                    hint: "Import the itunes feed first (epf import itunesYYYYMMDD --db ...)")
-            }
-            let present = Set(try PostgresCatalogStore.columnNames(of: "application", on: connection))
+            let connection = connection
+            let names = try CatalogTableNames.resolve(
+                given: tablePrefix, tables: tables,
+                columns: { (table) throws(PostgresError) in try PostgresCatalogStore.columnNames(of: table, on: connection) },
+                catalog: target.redacted)
+            guard tables.contains(names("application")) else { throw names.noApplicationTable(in: target.redacted) }
+            let present = Set(try PostgresCatalogStore.columnNames(of: names("application"), on: connection))
             applicationColumns = ResultAssembly.applicationColumns.filter(present.contains)
             applicationQuery =
-                "SELECT \(applicationColumns.map { quoteIdentifier($0) }.joined(separator: ", ")) FROM application WHERE application_id = $1 LIMIT 1"
+                "SELECT \(applicationColumns.map { quoteIdentifier($0) }.joined(separator: ", ")) FROM \(quoteIdentifier(names("application"))) WHERE application_id = $1 LIMIT 1"
             detailColumns =
-                tables.contains("application_detail")
-                ? ResultAssembly.detailColumns(in: try PostgresCatalogStore.columnNames(of: "application_detail", on: connection)) : []
+                tables.contains(names("application_detail"))
+                ? ResultAssembly.detailColumns(in: try PostgresCatalogStore.columnNames(of: names("application_detail"), on: connection)) : []
+            self.tables = tables
+            self.names = names
         } catch let error as CatalogError {
             throw error
         } catch let error as PostgresError {
@@ -60,11 +73,17 @@ public final class PostgresCatalog: CatalogQuerying {
         }
     }
 
+    /// Whether the catalog has EPF table `table` (under the prefix).
+    private func has(_ table: String) -> Bool { tables.contains(names(table)) }
+
+    /// EPF table `table` as SQL names it (prefixed, quoted).
+    private func table(_ table: String) -> String { quoteIdentifier(names(table)) }
+
     // MARK: Questions
 
     public func storefront(for country: String?) throws(CatalogError) -> Storefront {
         try StorefrontRequest.resolve(
-            country, hasTable: tables.contains("storefront"),
+            country, hasTable: has("storefront"),
             byID: { (id) throws(CatalogError) in
                 try storefrontRow("reading storefront \(id)", where: "storefront_id = $1", String(id))
             },
@@ -76,7 +95,7 @@ public final class PostgresCatalog: CatalogQuerying {
             knownCodes: { () throws(CatalogError) in
                 try attempt("listing storefronts") { () throws(PostgresError) -> [String] in
                     try connection.query(
-                        "SELECT country_code FROM storefront WHERE country_code IS NOT NULL ORDER BY country_code COLLATE \"C\""
+                        "SELECT country_code FROM \(table("storefront")) WHERE country_code IS NOT NULL ORDER BY country_code COLLATE \"C\""
                     ).compactMap { $0[0] }
                 }
             })
@@ -95,7 +114,7 @@ public final class PostgresCatalog: CatalogQuerying {
         offset: Int = 0
     ) throws(CatalogError) -> SearchResponse {
         try ResultAssembly.checkPage(limit: limit, offset: offset)
-        let search = PostgresSearchIndex.tableName(for: "application")
+        let search = PostgresSearchIndex.tableName(for: names("application"))
         guard tables.contains(search) else { throw ResultAssembly.noSearchIndex(search) }
         let filter = try entityFilter(entity)
         if tokenizer == nil { tokenizer = try SearchTokenizer() }
@@ -140,7 +159,7 @@ public final class PostgresCatalog: CatalogQuerying {
     /// `entity`'s devices (none without an entity).
     private func entityFilter(_ entity: SoftwareEntity?) throws(CatalogError) -> String {
         guard let entity else { return "" }
-        guard tables.contains("application_device_type"), tables.contains("device_type") else {
+        guard has("application_device_type"), has("device_type") else {
             throw CatalogError(
                 detail: "the catalog has no application_device_type and device_type tables to tell \(entity.rawValue) apart",
                 hint: "Import the itunes feed's application_device_type and device_type tables, or search without --entity")
@@ -148,7 +167,7 @@ public final class PostgresCatalog: CatalogQuerying {
         let names = entity.deviceNames.map { "'\($0.lowercased())'" }.joined(separator: ", ")
         return """
 
-            AND EXISTS (SELECT 1 FROM application_device_type AS d JOIN device_type AS t ON t.device_type_id = d.device_type_id
+            AND EXISTS (SELECT 1 FROM \(table("application_device_type")) AS d JOIN \(table("device_type")) AS t ON t.device_type_id = d.device_type_id
                 WHERE d.application_id = s.application_id AND lower(t.name) IN (\(names)))
             """
     }
@@ -158,12 +177,12 @@ public final class PostgresCatalog: CatalogQuerying {
     /// `entityFilter`): `SELECT ... FROM` this. With its parameters.
     private func searchRows(_ query: String, _ entity: String, _ storefront: Storefront) -> (String, [String?]) {
         var parameters: [String?] = [query]
-        var sql = "\(quoteIdentifier(PostgresSearchIndex.tableName(for: "application"))) AS s WHERE s.words @@ $1::tsquery"
-        if tables.contains("application_price") {
+        var sql = "\(quoteIdentifier(PostgresSearchIndex.tableName(for: names("application")))) AS s WHERE s.words @@ $1::tsquery"
+        if has("application_price") {
             parameters.append(String(storefront.id))
             sql += """
 
-                AND EXISTS (SELECT 1 FROM application_price AS p WHERE p.application_id = s.application_id AND p.storefront_id = $2)
+                AND EXISTS (SELECT 1 FROM \(table("application_price")) AS p WHERE p.application_id = s.application_id AND p.storefront_id = $2)
                 """
         }
         return (sql + entity, parameters)
@@ -192,7 +211,7 @@ public final class PostgresCatalog: CatalogQuerying {
     {
         guard limit > 0 else { return [] }
         let bound = Self.sortedMatchesAtMost(pageEnd: offset + limit)
-        let search = quoteIdentifier(PostgresSearchIndex.tableName(for: "application"))
+        let search = quoteIdentifier(PostgresSearchIndex.tableName(for: names("application")))
         defer { _ = try? connection.execute("RESET enable_seqscan; RESET enable_indexscan; RESET enable_bitmapscan") }
         try connection.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off")
         let matches = Int(
@@ -221,7 +240,7 @@ public final class PostgresCatalog: CatalogQuerying {
     /// The first `storefront` row matching `condition` (on `$1` = `value`).
     private func storefrontRow(_ action: String, where condition: String, _ value: String) throws(CatalogError) -> Storefront? {
         try attempt(action) { () throws(PostgresError) -> Storefront? in
-            guard let row = try connection.query("SELECT storefront_id, country_code, name FROM storefront WHERE \(condition)", [value]).first
+            guard let row = try connection.query("SELECT storefront_id, country_code, name FROM \(table("storefront")) WHERE \(condition)", [value]).first
             else { return nil }
             return Storefront(id: row[0].flatMap { Int64($0) } ?? 0, countryCode: row[1], name: row[2])
         }
@@ -235,35 +254,35 @@ public final class PostgresCatalog: CatalogQuerying {
         for (column, value) in zip(applicationColumns, row) {
             ResultAssembly.setApplication(column, value, in: &result)
         }
-        if tables.contains("artist_application") {
+        if has("artist_application") {
             // NULL sorts first, as SQLite sorts it; a NULL artist_id reads as 0 there.
             let rows =
-                tables.contains("artist")
+                has("artist")
                 ? try connection.query(
                     """
-                    SELECT aa.artist_id FROM artist_application AS aa LEFT JOIN artist AS a ON a.artist_id = aa.artist_id
+                    SELECT aa.artist_id FROM \(table("artist_application")) AS aa LEFT JOIN \(table("artist")) AS a ON a.artist_id = aa.artist_id
                     WHERE aa.application_id = $1
                     ORDER BY coalesce(a.name = $2, false) DESC, coalesce(a.is_actual_artist, false) DESC, aa.artist_id NULLS FIRST LIMIT 1
                     """, [key, result.artistName])
                 : try connection.query(
-                    "SELECT artist_id FROM artist_application WHERE application_id = $1 ORDER BY artist_id NULLS FIRST LIMIT 1", [key])
+                    "SELECT artist_id FROM \(table("artist_application")) WHERE application_id = $1 ORDER BY artist_id NULLS FIRST LIMIT 1", [key])
             if let row = rows.first { result.artistId = row[0].flatMap { Int64($0) } ?? 0 }
         }
-        if tables.contains("genre_application") {
-            let withNames = tables.contains("genre")
+        if has("genre_application") {
+            let withNames = has("genre")
             let rows = try connection.query(
                 withNames
                     ? """
-                    SELECT ga.genre_id, g.name FROM genre_application AS ga LEFT JOIN genre AS g ON g.genre_id = ga.genre_id
+                    SELECT ga.genre_id, g.name FROM \(table("genre_application")) AS ga LEFT JOIN \(table("genre")) AS g ON g.genre_id = ga.genre_id
                     WHERE ga.application_id = $1 ORDER BY ga.is_primary DESC NULLS LAST, ga.genre_id NULLS FIRST
                     """
-                    : "SELECT genre_id, NULL FROM genre_application WHERE application_id = $1 ORDER BY is_primary DESC NULLS LAST, genre_id NULLS FIRST",
+                    : "SELECT genre_id, NULL FROM \(table("genre_application")) WHERE application_id = $1 ORDER BY is_primary DESC NULLS LAST, genre_id NULLS FIRST",
                 [key])
             ResultAssembly.addGenres(rows.map { (id: $0[0].flatMap { Int64($0) } ?? 0, name: $0[1]) }, withNames: withNames, to: &result)
         }
-        if tables.contains("application_price"),
+        if has("application_price"),
             let row = try connection.query(
-                "SELECT retail_price, currency_code FROM application_price WHERE application_id = $1 AND storefront_id = $2 LIMIT 1",
+                "SELECT retail_price, currency_code FROM \(table("application_price")) WHERE application_id = $1 AND storefront_id = $2 LIMIT 1",
                 [key, String(storefront.id)]
             ).first
         {
@@ -273,7 +292,7 @@ public final class PostgresCatalog: CatalogQuerying {
             // The key's order, as SQLite reads the rows through its key index.
             let rows = try connection.query(
                 """
-                SELECT \(detailColumns.map { quoteIdentifier($0) }.joined(separator: ", ")) FROM application_detail
+                SELECT \(detailColumns.map { quoteIdentifier($0) }.joined(separator: ", ")) FROM \(table("application_detail"))
                 WHERE application_id = $1 ORDER BY language_code COLLATE "C" NULLS FIRST
                 """, [key])
             ResultAssembly.addDetail(
@@ -285,16 +304,16 @@ public final class PostgresCatalog: CatalogQuerying {
                     return values
                 }, language: language, to: &result)
         }
-        if tables.contains("application_popularity_per_genre") {
+        if has("application_popularity_per_genre") {
             let rows = try connection.query(
-                tables.contains("genre")
+                has("genre")
                     ? """
-                    SELECT p.genre_id, g.name, p.application_rank FROM application_popularity_per_genre AS p
-                    LEFT JOIN genre AS g ON g.genre_id = p.genre_id
+                    SELECT p.genre_id, g.name, p.application_rank FROM \(table("application_popularity_per_genre")) AS p
+                    LEFT JOIN \(table("genre")) AS g ON g.genre_id = p.genre_id
                     WHERE p.application_id = $1 AND p.storefront_id = $2 ORDER BY p.application_rank NULLS FIRST, p.genre_id NULLS FIRST
                     """
                     : """
-                    SELECT genre_id, NULL, application_rank FROM application_popularity_per_genre
+                    SELECT genre_id, NULL, application_rank FROM \(table("application_popularity_per_genre"))
                     WHERE application_id = $1 AND storefront_id = $2 ORDER BY application_rank NULLS FIRST, genre_id NULLS FIRST
                     """, [key, String(storefront.id)])
             let ranks = rows.compactMap { row -> PopularityRank? in

@@ -13,14 +13,21 @@ public enum PostgresCatalogReader {
         public var source: String?
     }
 
-    /// The EPF tables of the schema (every table outside `epf_`), by name.
-    public static func tables(at target: PostgresTarget) throws(CatalogError) -> [TableSummary] {
+    /// The EPF tables of the schema, by name: every table outside `epf_`,
+    /// and every table `epf_table_info` lists as applied (a table imported
+    /// with `--table-prefix epf_`); only those whose name starts with
+    /// `prefix` when it is given (as `CatalogReader.tables(prefix:)`).
+    public static func tables(at target: PostgresTarget, prefix: String? = nil) throws(CatalogError) -> [TableSummary] {
         do {
             let connection = try PostgresConnection(target, applicationName: "epf tables")
             let hasInfo = try connection.scalar("SELECT to_regclass('epf_table_info') IS NOT NULL") == "t"
+            let applied = hasInfo ? "OR tablename IN (SELECT table_name FROM epf_table_info)" : ""
             let names = try connection.query(
-                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND NOT starts_with(tablename, 'epf_') ORDER BY 1"
-            ).compactMap { $0[0] }
+                """
+                SELECT tablename FROM pg_tables WHERE schemaname = current_schema()
+                AND (NOT starts_with(tablename, 'epf_') \(applied)) ORDER BY tablename COLLATE "C"
+                """
+            ).compactMap { $0[0] }.filter { $0.hasPrefix(prefix ?? "") }
             return try names.map { (name: String) throws(PostgresError) -> TableSummary in
                 let rows = Int(try connection.scalar("SELECT count(*) FROM \(quoteIdentifier(name))") ?? "0") ?? 0
                 var summary = TableSummary(name: name, rows: rows)

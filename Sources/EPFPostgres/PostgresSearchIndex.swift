@@ -58,10 +58,11 @@ enum PostgresSearchIndex {
     static func tableName(for table: String) -> String { "epf_search_" + table }
 
     /// The index of `table` if it is searched: `application` (keyed by
-    /// `application_id`) and its title. (The SQLite store also indexes
+    /// `application_id`) and its title, also under a `--table-prefix`
+    /// (`x_application`), as in SQLite. (The SQLite store also indexes
     /// `artist.name`, which no command searches yet.)
     static func index(forTable table: String, key: [String], columns: some Sequence<String>) -> SearchIndex? {
-        guard table == "application", let index = SearchIndex.index(forTable: table, key: key, columns: columns), index.key.count == 1
+        guard let index = SearchIndex.index(forTable: table, key: key, columns: columns), index.table == "application", index.key.count == 1
         else { return nil }
         return index
     }

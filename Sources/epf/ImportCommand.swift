@@ -83,8 +83,7 @@ struct ImportCommand: ParsableCommand {
     func validate() throws {
         if paths.isEmpty { throw ValidationError("Name at least one table file or feed folder to import.") }
         if jobs < 1 { throw ValidationError("--jobs must be 1 or more.") }
-        let identifier = tablePrefix.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
-        if !identifier { throw ValidationError("--table-prefix may hold only letters, digits and '_'.") }
+        try TablePrefixOption.validate(tablePrefix)
         do {
             _ = try TableFilter(include: include, exclude: exclude)
         } catch {

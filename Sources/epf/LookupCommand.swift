@@ -22,6 +22,8 @@ struct LookupCommand: ParsableCommand {
 
     @OptionGroup var locale: ResultLocaleOptions
 
+    @OptionGroup var prefix: TablePrefixOption
+
     @Option(name: .long, help: "Output format.")
     var format: OutputFormat = .json
 
@@ -37,7 +39,7 @@ struct LookupCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (catalog, storefront) = try ResultOutput.open(catalog.path, country: locale.country, command: "lookup")
+        let (catalog, storefront) = try ResultOutput.open(catalog.path, tablePrefix: prefix.tablePrefix, country: locale.country, command: "lookup")
         let appleIDs = ids.compactMap { try? ProductLink.appleID(from: $0) }
         let response: SearchResponse
         do {

@@ -25,15 +25,17 @@ enum ResultOutput {
     private static func text(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
 
     /// Opens the catalog (SQLite, or PostgreSQL for a `postgres://` URL)
-    /// and resolves `--country`: an unknown country is a usage error (64), a
-    /// catalog that cannot answer exits 1.
-    static func open(_ path: String, country: String?, command: String) throws -> (any CatalogQuerying, Storefront) {
+    /// with the tables of `tablePrefix` (nil: found in the catalog) and
+    /// resolves `--country`: an unknown country is a usage error (64), a
+    /// catalog that cannot answer (or that holds tables under several
+    /// prefixes, with no `--table-prefix`) exits 1.
+    static func open(_ path: String, tablePrefix: String?, country: String?, command: String) throws -> (any CatalogQuerying, Storefront) {
         let catalog: any CatalogQuerying
         do {
             if let postgres = CatalogOption.postgresTarget(path) {
-                catalog = try PostgresCatalog(target: postgres)
+                catalog = try PostgresCatalog(target: postgres, tablePrefix: tablePrefix)
             } else {
-                catalog = try Catalog(path: path)
+                catalog = try Catalog(path: path, tablePrefix: tablePrefix)
             }
         } catch {
             Console.message("epf \(command): \(error.description)")

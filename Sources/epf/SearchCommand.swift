@@ -23,6 +23,8 @@ struct SearchCommand: ParsableCommand {
 
     @OptionGroup var locale: ResultLocaleOptions
 
+    @OptionGroup var prefix: TablePrefixOption
+
     @Option(
         name: .long,
         help: ArgumentHelp(
@@ -60,7 +62,7 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (catalog, storefront) = try ResultOutput.open(catalog.path, country: locale.country, command: "search")
+        let (catalog, storefront) = try ResultOutput.open(catalog.path, tablePrefix: prefix.tablePrefix, country: locale.country, command: "search")
         let text = term.joined(separator: " ")
         guard AppleMedia.findsSoftware(media) else {
             Console.message("epf search: the catalog holds applications only; --media \(media) finds nothing")

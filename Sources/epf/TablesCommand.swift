@@ -6,9 +6,15 @@ import EPFPostgres
 struct TablesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tables",
-        abstract: "List the catalog's tables with their row counts and last import.")
+        abstract: "List the catalog's tables with their row counts and last import.",
+        discussion: """
+            Lists every EPF table of the catalog, under whatever prefix it was imported \
+            (epf import --table-prefix); with --table-prefix, only the tables under that one.
+            """)
 
     @OptionGroup var catalog: CatalogOption
+
+    @OptionGroup var prefix: TablePrefixOption
 
     @Option(name: .long, help: "Output format.")
     var format: OutputFormat = .table
@@ -18,11 +24,11 @@ struct TablesCommand: ParsableCommand {
         let tables: [Summary]
         do {
             if let postgres = catalog.postgres {
-                tables = try PostgresCatalogReader.tables(at: postgres).map {
+                tables = try PostgresCatalogReader.tables(at: postgres, prefix: prefix.tablePrefix).map {
                     ($0.name, $0.rows, $0.lastMode, $0.lastImport, $0.exportDate, $0.source)
                 }
             } else {
-                tables = try catalog.reader(for: "tables").tables().map {
+                tables = try catalog.reader(for: "tables").tables(prefix: prefix.tablePrefix).map {
                     ($0.name, $0.rows, $0.lastMode, $0.lastImport, $0.exportDate, $0.source)
                 }
             }
@@ -30,7 +36,9 @@ struct TablesCommand: ParsableCommand {
             Console.message("epf tables: \(error.description)")
             throw ExitCode(1)
         }
-        if tables.isEmpty { Console.message("epf tables: the catalog has no tables yet") }
+        if tables.isEmpty {
+            Console.message("epf tables: the catalog has no tables\(prefix.tablePrefix.map { " named \($0)..." } ?? "") yet")
+        }
         let output = TabularOutput(
             columns: ["table", "rows", "last_mode", "last_import", "export_date", "source"],
             rows: tables.map { table in

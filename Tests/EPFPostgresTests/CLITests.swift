@@ -42,6 +42,50 @@ struct CLITests {
         }
     }
 
+    @Test("A catalog imported with --table-prefix answers lookup, search and tables as a SQLite catalog without it")
+    func tablePrefix() throws {
+        let prefixed = try TestDatabase()
+        try withTemporaryFolder { folder in
+            let feeds = Fixtures.feedsInOrder.map(Fixtures.feed)
+            let sqlite = folder.appendingPathComponent("plain.sqlite").path
+            #expect(try EPFRunner.run(["import", "--db", sqlite] + feeds, in: folder).status == 0)
+            let imported = try EPFRunner.run(["import", "--table-prefix", "x_", "--db", prefixed.url] + feeds, in: folder)
+            #expect(imported.status == 0, "\(imported.stderr)")
+            let queries: [[String]] = [
+                ["lookup", "553910284", "364709193", "id412039587", "1"], ["lookup", "364709193", "412039587", "--country", "JP", "--lang", "ja"],
+                ["search", "chess"], ["search", "che", "--limit", "3", "--offset", "1"], ["search", "chess", "--entity", "iPadSoftware"],
+            ]
+            for query in queries {
+                let expected = try EPFRunner.run(query + ["--db", sqlite], in: folder)
+                for options in [[], ["--table-prefix", "x_"]] {
+                    let answer = try EPFRunner.run(query + ["--db", prefixed.url] + options, in: folder)
+                    #expect(answer.status == expected.status && answer.stdout == expected.stdout, "\(query + options): \(answer.stderr)")
+                }
+            }
+            // The same tables, rows and files as SQLite's, under the prefix.
+            func tables(_ catalog: String, _ options: [String] = []) throws -> [String] {
+                let listed = try EPFRunner.run(["tables", "--db", catalog, "--format", "csv"] + options, in: folder)
+                #expect(listed.status == 0, "\(listed.stderr)")
+                // table,rows,last_mode,last_import,export_date,source: all but the import time.
+                return listed.stdout.split(separator: "\n").dropFirst().map { line in
+                    let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+                    return (fields[0...2] + fields[4...]).joined(separator: ",")
+                }
+            }
+            let fromSQLite = try tables(sqlite)
+            #expect(fromSQLite.count == 11)
+            #expect(try tables(prefixed.url).map { String($0.dropFirst(2)) } == fromSQLite)
+            #expect(try tables(prefixed.url, ["--table-prefix", "x_"]).map { String($0.dropFirst(2)) } == fromSQLite)
+
+            // A second prefix: readers ask which.
+            #expect(try EPFRunner.run(["import", "--table-prefix", "y_", "--db", prefixed.url, feeds[0]], in: folder).status == 0)
+            let asked = try EPFRunner.run(["lookup", "364709193", "--db", prefixed.url], in: folder)
+            #expect(asked.status == 1 && asked.stderr.contains("several prefixes: x_application, y_application"), "\(asked.stderr)")
+            let given = try EPFRunner.run(["search", "chess", "--db", prefixed.url, "--table-prefix", "y_"], in: folder)
+            #expect(given.status == 0 && given.stdout.contains("\"trackId\":"), "\(given.stderr)")
+        }
+    }
+
     /// `epf lookup`, `search` and `sql` against the PostgreSQL catalog and a
     /// SQLite catalog of the same feeds: the same output and exit status.
     /// Returns the PostgreSQL runs.

@@ -12,8 +12,9 @@ import Glibc
 /// Kills `epf import --db postgres://...` with SIGKILL at each named phase
 /// (the test-only fault points) and at random moments, then runs the same
 /// import again: every time, the killed catalog is a whole catalog (the
-/// old one or a newer one), the second run finishes, and the catalog equals
-/// that of an uninterrupted import. Also: `--restart`, and a checkpoint of
+/// old one or a newer one) that `epf tables` and `epf lookup` answer from at
+/// once, the second run finishes, and the catalog equals that of an
+/// uninterrupted import. Also: `--restart`, and a checkpoint of
 /// another file (or the same file changed) is not resumed.
 @Suite("Crash and resume against PostgreSQL", .enabled(if: TestServer.available, TestServer.skipReason))
 struct ResumeTests {
@@ -29,6 +30,8 @@ struct ResumeTests {
         let baseline: TestDatabase
         let days: [String]
         let reference: Snapshot
+        /// The uninterrupted import's catalog.
+        let referenceDatabase: TestDatabase
         /// How long the uninterrupted import of days 2 and 3 took.
         let duration: Duration
 
@@ -50,7 +53,7 @@ struct ResumeTests {
             #expect(first.status == 0, "\(first.stderr)")
             try ResumeTests.waitForImportSessions(to: baseline)
 
-            let referenceDatabase = try TestDatabase(template: baseline)
+            referenceDatabase = try TestDatabase(template: baseline)
             let clock = ContinuousClock.now
             let uninterrupted = try EPFRunner.run(["import", "--db", referenceDatabase.url] + days, in: folder, environment: ResumeTests.hooks)
             duration = ContinuousClock.now - clock
@@ -131,9 +134,24 @@ struct ResumeTests {
         return points.map(Moment.at) + randoms
     }
 
+    /// An application in every state of the catalog, rewritten by day 3.
+    static let appleID = "300000000"
+
+    /// `epf lookup appleID` of the catalog `database`.
+    static func lookup(_ database: TestDatabase, in folder: URL) throws -> EPFRunner.Result {
+        try EPFRunner.run(["lookup", "--db", database.url, appleID], in: folder)
+    }
+
     @Test("Imports killed at every phase and at random moments resume to the catalog of an uninterrupted import")
     func killedImportsResume() throws {
         let fixture = try Fixture()
+        // What a lookup answers in each committed state: day 1, days 1-2, days 1-3.
+        let dayTwo = try TestDatabase(template: fixture.baseline)
+        #expect(try EPFRunner.run(["import", "--db", dayTwo.url, fixture.days[0]], in: fixture.folder).status == 0)
+        try Self.waitForImportSessions(to: dayTwo)
+        let lookups = Set(try [fixture.baseline, dayTwo, fixture.referenceDatabase].map { try Self.lookup($0, in: fixture.folder).stdout })
+        #expect(lookups.count == 3 && lookups.allSatisfy { $0.contains("\"resultCount\":1") }, "\(lookups)")
+
         var killed = 0
         var resumedLoads = 0
         for (number, moment) in Self.trials.enumerated() {
@@ -166,6 +184,17 @@ struct ResumeTests {
             #expect(
                 [["1500", "3000"], ["2000", "4000"]].contains([rows, prices]),
                 "\(trial): \(rows ?? "no") applications, \(prices ?? "no") prices")
+            // epf tables and epf lookup answer at once from a committed catalog.
+            let clock = ContinuousClock.now
+            let tables = try EPFRunner.run(["tables", "--db", database.url, "--format", "json"], in: fixture.folder)
+            let lookup = try Self.lookup(database, in: fixture.folder)
+            #expect(ContinuousClock.now - clock < .seconds(5), "\(trial): the readers waited")
+            #expect(tables.status == 0, "\(trial): epf tables after the kill failed: \(tables.stderr)")
+            let listed = (try? JSONSerialization.jsonObject(with: Data(tables.stdout.utf8))) as? [[String: Any]] ?? []
+            let listedRows = listed.first { $0["table"] as? String == "application" }?["rows"] as? Int
+            #expect(listedRows.map(String.init) == rows, "\(trial): epf tables lists \(listedRows ?? -1) applications, not \(rows ?? "none")")
+            #expect(lookup.status == 0, "\(trial): epf lookup after the kill failed: \(lookup.stderr)")
+            #expect(lookups.contains(lookup.stdout), "\(trial): the lookup answered from no committed catalog: \(lookup.stdout)")
 
             // The same import again finishes it.
             let again = try EPFRunner.run(["import", "--db", database.url] + fixture.days, in: fixture.folder, environment: Self.hooks)

@@ -3,11 +3,16 @@
 /// title, prices in a storefront. Results are `SearchResponse` values that
 /// encode to the JSON shape of Apple's responses.
 ///
-/// Opens the catalog read-only: it never creates or changes the file. The
-/// tables a result draws on (`application`; `application_price`,
-/// `storefront`, `genre`, `genre_application`, `artist`,
-/// `artist_application` when imported) are found once, when opening; a
-/// table that is absent leaves its fields out of the results.
+/// A catalog imported with `--table-prefix` is read through its prefixed
+/// tables (`CatalogTableNames`).
+///
+/// Opens the catalog read-only: it never creates the file, and changes it
+/// only to undo what an interrupted import left
+/// (`SQLiteDatabase.openForReading(path:)`), so it answers from the last
+/// committed catalog. The tables a result draws on (`application`;
+/// `application_price`, `storefront`, `genre`, `genre_application`,
+/// `artist`, `artist_application` when imported) are found once, when
+/// opening; a table that is absent leaves its fields out of the results.
 ///
 /// Not thread-safe: one `Catalog` (one SQLite connection, its prepared
 /// statements) is used from one thread at a time; open one per thread.
@@ -19,6 +24,8 @@ public final class Catalog: CatalogQuerying {
     public let database: SQLiteDatabase
     /// The tables of the catalog, by name.
     let tables: Set<String>
+    /// The names of the EPF tables: the prefix they were imported with.
+    public let names: CatalogTableNames
     /// The `application` columns a result reads, those the table has, in
     /// `ApplicationColumns.wanted` order.
     let applicationColumns: [String]
@@ -31,26 +38,30 @@ public final class Catalog: CatalogQuerying {
     private var statements: [String: SQLiteStatement] = [:]
 
     /// Opens the catalog at `path` read-only. Throws when there is no
-    /// catalog there, or when it has no `application` table.
-    public init(path: String) throws(CatalogError) {
+    /// catalog there, or when it has no application table.
+    ///
+    /// - Parameter tablePrefix: the prefix the catalog's tables were
+    ///   imported with (`epf import --table-prefix`); nil finds it
+    ///   (`CatalogTableNames.resolve`), and throws when the catalog holds
+    ///   application tables under several prefixes.
+    public init(path: String, tablePrefix: String? = nil) throws(CatalogError) {
         database = try CatalogReader(path: path).database
         do {
-            tables = Set(
+            let tables = Set(
                 try database.rows("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view')")
                     .compactMap { $0.first?.textValue })
-            guard tables.contains("application") else {
-                throw CatalogError(
-                    detail: "the catalog \(path) has no application table",
-                    hint: "Import the itunes feed first (epf import itunesYYYYMMDD)")
-            }
-            let present = Set(
-                try database.columnNames(of: "application"))
+            let names = try CatalogTableNames.resolve(
+                given: tablePrefix, tables: tables, columns: database.columnNames(of:), catalog: path)
+            guard tables.contains(names("application")) else { throw names.noApplicationTable(in: path) }
+            let present = Set(try database.columnNames(of: names("application")))
             applicationColumns = ApplicationColumns.wanted.filter(present.contains)
             applicationQuery =
-                "SELECT \((["application_id"] + applicationColumns).map { quoteIdentifier($0) }.joined(separator: ", ")) FROM application WHERE application_id = ?1"
+                "SELECT \((["application_id"] + applicationColumns).map { quoteIdentifier($0) }.joined(separator: ", ")) FROM \(quoteIdentifier(names("application"))) WHERE application_id = ?1"
             detailColumns =
-                tables.contains("application_detail")
-                ? DetailColumns.wanted(in: try database.columnNames(of: "application_detail")) : []
+                tables.contains(names("application_detail"))
+                ? DetailColumns.wanted(in: try database.columnNames(of: names("application_detail"))) : []
+            self.tables = tables
+            self.names = names
         } catch let error as CatalogError {
             throw error
         } catch let error as SQLiteError {
@@ -59,6 +70,12 @@ public final class Catalog: CatalogQuerying {
             throw CatalogError(detail: "opening the catalog \(path): \(error)", hint: "")
         }
     }
+
+    /// Whether the catalog has EPF table `table` (under the prefix).
+    private func has(_ table: String) -> Bool { tables.contains(names(table)) }
+
+    /// EPF table `table` as SQL names it (prefixed, quoted).
+    private func table(_ table: String) -> String { quoteIdentifier(names(table)) }
 
     // MARK: Questions
 
@@ -87,7 +104,7 @@ public final class Catalog: CatalogQuerying {
         offset: Int = 0
     ) throws(CatalogError) -> SearchResponse {
         try ResultAssembly.checkPage(limit: limit, offset: offset)
-        let search = SearchIndex.tableName(for: "application")
+        let search = SearchIndex.tableName(for: names("application"))
         guard tables.contains(search) else { throw ResultAssembly.noSearchIndex(search) }
         let filter = try searchFilter(entity: entity)
         guard let prefixMatch = SearchQuery.matchExpression(term), let wordMatch = SearchQuery.matchExpression(term, prefix: false),
@@ -128,14 +145,14 @@ public final class Catalog: CatalogQuerying {
     /// `country` is not one of them.
     public func storefront(for country: String?) throws(CatalogError) -> Storefront {
         try StorefrontRequest.resolve(
-            country, hasTable: tables.contains("storefront"), byID: storefrontRow(id:),
+            country, hasTable: has("storefront"), byID: storefrontRow(id:),
             byCode: { (code) throws(CatalogError) in
                 try storefrontRow(
                     "finding country '\(country?.trimmingWhitespace ?? "")'", where: "upper(country_code) = ?1 ORDER BY storefront_id LIMIT 1", .text(code))
             },
             knownCodes: { () throws(CatalogError) in
                 try attempt("listing storefronts") { () throws(SQLiteError) -> [String] in
-                    try database.rows("SELECT country_code FROM storefront WHERE country_code IS NOT NULL ORDER BY country_code")
+                    try database.rows("SELECT country_code FROM \(table("storefront")) WHERE country_code IS NOT NULL ORDER BY country_code")
                         .compactMap { $0.first?.textValue }
                 }
             })
@@ -151,7 +168,7 @@ public final class Catalog: CatalogQuerying {
     /// The first `storefront` row matching `condition` (on `?1` = `value`).
     private func storefrontRow(_ action: String, where condition: String, _ value: SQLValue) throws(CatalogError) -> Storefront? {
         try attempt(action) { () throws(SQLiteError) -> Storefront? in
-            let statement = try prepared("SELECT storefront_id, country_code, name FROM storefront WHERE \(condition)")
+            let statement = try prepared("SELECT storefront_id, country_code, name FROM \(table("storefront")) WHERE \(condition)")
             defer { statement.reset() }
             statement.bind([value])
             guard try statement.step() else { return nil }
@@ -163,9 +180,9 @@ public final class Catalog: CatalogQuerying {
     /// `filter`, joined to `application`: `SELECT ... FROM` this, `WHERE`
     /// the filter. `?1` is the match, `?4` the storefront.
     private func searchJoin(_ filter: String) -> String {
-        let search = quoteIdentifier(SearchIndex.tableName(for: "application"))
+        let search = quoteIdentifier(SearchIndex.tableName(for: names("application")))
         return """
-            \(search) AS s CROSS JOIN application AS a ON a.rowid = \(SearchIndex.tableRowid("s.rowid"))
+            \(search) AS s CROSS JOIN \(table("application")) AS a ON a.rowid = \(SearchIndex.tableRowid("s.rowid"))
             WHERE s.\(search) MATCH ?1\(filter)
             """
     }
@@ -199,14 +216,14 @@ public final class Catalog: CatalogQuerying {
     /// (`?4`) when the catalog has prices; made for `entity`'s devices.
     private func searchFilter(entity: SoftwareEntity?) throws(CatalogError) -> String {
         var filter = ""
-        if tables.contains("application_price") {
+        if has("application_price") {
             filter += """
 
-                AND EXISTS (SELECT 1 FROM application_price AS p WHERE p.application_id = a.application_id AND p.storefront_id = ?4)
+                AND EXISTS (SELECT 1 FROM \(table("application_price")) AS p WHERE p.application_id = a.application_id AND p.storefront_id = ?4)
                 """
         }
         if let entity {
-            guard tables.contains("application_device_type"), tables.contains("device_type") else {
+            guard has("application_device_type"), has("device_type") else {
                 throw CatalogError(
                     detail: "the catalog has no application_device_type and device_type tables to tell \(entity.rawValue) apart",
                     hint: "Import the itunes feed's application_device_type and device_type tables, or search without --entity")
@@ -214,7 +231,7 @@ public final class Catalog: CatalogQuerying {
             let names = entity.deviceNames.map { "'\($0.lowercased())'" }.joined(separator: ", ")
             filter += """
 
-                AND EXISTS (SELECT 1 FROM application_device_type AS d JOIN device_type AS t ON t.device_type_id = d.device_type_id
+                AND EXISTS (SELECT 1 FROM \(table("application_device_type")) AS d JOIN \(table("device_type")) AS t ON t.device_type_id = d.device_type_id
                     WHERE d.application_id = a.application_id AND lower(t.name) IN (\(names)))
                 """
         }
@@ -247,7 +264,7 @@ public final class Catalog: CatalogQuerying {
     private func addDetail(to result: inout SoftwareResult, language: Language?) throws(SQLiteError) {
         guard detailColumns.contains("language_code") else { return }
         let statement = try prepared(
-            "SELECT \(detailColumns.map { quoteIdentifier($0) }.joined(separator: ", ")) FROM application_detail WHERE application_id = ?1")
+            "SELECT \(detailColumns.map { quoteIdentifier($0) }.joined(separator: ", ")) FROM \(table("application_detail")) WHERE application_id = ?1")
         defer { statement.reset() }
         statement.bind(result.trackId, at: 1)
         var rows: [[String: String]] = []
@@ -263,16 +280,16 @@ public final class Catalog: CatalogQuerying {
 
     /// The application's ranks in the storefront's popularity charts.
     private func addPopularity(to result: inout SoftwareResult, storefront: Storefront) throws(SQLiteError) {
-        guard tables.contains("application_popularity_per_genre") else { return }
+        guard has("application_popularity_per_genre") else { return }
         let statement = try prepared(
-            tables.contains("genre")
+            has("genre")
                 ? """
-                SELECT p.genre_id, g.name, p.application_rank FROM application_popularity_per_genre AS p
-                LEFT JOIN genre AS g ON g.genre_id = p.genre_id
+                SELECT p.genre_id, g.name, p.application_rank FROM \(table("application_popularity_per_genre")) AS p
+                LEFT JOIN \(table("genre")) AS g ON g.genre_id = p.genre_id
                 WHERE p.application_id = ?1 AND p.storefront_id = ?2 ORDER BY p.application_rank, p.genre_id
                 """
                 : """
-                SELECT genre_id, NULL, application_rank FROM application_popularity_per_genre
+                SELECT genre_id, NULL, application_rank FROM \(table("application_popularity_per_genre"))
                 WHERE application_id = ?1 AND storefront_id = ?2 ORDER BY application_rank, genre_id
                 """)
         defer { statement.reset() }
@@ -289,19 +306,19 @@ public final class Catalog: CatalogQuerying {
     /// `artistId`: the application's artist whose name is its
     /// `artist_name`, else an actual artist, else the smallest ID.
     private func addArtist(to result: inout SoftwareResult) throws(SQLiteError) {
-        guard tables.contains("artist_application") else { return }
+        guard has("artist_application") else { return }
         let statement: SQLiteStatement
-        if tables.contains("artist") {
+        if has("artist") {
             statement = try prepared(
                 """
-                SELECT aa.artist_id FROM artist_application AS aa LEFT JOIN artist AS a ON a.artist_id = aa.artist_id
+                SELECT aa.artist_id FROM \(table("artist_application")) AS aa LEFT JOIN \(table("artist")) AS a ON a.artist_id = aa.artist_id
                 WHERE aa.application_id = ?1
                 ORDER BY coalesce(a.name = ?2, 0) DESC, coalesce(a.is_actual_artist, 0) DESC, aa.artist_id LIMIT 1
                 """)
             if let name = result.artistName { statement.bind(name, at: 2) } else { statement.bindNull(at: 2) }
         } else {
             statement = try prepared(
-                "SELECT artist_id FROM artist_application WHERE application_id = ?1 ORDER BY artist_id LIMIT 1")
+                "SELECT artist_id FROM \(table("artist_application")) WHERE application_id = ?1 ORDER BY artist_id LIMIT 1")
         }
         defer { statement.reset() }
         statement.bind(result.trackId, at: 1)
@@ -310,15 +327,15 @@ public final class Catalog: CatalogQuerying {
 
     /// `genres`, `genreIds`, `primaryGenre*`: primary first, then by ID.
     private func addGenres(to result: inout SoftwareResult) throws(SQLiteError) {
-        guard tables.contains("genre_application") else { return }
-        let withNames = tables.contains("genre")
+        guard has("genre_application") else { return }
+        let withNames = has("genre")
         let statement = try prepared(
             withNames
                 ? """
-                SELECT ga.genre_id, g.name FROM genre_application AS ga LEFT JOIN genre AS g ON g.genre_id = ga.genre_id
+                SELECT ga.genre_id, g.name FROM \(table("genre_application")) AS ga LEFT JOIN \(table("genre")) AS g ON g.genre_id = ga.genre_id
                 WHERE ga.application_id = ?1 ORDER BY ga.is_primary DESC, ga.genre_id
                 """
-                : "SELECT genre_id, NULL FROM genre_application WHERE application_id = ?1 ORDER BY is_primary DESC, genre_id")
+                : "SELECT genre_id, NULL FROM \(table("genre_application")) WHERE application_id = ?1 ORDER BY is_primary DESC, genre_id")
         defer { statement.reset() }
         statement.bind(result.trackId, at: 1)
         var rows: [(id: Int64, name: String?)] = []
@@ -328,9 +345,9 @@ public final class Catalog: CatalogQuerying {
 
     /// `price`, `currency`, `formattedPrice` in `storefront`.
     private func addPrice(to result: inout SoftwareResult, storefront: Storefront) throws(SQLiteError) {
-        guard tables.contains("application_price") else { return }
+        guard has("application_price") else { return }
         let statement = try prepared(
-            "SELECT retail_price, currency_code FROM application_price WHERE application_id = ?1 AND storefront_id = ?2")
+            "SELECT retail_price, currency_code FROM \(table("application_price")) WHERE application_id = ?1 AND storefront_id = ?2")
         defer { statement.reset() }
         statement.bind(result.trackId, at: 1)
         statement.bind(storefront.id, at: 2)
@@ -373,7 +390,7 @@ public final class Catalog: CatalogQuerying {
                 // The import-side advice does not fit a read.
                 wrapped.hint =
                     error.isBusy
-                    ? "Another process holds the catalog; ask again when it is done"
+                    ? "An import is writing the catalog; ask again when it is done"
                     : "The catalog could not answer; check it with `epf tables`, or import again"
             }
             throw wrapped

@@ -1,24 +1,21 @@
 import Foundation
 
 /// Read-only access to a catalog: what tables it holds and their rows.
-/// Opening never creates or changes the file.
+/// Opening never creates the file, and changes it only to undo what an
+/// interrupted import left (`SQLiteDatabase.openForReading(path:)`).
 public final class CatalogReader {
     public let database: SQLiteDatabase
 
-    /// Opens the catalog at `path` read-only.
+    /// Opens the catalog at `path` read-only, answering from its last
+    /// committed state.
     public init(path: String) throws(CatalogError) {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CatalogError(
                 detail: "\(path): no catalog there",
                 hint: "Run `epf import` first, or name the catalog with --db or $EPF_DB")
         }
-        do {
-            database = try SQLiteDatabase(path: path, readOnly: true)
-            // Fails early on a file that is not a SQLite database.
-            _ = try database.scalar("SELECT count(*) FROM sqlite_schema")
-        } catch {
-            throw CatalogError(error, while: "opening the catalog \(path)")
-        }
+        // Fails early on a file that is not a SQLite database.
+        database = try SQLiteDatabase.openForReading(path: path)
     }
 
     /// One table of the catalog, for `epf tables`.
@@ -35,16 +32,23 @@ public final class CatalogReader {
         public var source: String?
     }
 
-    /// The EPF tables of the catalog (not the importer's own), by name.
-    public func tables() throws(CatalogError) -> [TableSummary] {
+    /// The EPF tables of the catalog, by name: every table outside the
+    /// importer's own (`epf_...`) and SQLite's, and every table the importer
+    /// lists as applied (`epf_table_info`: a table imported with
+    /// `--table-prefix epf_` is an EPF table); only those whose name starts
+    /// with `prefix` when it is given.
+    public func tables(prefix: String? = nil) throws(CatalogError) -> [TableSummary] {
         do {
+            let hasInfo = try database.tableExists(SQLiteCatalogStore.tableInfoTable)
+            let applied =
+                hasInfo
+                ? "OR name IN (SELECT table_name FROM \(SQLiteCatalogStore.tableInfoTable))" : ""
             let names = try database.rows(
                 """
                 SELECT name FROM sqlite_schema WHERE type = 'table'
-                AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'epf\\_%' ESCAPE '\\' ORDER BY name
+                AND ((name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'epf\\_%' ESCAPE '\\') \(applied)) ORDER BY name
                 """
-            ).compactMap { $0.first?.textValue }
-            let hasInfo = try database.tableExists(SQLiteCatalogStore.tableInfoTable)
+            ).compactMap { $0.first?.textValue }.filter { $0.hasPrefix(prefix ?? "") }
             return try names.map { (name: String) throws(SQLiteError) -> TableSummary in
                 let rows = Int(try database.scalar("SELECT count(*) FROM \(quoteIdentifier(name))")?.integerValue ?? 0)
                 var summary = TableSummary(name: name, rows: rows)

@@ -23,7 +23,9 @@ import Foundation
 /// the WAL file from staying at the size of the largest load.
 public final class SQLiteCatalogStore: CatalogStore {
     public let database: SQLiteDatabase
-    /// Whether this open created the catalog file.
+    /// Whether this open found no catalog: no file, or the empty file of a
+    /// first import killed before its first commit (which would otherwise
+    /// keep SQLite's default page size).
     public let isNew: Bool
     /// Staging tables left by an import that was killed and that cannot be
     /// resumed (no checkpoint, or `restart`), dropped on open.
@@ -65,13 +67,13 @@ public final class SQLiteCatalogStore: CatalogStore {
     ///     (a note in `notes`).
     public init(path: String, restart: Bool = false, exclusive: Bool = false) throws(CatalogError) {
         lock = try ImportLock(catalogPath: path)
-        isNew = !FileManager.default.fileExists(atPath: path)
+        isNew = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int ?? 0) == 0
         do {
             database = try SQLiteDatabase(path: path)
             if isNew {
                 try database.execute("PRAGMA page_size = \(Self.pageSize)")
             }
-            try database.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
+            try database.execute("PRAGMA cache_size = -\(TestHooks.cacheKiB ?? Self.cacheKiB)")
             try database.execute("PRAGMA foreign_keys = OFF")
             if exclusive {
                 let mode: String?
@@ -286,12 +288,14 @@ public final class SQLiteCatalogStore: CatalogStore {
         try Self.appliedFiles(in: database)
     }
 
-    /// The applied files of the catalog at `path`, read without changing
-    /// anything (for `--dry-run`); none when there is no catalog yet.
+    /// The applied files of the catalog at `path`, read as a reader reads
+    /// (`SQLiteDatabase.openForReading(path:)`: it changes nothing but what
+    /// an interrupted import left), for `--dry-run`; none when there is no
+    /// catalog yet.
     public static func appliedFiles(catalogAt path: String) throws -> [AppliedFile] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
+        let database = try SQLiteDatabase.openForReading(path: path)
         do {
-            let database = try SQLiteDatabase(path: path, readOnly: true, create: false)
             guard try database.tableExists(journalTable) else { return [] }
             return try appliedFiles(in: database)
         } catch let error as SQLiteError {

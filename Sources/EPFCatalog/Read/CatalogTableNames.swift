@@ -1,0 +1,77 @@
+/// The names a catalog stores its EPF tables under: the EPF name
+/// (`application`) after the prefix the feed was imported with (`epf import
+/// --table-prefix x_` stores `x_application`, searched through
+/// `epf_search_x_application`).
+///
+/// Readers take the prefix from `--table-prefix`, or find it themselves
+/// (`resolve`): a catalog with an unprefixed `application` table is read
+/// unprefixed; otherwise the prefix of its one application table is used.
+public struct CatalogTableNames: Sendable, Equatable {
+    /// What every EPF table name starts with (empty: no prefix).
+    public let prefix: String
+
+    public init(prefix: String = "") {
+        self.prefix = prefix
+    }
+
+    /// The catalog table of EPF table `table`.
+    public func callAsFunction(_ table: String) -> String { prefix + table }
+
+    /// Whether `prefix` is one `--table-prefix` takes: letters, digits and
+    /// `_` (it becomes part of SQL identifiers).
+    public static func isValid(prefix: String) -> Bool {
+        prefix.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+    }
+
+    /// The prefixes of the application tables among `tables` (each a table
+    /// named `P` + `application` whose columns, from `columns`, include
+    /// `application_id` and `title`: that tells it from `artist_application`
+    /// and `genre_application`), sorted; the importer's own staging and
+    /// search tables are not application tables.
+    public static func applicationPrefixes<E: Error>(
+        in tables: Set<String>, columns: (String) throws(E) -> [String]
+    ) throws(E) -> [String] {
+        var prefixes: [String] = []
+        for name in tables.sorted() where name.hasSuffix("application") {
+            let prefix = String(name.dropLast("application".count))
+            guard isValid(prefix: prefix), !internalPrefixes.contains(where: prefix.hasPrefix) else { continue }
+            let present = Set(try columns(name))
+            if present.contains("application_id") && present.contains("title") { prefixes.append(prefix) }
+        }
+        return prefixes
+    }
+
+    /// What the importer's staging, search and SQLite's own tables start with.
+    static let internalPrefixes = ["epf_stage_", "epf_search_", "sqlite_"]
+
+    /// The names to read the catalog `catalog` (as messages name it) with:
+    /// `given` (`--table-prefix`) when there is one; else none when the
+    /// catalog has an `application` table or no application table at all;
+    /// else the prefix of its one application table.
+    ///
+    /// Throws a `CatalogError` listing the prefixes when the catalog holds
+    /// application tables under several and `given` is nil; rethrows what
+    /// `columns` throws.
+    public static func resolve<E: Error>(
+        given: String?, tables: Set<String>, columns: (String) throws(E) -> [String], catalog: String
+    ) throws -> CatalogTableNames {
+        if let given { return CatalogTableNames(prefix: given) }
+        if tables.contains("application") { return CatalogTableNames() }
+        let prefixes = try applicationPrefixes(in: tables, columns: columns)
+        guard prefixes.count <= 1 else {
+            throw CatalogError(
+                detail: "the catalog \(catalog) holds application tables under several prefixes: \(prefixes.map { "\($0)application" }.joined(separator: ", "))",
+                hint: "Name the one to read with --table-prefix (\(prefixes.joined(separator: ", ")))")
+        }
+        return CatalogTableNames(prefix: prefixes.first ?? "")
+    }
+
+    /// The error of a catalog with no application table under these names.
+    public func noApplicationTable(in catalog: String) -> CatalogError {
+        CatalogError(
+            detail: "the catalog \(catalog) has no \(self("application")) table",
+            hint: prefix.isEmpty
+                ? "Import the itunes feed first (epf import itunesYYYYMMDD)"
+                : "Check --table-prefix \(prefix), or import the itunes feed with it first (epf import --table-prefix \(prefix) itunesYYYYMMDD)")
+    }
+}
