@@ -36,7 +36,7 @@ struct CatalogOption: ParsableArguments {
     /// does checks `postgres` before asking for a SQLite reader); exits 1.
     static func readsSQLiteOnly(_ postgres: PostgresTarget, command: String) -> ExitCode {
         Console.message(
-            "epf \(command): reads SQLite catalogs only; query \(postgres.redacted) with psql (see the README's PostgreSQL section)")
+            "epf \(command): reads SQLite catalogs only; query \(postgres.redacted) with psql (see docs/postgres.md)")
         return ExitCode(1)
     }
 
