@@ -189,8 +189,10 @@ public struct AppliedFile: Sendable, Equatable {
     public var mode: String?
     public var exportDate: Int64?
     public var originSize: Int64?
-    /// The md5 of the download (see `JournalEntry.originMD5`).
     public var originMD5: String?
+    /// The download's fingerprint (see `JournalEntry.originHash`); nil in
+    /// journals written before it was recorded.
+    public var originHash: String?
     /// The download's modification time when it was applied (nanoseconds
     /// since 1970); nil in journals written before it was recorded.
     public var originModified: Int64?
@@ -201,7 +203,8 @@ public struct AppliedFile: Sendable, Equatable {
 
     public init(
         id: Int64? = nil, feed: String?, feedDate: String?, table: String, mode: String?, exportDate: Int64?,
-        originSize: Int64?, originMD5: String?, originModified: Int64? = nil, archiveTables: [String]? = nil
+        originSize: Int64?, originMD5: String?, originHash: String? = nil, originModified: Int64? = nil,
+        archiveTables: [String]? = nil
     ) {
         self.id = id
         self.feed = feed
@@ -211,6 +214,7 @@ public struct AppliedFile: Sendable, Equatable {
         self.exportDate = exportDate
         self.originSize = originSize
         self.originMD5 = originMD5
+        self.originHash = originHash
         self.originModified = originModified
         self.archiveTables = archiveTables
     }

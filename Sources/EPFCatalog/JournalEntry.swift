@@ -36,11 +36,12 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     /// The size of the file as downloaded: the table file, or the archive
     /// that held it. With `originMD5`, what tells a download already applied.
     public var originSize: Int64?
-    /// The md5 of the download, computed in the same pass that imported it
-    /// (checked against its `.md5` side file when there was one). Rows
-    /// without `originModified` come from older versions, which kept only the
-    /// side file's md5 here.
+    /// The md5 its `.md5` side file gave (and the import checked), if
+    /// there was one.
     public var originMD5: String?
+    /// The download's fingerprint (`xxh64:` and 16 hex digits), computed in
+    /// the same pass that imported it: what knows the download by content.
+    public var originHash: String?
     /// The download's modification time (nanoseconds since 1970): with the
     /// size, the cheap check that tells when the md5 must be computed again.
     public var originModified: Int64?
@@ -49,7 +50,7 @@ public struct JournalEntry: Sendable, Equatable, Codable {
         feed: String?, feedDate: String?, table: String, exportDate: Int64?, mode: String?, rows: Int,
         repairedRows: Int, skippedRows: Int, sourcePath: String, sourceSize: Int64?, startedAt: String,
         finishedAt: String, status: Status, message: String?, details: String?, originSize: Int64? = nil,
-        originMD5: String? = nil, originModified: Int64? = nil
+        originMD5: String? = nil, originHash: String? = nil, originModified: Int64? = nil
     ) {
         self.feed = feed
         self.feedDate = feedDate
@@ -68,6 +69,7 @@ public struct JournalEntry: Sendable, Equatable, Codable {
         self.details = details
         self.originSize = originSize
         self.originMD5 = originMD5
+        self.originHash = originHash
         self.originModified = originModified
     }
 }

@@ -9,15 +9,14 @@ import EPFInput
 /// - the `.md5` beside it gives the md5 the row recorded; or else
 /// - it has the same modification time as when it was applied (the cheap
 ///   check: nothing rewrote it since); or else
-/// - its md5, computed now, is the one computed when it was applied.
+/// - its fingerprint (XXH64), computed now, is the one the import computed
+///   in the same pass that read it.
 ///
 /// So a file downloaded again in place with the same size but new content
 /// is imported again, and one only touched is not (and the journal then
 /// takes its new modification time, so the next run knows it by the cheap
-/// check again). The md5 recorded is the one the import computed in the
-/// same pass that read the file. Rows of
-/// journals written by versions that recorded no modification time and no
-/// md5 of plain files are matched by size, as those versions did.
+/// check again). Rows of journals written by versions that recorded no
+/// fingerprint are matched as those versions did: size and side-file md5.
 struct DownloadIdentity {
     var path: String
     var size: Int64
@@ -34,35 +33,33 @@ struct DownloadIdentity {
     }
 
     /// Whether `entry` recorded this download. `digests` computes the
-    /// file's md5 only when the cheaper checks cannot decide, and keeps the
-    /// entries found unchanged under a new modification time.
+    /// file's fingerprint only when the cheaper checks cannot decide, and
+    /// keeps the entries found unchanged under a new modification time.
     func matches(_ entry: AppliedFile, digests: DownloadDigests) -> Bool {
         guard entry.originSize == size else { return false }
-        guard let recorded = entry.originMD5 else {
-            // An older journal's plain file: known by its size alone.
-            return sideMD5 == nil
-        }
-        if let sideMD5 { return sideMD5 == recorded }
+        if let sideMD5, let recordedMD5 = entry.originMD5 { return sideMD5 == recordedMD5 }
+        // An older journal's row: size and side-file md5, as it knew them.
+        guard let recorded = entry.originHash else { return sideMD5 == entry.originMD5 }
         if let modified, entry.originModified == modified { return true }
-        guard digests.md5(path) == recorded else { return false }
+        guard digests.fingerprint(path) == recorded else { return false }
         if let id = entry.id, let modified { digests.unchanged[id] = modified }
         return true
     }
 }
 
-/// md5s of downloads computed while scheduling, each at most once, and the
-/// journal rows whose download they found unchanged under a new
+/// Fingerprints of downloads computed while scheduling, each at most once,
+/// and the journal rows whose download they found unchanged under a new
 /// modification time.
 final class DownloadDigests {
     private var known: [String: String?] = [:]
     /// Journal row id -> the download's modification time now.
     var unchanged: [Int64: Int64] = [:]
 
-    /// The md5 of the file at `path`; nil when it cannot be read (the file
-    /// then fails when it is imported, with the real error).
-    func md5(_ path: String) -> String? {
+    /// The fingerprint of the file at `path`; nil when it cannot be read
+    /// (the file then fails when it is imported, with the real error).
+    func fingerprint(_ path: String) -> String? {
         if let digest = known[path] { return digest }
-        let digest = try? MD5.hexDigest(ofFile: path)
+        let digest = try? XXH64.fingerprint(ofFile: path)
         known[path] = digest
         return digest
     }

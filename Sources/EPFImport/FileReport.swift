@@ -53,9 +53,10 @@ public struct FileReport: Sendable, Encodable, Equatable {
     /// The size and md5 of the file as downloaded (the archive that held it,
     /// for an archive's entry): the journal's identity of a download.
     public var originSize: Int64? = nil
-    /// The md5 of the download, computed as it was read (before that, what
-    /// its `.md5` side file says, if anything).
+    /// The md5 its `.md5` side file gave (checked), if there was one.
     public var originMD5: String? = nil
+    /// The download's fingerprint (`xxh64:...`), computed as it was read.
+    public var originHash: String? = nil
     /// The download's modification time (nanoseconds since 1970).
     public var originModified: Int64? = nil
     /// For a feed archive's file: every table file the archive held.

@@ -129,9 +129,9 @@ public final class Importer {
                 let source = SourceIdentity(path: file.path, size: file.size, modified: report.originModified)
                 let table = try load(file, from: opened.source, identity: source, into: &report)
                 do {
-                    let md5 = try opened.finish()
-                    // An archive's md5 is known once all of it is read, after its last table.
-                    if unit.archive == nil { report.originMD5 = md5 }
+                    let fingerprint = try opened.finish()
+                    // An archive's is known once all of it is read, after its last table.
+                    if unit.archive == nil { report.originHash = fingerprint }
                 } catch {
                     store.discard([table])
                     throw error
@@ -154,7 +154,7 @@ public final class Importer {
 
         if let archive = unit.archive {
             do {
-                let (tables, md5) = try readArchive(archive, unit: unit) { file, entry in
+                let (tables, fingerprint) = try readArchive(archive, unit: unit) { file, entry in
                     stage(file) {
                         OpenedFile(source: StreamChunkSource(stream: entry, name: file.path, chunkSize: options.chunkSize)) { "" }
                     }
@@ -163,7 +163,7 @@ public final class Importer {
                 // later run knows what is left to import without reading it.
                 for index in staged.indices {
                     staged[index].1.archiveTables = tables
-                    staged[index].1.originMD5 = md5
+                    staged[index].1.originHash = fingerprint
                 }
             } catch {
                 // The archive itself is damaged: nothing of it is applied.
@@ -476,7 +476,7 @@ public final class Importer {
             sourceSize: report.size, startedAt: started, finishedAt: Timestamp.now(), status: status,
             message: message ?? (report.warnings.isEmpty ? nil : report.warnings.joined(separator: "; ")),
             details: details.map { String(decoding: $0, as: UTF8.self) }, originSize: report.originSize,
-            originMD5: report.originMD5, originModified: report.originModified)
+            originMD5: report.originMD5, originHash: report.originHash, originModified: report.originModified)
     }
 
     func seconds(since start: ContinuousClock.Instant) -> Double {

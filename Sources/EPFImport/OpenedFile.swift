@@ -2,10 +2,9 @@ import EPFInput
 import Foundation
 
 /// A table file opened for reading, and what must happen once all of it is
-/// read: the rest of an archive drained, the md5 of the download
-/// (`DownloadDigest`) checked against its `.md5` side file. `finish`
-/// returns that md5, which the journal keeps to know the download by its
-/// content.
+/// read: the rest of an archive drained, the download's md5 checked against
+/// its `.md5` side file (`DownloadDigest`). `finish` returns the download's
+/// fingerprint, which the journal keeps to know it by its content.
 struct OpenedFile {
     var source: any ChunkSource
     var finish: () throws -> String
@@ -23,7 +22,7 @@ extension Importer {
             throw InputError.missingMD5(file.path)
         }
         if let archive = try InputFormat.openArchive(file.path, format: file.format) {
-            let md5 = DownloadDigest(path: file.path, following: archive)
+            let digest = DownloadDigest(path: file.path, expectedMD5: file.expectedMD5, following: archive)
             guard let entry = try archive.nextFile() else {
                 throw InputError(path: file.path, detail: "the archive holds no file", hint: "Download it again")
             }
@@ -31,28 +30,28 @@ extension Importer {
             return OpenedFile(source: source) {
                 var extra: [String] = []
                 while let more = try archive.nextFile() { extra.append(more.name) }
-                let digest = try md5.checked(expected: file.expectedMD5)
+                let fingerprint = try digest.finish()
                 if !extra.isEmpty {
                     self.events(.note("\(file.path): holds more than one file; read \(entry.name), passed over \(extra.joined(separator: ", "))"))
                 }
-                return digest
+                return fingerprint
             }
         }
         guard let stream = try InputFormat.openStream(file.path, format: file.format) else {
             let mapped = try MappedChunkSource(path: file.path, chunkSize: options.chunkSize)
-            let md5 = DownloadDigest(path: file.path, following: mapped)
-            return OpenedFile(source: mapped) { try md5.checked(expected: nil) }
+            let digest = DownloadDigest(path: file.path, expectedMD5: nil, following: mapped)
+            return OpenedFile(source: mapped) { try digest.finish() }
         }
-        let md5 = DownloadDigest(path: file.path, following: stream)
+        let digest = DownloadDigest(path: file.path, expectedMD5: file.expectedMD5, following: stream)
         return OpenedFile(source: StreamChunkSource(stream: stream, name: file.path, chunkSize: options.chunkSize)) {
-            try md5.checked(expected: file.expectedMD5)
+            try digest.finish()
         }
     }
 
     /// Reads a feed archive's entries in order, handing each table file to
     /// `body` with a stream of its bytes; checks the archive's md5 at the end.
     /// Returns the table files the archive held (names without prefix), all
-    /// of them, read or passed over, and the archive's md5.
+    /// of them, read or passed over, and the archive's fingerprint.
     func readArchive(_ archive: PlannedArchive, unit: ImportUnit, body: (PlannedFile, any ByteStream) -> Void) throws
         -> (tables: [String], md5: String)
     {
@@ -65,7 +64,7 @@ extension Importer {
         guard let reader = try InputFormat.openArchive(archive.path, format: archive.format) else {
             throw InputError(path: archive.path, detail: "not an archive", hint: "Name a feed archive (.tbz, .tar.gz, .zip)")
         }
-        let md5 = DownloadDigest(path: archive.path, following: reader)
+        let digest = DownloadDigest(path: archive.path, expectedMD5: archive.expectedMD5, following: reader)
         var tables: [String] = []
         while let entry = try reader.nextFile() {
             guard let (format, stem) = InputFormat.of(fileName: entry.fileName), format == .plain else {
@@ -86,6 +85,6 @@ extension Importer {
             let file = PlannedFile(path: "\(archive.path):\(entry.name)", table: unit.tablePrefix + table, size: entry.size)
             body(file, reader.entryStream())
         }
-        return (tables, try md5.checked(expected: archive.expectedMD5))
+        return (tables, try digest.finish())
     }
 }

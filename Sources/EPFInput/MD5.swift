@@ -103,20 +103,6 @@ public struct MD5: Sendable {
         return hex(md5.finalize())
     }
 
-    /// The lowercase hex digest of the file at `path`, read once from
-    /// start to end (for a file whose import did not read all of it, and to
-    /// tell whether a file with a new modification time changed).
-    public static func hexDigest(ofFile path: String) throws(InputError) -> String {
-        let input = try FileInput(path: path)
-        var md5 = MD5()
-        var count = try input.fill()
-        while count > 0 {
-            md5.update(UnsafeRawBufferPointer(rebasing: input.buffer[0..<count]))
-            count = try input.fill()
-        }
-        return hex(md5.finalize())
-    }
-
     private mutating func hashPartial() {
         var block = partial
         withUnsafeBytes(of: &block) { hashBlocks($0.baseAddress!, count: 1) }

@@ -120,9 +120,11 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
                 details TEXT,
                 origin_size BIGINT,
                 origin_md5 TEXT,
+                origin_hash TEXT,
                 origin_mtime BIGINT
             );
-            -- Journals made before the download's modification time was kept.
+            -- Journals made before downloads were known by content.
+            ALTER TABLE \(Self.journalTable) ADD COLUMN IF NOT EXISTS origin_hash TEXT;
             ALTER TABLE \(Self.journalTable) ADD COLUMN IF NOT EXISTS origin_mtime BIGINT;
             CREATE TABLE IF NOT EXISTS \(Self.tableInfoTable) (
                 table_name TEXT PRIMARY KEY,
@@ -363,22 +365,22 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
 
     static func appliedFiles(on connection: PostgresConnection) throws -> [AppliedFile] {
         do {
-            // A journal made before origin_mtime (read by --dry-run, which changes nothing).
-            let hasModified = try connection.scalar(
+            // A journal made before origin_hash and origin_mtime (read by --dry-run, which changes nothing).
+            let hasContent = try connection.scalar(
                 "SELECT 1 FROM information_schema.columns WHERE table_name = $1 AND column_name = 'origin_mtime' AND table_schema = current_schema()",
                 [journalTable]) != nil
             return try connection.query(
                 """
                 SELECT feed, feed_date, table_name, mode, export_date, origin_size, origin_md5,
-                    \(hasModified ? "origin_mtime" : "NULL"), details, id
+                    \(hasContent ? "origin_hash, origin_mtime" : "NULL, NULL"), details, id
                 FROM \(journalTable) WHERE status = 'applied' ORDER BY id
                 """
             ).map { row in
-                let details = row[8].flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any]
+                let details = row[9].flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any]
                 return AppliedFile(
-                    id: row[9].flatMap { Int64($0) }, feed: row[0], feedDate: row[1], table: row[2] ?? "", mode: row[3],
+                    id: row[10].flatMap { Int64($0) }, feed: row[0], feedDate: row[1], table: row[2] ?? "", mode: row[3],
                     exportDate: row[4].flatMap { Int64($0) }, originSize: row[5].flatMap { Int64($0) }, originMD5: row[6],
-                    originModified: row[7].flatMap { Int64($0) }, archiveTables: details?["archiveTables"] as? [String])
+                    originHash: row[7], originModified: row[8].flatMap { Int64($0) }, archiveTables: details?["archiveTables"] as? [String])
             }
         } catch {
             throw CatalogError(error, while: "reading the import journal")
@@ -535,15 +537,15 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
                 """
                 INSERT INTO \(Self.journalTable) (feed, feed_date, table_name, export_date, mode, rows, repaired_rows,
                     skipped_rows, source_path, source_size, started_at, finished_at, status, message, details, origin_size,
-                    origin_md5, origin_mtime)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+                    origin_md5, origin_hash, origin_mtime)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
                 """,
                 [
                     entry.feed, entry.feedDate, entry.table, entry.exportDate.map { String($0) }, entry.mode,
                     String(entry.rows), String(entry.repairedRows), String(entry.skippedRows), entry.sourcePath,
                     entry.sourceSize.map { String($0) }, entry.startedAt, entry.finishedAt, entry.status.rawValue,
                     entry.message.map { self.target.scrub($0) }, entry.details.map { self.target.scrub($0) }, entry.originSize.map { String($0) },
-                    entry.originMD5, entry.originModified.map { String($0) },
+                    entry.originMD5, entry.originHash, entry.originModified.map { String($0) },
                 ])
         }
     }

@@ -57,9 +57,12 @@ struct DiskFullTests {
             let committedRows = try #require(committed.integer.map(Int.init), "\(committed)")
             #expect(report.resumedRows == committedRows && committedRows > 0 && committedRows < 1500)
             #expect(report.rowsPerSecond == Double(1500 - committedRows) / report.seconds)
-            // The journal keeps the md5 of the whole file, though this run read only its end.
-            let md5 = try MD5.hexDigest(ofFile: feed + "/application")
-            #expect(try RawCatalog(path: catalog).rows("SELECT origin_md5 FROM epf_journal WHERE status = 'applied' AND table_name = 'application' ORDER BY id DESC LIMIT 1") == [[.string(md5)]])
+            // The journal keeps the whole file's fingerprint, though this run read only its end.
+            let fingerprint = try XXH64.fingerprint(ofFile: feed + "/application")
+            #expect(
+                try RawCatalog(path: catalog).rows(
+                    "SELECT origin_hash FROM epf_journal WHERE status = 'applied' AND table_name = 'application' ORDER BY id DESC LIMIT 1")
+                    == [[.string(fingerprint)]])
             #expect(notes.contains { $0.hasPrefix("resuming \(feed)/application after record ") }, "\(notes)")
 
             // The same rows as a load that never stopped.

@@ -120,6 +120,7 @@ public final class SQLiteCatalogStore: CatalogStore {
                 details TEXT,
                 origin_size INTEGER,
                 origin_md5 TEXT,
+                origin_hash TEXT,
                 origin_mtime INTEGER
             );
             CREATE TABLE IF NOT EXISTS \(Self.tableInfoTable) (
@@ -136,7 +137,9 @@ public final class SQLiteCatalogStore: CatalogStore {
         // Catalogs made before the journal knew where files came from.
         let journalColumns = Set(
             try database.columnNames(of: Self.journalTable))
-        for (column, type) in [("origin_size", "INTEGER"), ("origin_md5", "TEXT"), ("origin_mtime", "INTEGER")]
+        for (column, type) in [
+            ("origin_size", "INTEGER"), ("origin_md5", "TEXT"), ("origin_hash", "TEXT"), ("origin_mtime", "INTEGER"),
+        ]
         where !journalColumns.contains(column) {
             try database.execute("ALTER TABLE \(Self.journalTable) ADD COLUMN \(column) \(type)")
         }
@@ -320,18 +323,18 @@ public final class SQLiteCatalogStore: CatalogStore {
             // Journals written before origins were recorded have no such columns.
             let columns = Set(
                 try database.columnNames(of: journalTable))
-            let origin = ["origin_size", "origin_md5", "origin_mtime"].map { columns.contains($0) ? $0 : "NULL" }
+            let origin = ["origin_size", "origin_md5", "origin_hash", "origin_mtime"].map { columns.contains($0) ? $0 : "NULL" }
             return try database.rows(
                 """
                 SELECT feed, feed_date, table_name, mode, export_date, \(origin.joined(separator: ", ")), details, id
                 FROM \(journalTable) WHERE status = 'applied' ORDER BY id
                 """
             ).map { row in
-                let details = row[8].textValue.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any]
+                let details = row[9].textValue.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any]
                 return AppliedFile(
-                    id: row[9].integerValue, feed: row[0].textValue, feedDate: row[1].textValue, table: row[2].textValue ?? "", mode: row[3].textValue,
+                    id: row[10].integerValue, feed: row[0].textValue, feedDate: row[1].textValue, table: row[2].textValue ?? "", mode: row[3].textValue,
                     exportDate: row[4].integerValue, originSize: row[5].integerValue, originMD5: row[6].textValue,
-                    originModified: row[7].integerValue, archiveTables: details?["archiveTables"] as? [String])
+                    originHash: row[7].textValue, originModified: row[8].integerValue, archiveTables: details?["archiveTables"] as? [String])
             }
         } catch {
             throw CatalogError(error, while: "reading the import journal")
@@ -455,8 +458,8 @@ public final class SQLiteCatalogStore: CatalogStore {
             """
             INSERT INTO \(Self.journalTable) (feed, feed_date, table_name, export_date, mode, rows, repaired_rows,
                 skipped_rows, source_path, source_size, started_at, finished_at, status, message, details, origin_size,
-                origin_md5, origin_mtime)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                origin_md5, origin_hash, origin_mtime)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for entry in journal {
             try statement.execute([
@@ -477,6 +480,7 @@ public final class SQLiteCatalogStore: CatalogStore {
                 entry.details.map { .text($0) } ?? .null,
                 entry.originSize.map { .integer($0) } ?? .null,
                 entry.originMD5.map { .text($0) } ?? .null,
+                entry.originHash.map { .text($0) } ?? .null,
                 entry.originModified.map { .integer($0) } ?? .null,
             ])
         }
