@@ -6,7 +6,8 @@ import Foundation
 
 /// A whole `epf import` of a generated feed folder (application, ~2 KB
 /// rows, and application_price, compound key) into a new catalog: plan,
-/// map, parallel parse, load, keys, swap, journal.
+/// map, parallel parse, load, keys, swap, journal. Then a FULL re-import of
+/// one table over itself against a fresh import of the same file.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident],
@@ -26,6 +27,74 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             blackHole(try feed.importIntoNewCatalog())
         }
+    }
+
+    // A FULL re-import over the table the last one made (the old table
+    // dropped, the new one swapped in, in pages the previous swap freed),
+    // in WAL mode (readers welcome) and with --exclusive (rollback
+    // journal), beside a fresh import of the same file (issue 13, item 6:
+    // re-import <= 1.3x fresh at 300k rows, `scripts/compare-reimport`).
+    // Wall time is noisy on a shared machine; bytes written are steady, and
+    // grew by the size of the table when the swap zeroed what it dropped
+    // (SQLITE_SECURE_DELETE).
+    let reimport = Benchmark.Configuration(
+        metrics: [.wallClock, .cpuTotal, .writeBytesLogical],
+        timeUnits: .milliseconds,
+        warmupIterations: 1,
+        maxDuration: .seconds(10),
+        maxIterations: 10,
+        thresholds: [
+            .wallClock: .init(relative: [.p50: 60, .p90: 100]),
+            .cpuTotal: .init(relative: [.p50: 60, .p90: 100]),
+            .writeBytesLogical: .init(relative: [.p50: 15, .p90: 15]),
+        ])
+    let table = GeneratedTable(rows: 50_000)
+    Benchmark("Import.application.50000rows.fresh", configuration: reimport) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try table.importIntoNewCatalog())
+        }
+    }
+    for exclusive in [false, true] {
+        Benchmark("Import.application.50000rows.reimport\(exclusive ? ".exclusive" : "")", configuration: reimport) { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try table.reimport(exclusive: exclusive))
+            }
+        }
+    }
+}
+
+/// One generated application table in a feed folder, made once, and the
+/// catalogs it is imported into.
+final class GeneratedTable: @unchecked Sendable {
+    let folder: URL
+    let feed: String
+
+    init(rows: Int) {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("epf-reimport-bench-\(UUID().uuidString)")
+        feed = folder.appendingPathComponent("itunes20261101").path
+        try! FileManager.default.createDirectory(atPath: feed, withIntermediateDirectories: true)
+        try! FeedGenerator(rows: rows, seed: 5, storefronts: 0).writeApplication(to: feed)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    func importIntoNewCatalog() throws -> Int {
+        let path = folder.appendingPathComponent("fresh.sqlite").path
+        for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        return try run(into: path, exclusive: false)
+    }
+
+    /// Imports the table again over the catalog the last call made (the
+    /// first call, a warm-up iteration, makes it).
+    func reimport(exclusive: Bool) throws -> Int {
+        try run(into: folder.appendingPathComponent(exclusive ? "exclusive.sqlite" : "wal.sqlite").path, exclusive: exclusive)
+    }
+
+    private func run(into path: String, exclusive: Bool) throws -> Int {
+        let plan = try ImportPlanner.plan(paths: [feed], filter: TableFilter())
+        let reports = Importer(store: try SQLiteCatalogStore(path: path, exclusive: exclusive)).run(plan)
+        precondition(reports.allSatisfy { $0.status == .applied })
+        return reports.reduce(0) { $0 + $1.rows }
     }
 }
 

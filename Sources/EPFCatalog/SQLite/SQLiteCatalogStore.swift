@@ -19,7 +19,8 @@ import Foundation
 /// catalog as it was until an apply commits, then from the new one, never
 /// blocked and never half of a swap. WAL writes each page twice (the
 /// checkpoint copies it into the file): that is the price of readers
-/// during an import (measured in the README). `journal_size_limit` keeps
+/// during an import, paid mostly on the other core (`WALCheckpointer`
+/// copies each commit while the load goes on). `journal_size_limit` keeps
 /// the WAL file from staying at the size of the largest load.
 public final class SQLiteCatalogStore: CatalogStore {
     public let database: SQLiteDatabase
@@ -37,13 +38,23 @@ public final class SQLiteCatalogStore: CatalogStore {
     /// dropped when the import finishes.
     private var touchedStaging: Set<String> = []
     /// Input bytes between two commits of a load (each commit records where
-    /// a killed import resumes). 256 MB keeps a WAL file bounded and costs
-    /// a handful of commits per GB.
-    public var checkpointBytes: Int64 = TestHooks.checkpointBytes ?? 256 << 20
+    /// a killed import resumes): `walCheckpointBytes` in WAL mode, else
+    /// `journalCheckpointBytes`.
+    public var checkpointBytes: Int64 = TestHooks.checkpointBytes ?? journalCheckpointBytes
+    /// Commits of a load with the rollback journal: each syncs the journal
+    /// and the file, so a handful per GB.
+    public static let journalCheckpointBytes: Int64 = 256 << 20
+    /// Commits of a load in WAL mode: a commit writes no more than the load
+    /// writes anyway and syncs nothing (`synchronous = NORMAL`), and the
+    /// checkpointer copies each one into the file while the load goes on.
+    public static let walCheckpointBytes: Int64 = 32 << 20
     /// Things worth telling about how the catalog was opened.
     public private(set) var notes: [String] = []
     /// Held while the store is open: one import at a time.
     private let lock: ImportLock
+    /// In WAL mode, copies what the import commits into the file beside the
+    /// load, until `importFinished`.
+    private var checkpointer: WALCheckpointer?
 
     /// Page size for new catalogs.
     public static let pageSize = 16_384
@@ -75,6 +86,11 @@ public final class SQLiteCatalogStore: CatalogStore {
             }
             try database.execute("PRAGMA cache_size = -\(TestHooks.cacheKiB ?? Self.cacheKiB)")
             try database.execute("PRAGMA foreign_keys = OFF")
+            // Debian builds SQLite with SQLITE_SECURE_DELETE: every page a
+            // DROP frees would be read, journaled and zeroed, which made the
+            // FULL swap (dropping the old table) cost about a fresh load.
+            // The catalog holds public feed data; freed pages are reused.
+            try database.execute("PRAGMA secure_delete = OFF")
             if exclusive {
                 let mode: String?
                 do {
@@ -89,6 +105,15 @@ public final class SQLiteCatalogStore: CatalogStore {
             } else if !isNew {
                 try useWAL()
             }
+            if try journalMode() == "wal" {
+                checkpointer = try WALCheckpointer(database: database)
+                checkpointBytes = TestHooks.checkpointBytes ?? Self.walCheckpointBytes
+                // The WAL starts over every `WALCheckpointer.maximumBytes`
+                // while the import runs: truncating it each time (then
+                // growing it again) cost more than the copy (useWAL sets the
+                // limit back when the import is over).
+                try database.execute("PRAGMA journal_size_limit = -1")
+            }
             try database.registerSearchFunctions()
             try createInternalTables()
             try CheckpointTable.create(in: database)
@@ -97,6 +122,8 @@ public final class SQLiteCatalogStore: CatalogStore {
             throw CatalogError(error, while: "opening the catalog \(path)")
         }
     }
+
+    deinit { checkpointer?.stop() }
 
     private func createInternalTables() throws(SQLiteError) {
         try database.execute(
@@ -267,6 +294,7 @@ public final class SQLiteCatalogStore: CatalogStore {
                 try database.transaction { try dropStaging(load.staging) }
             }
             resumableLoads.removeAll()
+            checkpointer?.stop()
             try useWAL()
         } catch let error as SQLiteError {
             throw CatalogError(error, while: "switching the catalog to WAL mode")
