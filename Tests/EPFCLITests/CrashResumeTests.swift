@@ -223,8 +223,10 @@ struct CrashResumeTests {
         return points.map(Moment.at) + randoms
     }
 
+    // Minimum kills: every fault point, and one random moment (on a busy
+    // machine a random moment may come after the run has finished).
     @Test("WAL re-imports killed at every phase and at random moments")
-    func walReimport() throws { try killAndResume(.wal, minimumKills: 14, minimumResumed: 5) }
+    func walReimport() throws { try killAndResume(.wal, minimumKills: 11, minimumResumed: 5) }
 
     @Test("--exclusive re-imports killed: readers roll the hot journal back")
     func exclusiveReimport() throws { try killAndResume(.exclusive, minimumKills: 7, minimumResumed: 2, minimumHotJournals: 2) }

@@ -204,7 +204,9 @@ struct ResumeTests {
             #expect(try connection.scalar("SELECT count(*) FROM epf_checkpoint") == "0", "\(trial)")
             #expect(try connection.scalar("SELECT count(*) FROM pg_tables WHERE starts_with(tablename, 'epf_stage_')") == "0", "\(trial)")
         }
-        #expect(killed >= Self.trials.count - 2, "only \(killed) of \(Self.trials.count) imports were killed before they finished")
+        // Every fault point kills; a random moment may come after a run on a
+        // busy machine has finished, so one of them is enough.
+        #expect(killed >= 8, "only \(killed) of \(Self.trials.count) imports were killed before they finished")
         #expect(resumedLoads >= 4, "only \(resumedLoads) runs resumed a load")
     }
 
