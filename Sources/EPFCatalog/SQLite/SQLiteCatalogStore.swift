@@ -105,19 +105,21 @@ public final class SQLiteCatalogStore: CatalogStore {
             } else if !isNew {
                 try useWAL()
             }
+            try database.registerSearchFunctions()
+            try createInternalTables()
+            try CheckpointTable.create(in: database)
+            droppedLeftovers = try dropLeftoverStaging(keepResumable: !restart)
             if try journalMode() == "wal" {
-                checkpointer = try WALCheckpointer(database: database)
                 checkpointBytes = TestHooks.checkpointBytes ?? Self.walCheckpointBytes
                 // The WAL starts over every `WALCheckpointer.maximumBytes`
                 // while the import runs: truncating it each time (then
                 // growing it again) cost more than the copy (useWAL sets the
                 // limit back when the import is over).
                 try database.execute("PRAGMA journal_size_limit = -1")
+                // Last: once its thread runs, only deinit or importFinished
+                // stops it.
+                checkpointer = try WALCheckpointer(database: database)
             }
-            try database.registerSearchFunctions()
-            try createInternalTables()
-            try CheckpointTable.create(in: database)
-            droppedLeftovers = try dropLeftoverStaging(keepResumable: !restart)
         } catch {
             throw CatalogError(error, while: "opening the catalog \(path)")
         }
