@@ -6,8 +6,8 @@ import Foundation
 /// the import journal (`epf_journal`) and what the importer knows of each
 /// table (`epf_table_info`).
 ///
-/// Settings chosen by measurement for bulk loads of wide EPF rows (see the
-/// README's design notes): 16 KB pages on a new catalog (rows of ~2 KB
+/// Settings chosen by measurement for bulk loads of wide EPF rows (see
+/// docs/DESIGN.md): 16 KB pages on a new catalog (rows of ~2 KB
 /// overflow 4 KB pages and load about twice as slowly), a 64 MB page cache
 /// (a larger one loads no faster).
 ///
