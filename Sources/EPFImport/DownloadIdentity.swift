@@ -32,17 +32,17 @@ struct DownloadIdentity {
         (path, size, modified, sideMD5) = (archive.path, archive.size, archive.modified, archive.expectedMD5)
     }
 
-    /// Whether `entry` recorded this download. `digests` computes the
+    /// Whether `entry` recorded this download. `fingerprints` computes the
     /// file's fingerprint only when the cheaper checks cannot decide, and
     /// keeps the entries found unchanged under a new modification time.
-    func matches(_ entry: AppliedFile, digests: DownloadDigests) -> Bool {
+    func matches(_ entry: AppliedFile, fingerprints: FingerprintCache) -> Bool {
         guard entry.originSize == size else { return false }
         if let sideMD5, let recordedMD5 = entry.originMD5 { return sideMD5 == recordedMD5 }
         // An older journal's row: size and side-file md5, as it knew them.
         guard let recorded = entry.originHash else { return sideMD5 == entry.originMD5 }
         if let modified, entry.originModified == modified { return true }
-        guard digests.fingerprint(path) == recorded else { return false }
-        if let id = entry.id, let modified { digests.unchanged[id] = modified }
+        guard fingerprints.fingerprint(path) == recorded else { return false }
+        if let id = entry.id, let modified { fingerprints.unchanged[id] = modified }
         return true
     }
 }
@@ -50,7 +50,7 @@ struct DownloadIdentity {
 /// Fingerprints of downloads computed while scheduling, each at most once,
 /// and the journal rows whose download they found unchanged under a new
 /// modification time.
-final class DownloadDigests {
+final class FingerprintCache {
     private var known: [String: String?] = [:]
     /// Journal row id -> the download's modification time now.
     var unchanged: [Int64: Int64] = [:]
@@ -58,9 +58,9 @@ final class DownloadDigests {
     /// The fingerprint of the file at `path`; nil when it cannot be read
     /// (the file then fails when it is imported, with the real error).
     func fingerprint(_ path: String) -> String? {
-        if let digest = known[path] { return digest }
-        let digest = try? XXH64.fingerprint(ofFile: path)
-        known[path] = digest
-        return digest
+        if let fingerprint = known[path] { return fingerprint }
+        let fingerprint = try? XXH64.fingerprint(ofFile: path)
+        known[path] = fingerprint
+        return fingerprint
     }
 }

@@ -38,7 +38,7 @@ public struct ImportSchedule: Sendable {
     public var unchangedDownloads: [(id: Int64, modified: Int64)]
 
     public init(plan: ImportPlan, applied: [AppliedFile], force: Bool) {
-        let digests = DownloadDigests()
+        let fingerprints = FingerprintCache()
         var probes: [String: UnitProbe] = [:]
         func probe(_ unit: ImportUnit) -> UnitProbe? {
             if let known = probes[unit.path] { return known }
@@ -86,7 +86,7 @@ public struct ImportSchedule: Sendable {
                 // What the journal lists as applied from this very archive.
                 let identity = DownloadIdentity(archive)
                 let fromArchive = applied.filter { file in
-                    file.feed == unit.feed?.feed && file.feedDate == unit.feed?.isoDate && identity.matches(file, digests: digests)
+                    file.feed == unit.feed?.feed && file.feedDate == unit.feed?.isoDate && identity.matches(file, fingerprints: fingerprints)
                 }
                 var remaining = unit
                 if !force { remaining.skipTables = Set(fromArchive.map(\.table)) }
@@ -111,7 +111,7 @@ public struct ImportSchedule: Sendable {
             var older: [(PlannedFile, String)] = []
             remaining.files = unit.files.filter { file in
                 if !force, applied.contains(where: { entry in
-                    Self.isApplied(file, unit: unit, entry: entry, probe: { probe(unit) }, digests: digests)
+                    Self.isApplied(file, unit: unit, entry: entry, probe: { probe(unit) }, fingerprints: fingerprints)
                 }) {
                     return false
                 }
@@ -145,7 +145,7 @@ public struct ImportSchedule: Sendable {
         self.units = units
         self.skipped = skipped
         self.probes = probes
-        self.unchangedDownloads = digests.unchanged.sorted { $0.key < $1.key }.map { (id: $0.key, modified: $0.value) }
+        self.unchangedDownloads = fingerprints.unchanged.sorted { $0.key < $1.key }.map { (id: $0.key, modified: $0.value) }
     }
 
     struct TableKey: Hashable {
@@ -158,7 +158,7 @@ public struct ImportSchedule: Sendable {
     /// (`DownloadIdentity`); a bare table file (no feed in its folder's
     /// name) is known by its first `export_date`.
     static func isApplied(
-        _ file: PlannedFile, unit: ImportUnit, entry: AppliedFile, probe: () -> UnitProbe?, digests: DownloadDigests
+        _ file: PlannedFile, unit: ImportUnit, entry: AppliedFile, probe: () -> UnitProbe?, fingerprints: FingerprintCache
     ) -> Bool {
         guard entry.table == file.table else { return false }
         if let feed = unit.feed {
@@ -166,7 +166,7 @@ public struct ImportSchedule: Sendable {
         } else {
             guard entry.feed == nil && entry.exportDate != nil && entry.exportDate == probe()?.firstExportDate else { return false }
         }
-        return DownloadIdentity(file).matches(entry, digests: digests)
+        return DownloadIdentity(file).matches(entry, fingerprints: fingerprints)
     }
 
     /// The plan of the units to import.

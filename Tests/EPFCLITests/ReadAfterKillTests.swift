@@ -120,27 +120,17 @@ enum Immutable {
         let probe = FileManager.default.temporaryDirectory.appendingPathComponent("epf-chattr-\(UUID().uuidString)").path
         guard FileManager.default.createFile(atPath: probe, contents: nil) else { return false }
         defer {
-            _ = chattr("-i", probe)
+            _ = ImportCommandTests.chattr("-i", probe)
             try? FileManager.default.removeItem(atPath: probe)
         }
-        return chattr("+i", probe) && access(probe, W_OK) != 0
+        return ImportCommandTests.chattr("+i", probe) && access(probe, W_OK) != 0
     }()
 
     /// Runs `body` with `path` immutable.
     static func `while`(_ path: String, _ body: () throws -> Void) throws {
-        try #require(chattr("+i", path), "chattr +i \(path)")
-        defer { _ = chattr("-i", path) }
+        try #require(ImportCommandTests.chattr("+i", path), "chattr +i \(path)")
+        defer { _ = ImportCommandTests.chattr("-i", path) }
         try body()
     }
 
-    @discardableResult
-    static func chattr(_ flag: String, _ path: String) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-        process.arguments = [flag, path]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }
 }

@@ -32,7 +32,7 @@ let benchmarks: @Sendable () -> Void = {
     // A FULL re-import over the table the last one made (the old table
     // dropped, the new one swapped in, in pages the previous swap freed),
     // in WAL mode (readers welcome) and with --exclusive (rollback
-    // journal), beside a fresh import of the same file (issue 13, item 6:
+    // journal), beside a fresh import of the same file (target:
     // re-import <= 1.3x fresh at 300k rows, `scripts/compare-reimport`).
     // Wall time is noisy on a shared machine; bytes written are steady, and
     // grew by the size of the table when the swap zeroed what it dropped
