@@ -41,5 +41,13 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
         return error
     }
 
-    public var description: String { "\(detail). \(hint)" }
+    /// The error of a catalog whose `epf_schema` records `step`, which
+    /// this binary does not know: a newer epf wrote it.
+    public static func newerCatalog(_ catalog: String, step: String) -> CatalogError {
+        CatalogError(
+            detail: "\(catalog) was written by a newer version of epf (schema step \(step) unknown to this one); use that version or newer",
+            hint: "")
+    }
+
+    public var description: String { hint.isEmpty ? detail : "\(detail). \(hint)" }
 }

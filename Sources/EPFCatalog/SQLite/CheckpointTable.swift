@@ -11,24 +11,23 @@ import Foundation
 enum CheckpointTable {
     static let name = "epf_checkpoint"
 
-    static func create(in database: SQLiteDatabase) throws(SQLiteError) {
-        try database.execute(
-            """
-            CREATE TABLE IF NOT EXISTS \(name) (
-                staging_name TEXT PRIMARY KEY,
-                table_name TEXT NOT NULL,
-                source TEXT NOT NULL,
-                header TEXT NOT NULL,
-                byte_offset INTEGER NOT NULL,
-                records INTEGER NOT NULL,
-                counts TEXT NOT NULL,
-                first_export_date INTEGER,
-                phase TEXT NOT NULL,
-                key_index TEXT,
-                updated_at TEXT NOT NULL
-            )
-            """)
-    }
+    /// The table as SQLite catalogs have had it since it first shipped
+    /// (applied by `CatalogMigration.checkpoints`).
+    static let createSQL = """
+        CREATE TABLE IF NOT EXISTS \(name) (
+            staging_name TEXT PRIMARY KEY,
+            table_name TEXT NOT NULL,
+            source TEXT NOT NULL,
+            header TEXT NOT NULL,
+            byte_offset INTEGER NOT NULL,
+            records INTEGER NOT NULL,
+            counts TEXT NOT NULL,
+            first_export_date INTEGER,
+            phase TEXT NOT NULL,
+            key_index TEXT,
+            updated_at TEXT NOT NULL
+        )
+        """
 
     static func find(staging: String, in database: SQLiteDatabase) throws(SQLiteError) -> StoredCheckpoint? {
         guard

@@ -4,7 +4,8 @@ import Foundation
 
 /// The embedded catalog: one SQLite file holding one table per EPF table,
 /// the import journal (`epf_journal`) and what the importer knows of each
-/// table (`epf_table_info`).
+/// table (`epf_table_info`); `epf_schema` records the steps those tables
+/// have been through (`CatalogMigration`).
 ///
 /// Settings chosen by measurement for bulk loads of wide EPF rows (see
 /// docs/DESIGN.md): 16 KB pages on a new catalog (rows of ~2 KB
@@ -106,8 +107,13 @@ public final class SQLiteCatalogStore: CatalogStore {
                 try useWAL()
             }
             try database.registerSearchFunctions()
-            try createInternalTables()
-            try CheckpointTable.create(in: database)
+        } catch {
+            throw CatalogError(error, while: "opening the catalog \(path)")
+        }
+        // The importer's own tables, made or brought up to this version (a
+        // catalog a newer epf wrote is refused here).
+        try CatalogMigrator.migrate(SQLiteMigrations(database: database), catalog: path)
+        do {
             droppedLeftovers = try dropLeftoverStaging(keepResumable: !restart)
             if try journalMode() == "wal" {
                 checkpointBytes = TestHooks.checkpointBytes ?? Self.walCheckpointBytes
@@ -126,53 +132,6 @@ public final class SQLiteCatalogStore: CatalogStore {
     }
 
     deinit { checkpointer?.stop() }
-
-    private func createInternalTables() throws(SQLiteError) {
-        try database.execute(
-            """
-            CREATE TABLE IF NOT EXISTS \(Self.journalTable) (
-                id INTEGER PRIMARY KEY,
-                feed TEXT,
-                feed_date TEXT,
-                table_name TEXT NOT NULL,
-                export_date INTEGER,
-                mode TEXT,
-                rows INTEGER NOT NULL,
-                repaired_rows INTEGER NOT NULL,
-                skipped_rows INTEGER NOT NULL,
-                source_path TEXT NOT NULL,
-                source_size INTEGER,
-                started_at TEXT NOT NULL,
-                finished_at TEXT NOT NULL,
-                status TEXT NOT NULL,
-                message TEXT,
-                details TEXT,
-                origin_size INTEGER,
-                origin_md5 TEXT,
-                origin_hash TEXT,
-                origin_mtime INTEGER
-            );
-            CREATE TABLE IF NOT EXISTS \(Self.tableInfoTable) (
-                table_name TEXT PRIMARY KEY,
-                feed TEXT,
-                export_mode TEXT NOT NULL,
-                export_date INTEGER,
-                columns TEXT NOT NULL,
-                primary_key TEXT NOT NULL,
-                source_path TEXT,
-                applied_at TEXT NOT NULL
-            );
-            """)
-        // Catalogs made before the journal knew where files came from.
-        let journalColumns = Set(
-            try database.columnNames(of: Self.journalTable))
-        for (column, type) in [
-            ("origin_size", "INTEGER"), ("origin_md5", "TEXT"), ("origin_hash", "TEXT"), ("origin_mtime", "INTEGER"),
-        ]
-        where !journalColumns.contains(column) {
-            try database.execute("ALTER TABLE \(Self.journalTable) ADD COLUMN \(column) \(type)")
-        }
-    }
 
     /// Drops staging tables that no import will resume (all of them unless
     /// `keepResumable`), with their checkpoints, and checkpoints whose

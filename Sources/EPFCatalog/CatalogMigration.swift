@@ -1,0 +1,44 @@
+/// One step in the history of the importer's own tables (`epf_journal`,
+/// `epf_table_info`, `epf_checkpoint`...), the same for every backend: the
+/// cases in declaration order are the order the steps are applied in, and
+/// each backend spells each step in its own SQL (`CatalogMigrationDatabase`;
+/// the switch there makes a new case a compile error until every backend
+/// has it).
+///
+/// The raw value is what `epf_schema` records: once a step has shipped, its
+/// identifier and what it does never change; a later change is a new step
+/// at the end.
+public enum CatalogMigration: String, CaseIterable, Sendable {
+    /// The journal (without where files came from) and the table info, as
+    /// the first catalogs had them; PostgreSQL's first catalogs also had the
+    /// values that did not fit their column (`epf_unfit_values`).
+    case journalAndTableInfo = "journal-and-table-info"
+    /// The journal learns the size and side-file md5 of downloads.
+    case journalOriginSizeMD5 = "journal-origin-size-md5"
+    /// The checkpoints of loads in progress (`epf_checkpoint`).
+    case checkpoints = "checkpoints"
+    /// Checkpoints say what a load resumes from (PostgreSQL's first
+    /// checkpoint table lacked it; SQLite's had it from the start).
+    case checkpointResumeColumns = "checkpoint-resume-columns"
+    /// The journal keeps a download's modification time (the cheap check).
+    case journalOriginModified = "journal-origin-mtime"
+    /// The journal knows downloads by content (XXH64 fingerprint).
+    case journalOriginHash = "journal-origin-hash"
+
+    /// The table that records the steps applied to a catalog.
+    public static let schemaTable = "epf_schema"
+
+    /// What the step leaves in a catalog, by table: the columns it adds, or
+    /// none for a table it creates. A catalog made before `epf_schema`
+    /// existed has had the step when all of them are there.
+    public var adds: [(table: String, columns: [String])] {
+        switch self {
+        case .journalAndTableInfo: [("epf_journal", []), ("epf_table_info", [])]
+        case .journalOriginSizeMD5: [("epf_journal", ["origin_size", "origin_md5"])]
+        case .checkpoints: [("epf_checkpoint", [])]
+        case .checkpointResumeColumns: [("epf_checkpoint", ["source", "header", "counts", "first_export_date", "key_index"])]
+        case .journalOriginModified: [("epf_journal", ["origin_mtime"])]
+        case .journalOriginHash: [("epf_journal", ["origin_hash"])]
+        }
+    }
+}
