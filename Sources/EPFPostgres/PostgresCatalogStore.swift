@@ -27,7 +27,8 @@ public struct PostgresStoreOptions: Sendable {
 /// connection's current schema, the same import journal (`epf_journal`)
 /// and table info (`epf_table_info`) as the SQLite store, plus the loads in
 /// progress (`epf_checkpoint`) and the values that did not fit their
-/// column's type (`epf_unfit_values`).
+/// column's type (`epf_unfit_values`); `epf_schema` records the steps those
+/// tables have been through (`CatalogMigration`).
 ///
 /// Each table loader has a connection of its own (so several tables load
 /// at once); the store's own connection applies, journals and reads, under
@@ -87,7 +88,9 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
                     detail: "another epf import is writing to \(target.redacted)",
                     hint: "Wait for it to finish and run the import again")
             }
-            try createInternalTables()
+            // The importer's own tables, made or brought up to this version
+            // (a catalog a newer epf wrote is refused here).
+            try CatalogMigrator.migrate(PostgresMigrations(connection: connection), catalog: target.redacted)
             droppedLeftovers = try dropLeftovers(keepResumable: !restart)
         } catch let error as PostgresError {
             throw CatalogError(error, while: "opening the catalog \(target.redacted)")
@@ -96,58 +99,6 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
         } catch {
             throw CatalogError(detail: "\(error)", hint: "")
         }
-    }
-
-    private func createInternalTables() throws(PostgresError) {
-        try connection.execute(
-            """
-            CREATE TABLE IF NOT EXISTS \(Self.journalTable) (
-                id BIGSERIAL PRIMARY KEY,
-                feed TEXT,
-                feed_date TEXT,
-                table_name TEXT NOT NULL,
-                export_date BIGINT,
-                mode TEXT,
-                rows BIGINT NOT NULL,
-                repaired_rows BIGINT NOT NULL,
-                skipped_rows BIGINT NOT NULL,
-                source_path TEXT NOT NULL,
-                source_size BIGINT,
-                started_at TEXT NOT NULL,
-                finished_at TEXT NOT NULL,
-                status TEXT NOT NULL,
-                message TEXT,
-                details TEXT,
-                origin_size BIGINT,
-                origin_md5 TEXT,
-                origin_hash TEXT,
-                origin_mtime BIGINT
-            );
-            -- Journals made before downloads were known by content.
-            ALTER TABLE \(Self.journalTable) ADD COLUMN IF NOT EXISTS origin_hash TEXT;
-            ALTER TABLE \(Self.journalTable) ADD COLUMN IF NOT EXISTS origin_mtime BIGINT;
-            CREATE TABLE IF NOT EXISTS \(Self.tableInfoTable) (
-                table_name TEXT PRIMARY KEY,
-                feed TEXT,
-                export_mode TEXT NOT NULL,
-                export_date BIGINT,
-                columns TEXT NOT NULL,
-                primary_key TEXT NOT NULL,
-                source_path TEXT,
-                applied_at TEXT NOT NULL
-            );
-            CREATE TABLE IF NOT EXISTS \(Self.unfitTable) (
-                load_id BIGINT NOT NULL,
-                table_name TEXT NOT NULL,
-                source_path TEXT NOT NULL,
-                record BIGINT NOT NULL,
-                column_name TEXT NOT NULL,
-                declared_type TEXT NOT NULL,
-                value TEXT NOT NULL
-            );
-            CREATE INDEX IF NOT EXISTS \(Self.unfitTable)_by_table ON \(Self.unfitTable) (table_name, load_id);
-            """)
-        try connection.execute(PostgresCheckpointTable.createSQL)
     }
 
     /// Drops the staging tables that no import will resume (all of them
@@ -365,14 +316,12 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
 
     static func appliedFiles(on connection: PostgresConnection) throws -> [AppliedFile] {
         do {
-            // A journal made before origin_hash and origin_mtime (read by --dry-run, which changes nothing).
-            let hasContent = try connection.scalar(
-                "SELECT 1 FROM information_schema.columns WHERE table_name = $1 AND column_name = 'origin_mtime' AND table_schema = current_schema()",
-                [journalTable]) != nil
+            // Journals of older catalogs lack some columns (read by --dry-run, which migrates nothing).
+            let columns = Set(try columnNames(of: journalTable, on: connection))
+            let origin = ["origin_size", "origin_md5", "origin_hash", "origin_mtime"].map { columns.contains($0) ? $0 : "NULL" }
             return try connection.query(
                 """
-                SELECT feed, feed_date, table_name, mode, export_date, origin_size, origin_md5,
-                    \(hasContent ? "origin_hash, origin_mtime" : "NULL, NULL"), details, id
+                SELECT feed, feed_date, table_name, mode, export_date, \(origin.joined(separator: ", ")), details, id
                 FROM \(journalTable) WHERE status = 'applied' ORDER BY id
                 """
             ).map { row in

@@ -13,8 +13,8 @@ import Foundation
 enum PostgresCheckpointTable {
     static let name = "epf_checkpoint"
 
-    /// Creates the table, and adds the columns a catalog made before
-    /// resuming was implemented lacks.
+    /// The table as PostgreSQL catalogs first had it (applied by
+    /// `CatalogMigration.checkpoints`).
     static let createSQL = """
         CREATE TABLE IF NOT EXISTS \(name) (
             load_id BIGSERIAL PRIMARY KEY,
@@ -27,12 +27,14 @@ enum PostgresCheckpointTable {
             phase TEXT NOT NULL,
             started_at TIMESTAMPTZ NOT NULL DEFAULT now(),
             updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
-        );
-        ALTER TABLE \(name) ADD COLUMN IF NOT EXISTS source TEXT;
-        ALTER TABLE \(name) ADD COLUMN IF NOT EXISTS header TEXT;
-        ALTER TABLE \(name) ADD COLUMN IF NOT EXISTS counts TEXT;
-        ALTER TABLE \(name) ADD COLUMN IF NOT EXISTS first_export_date BIGINT;
-        ALTER TABLE \(name) ADD COLUMN IF NOT EXISTS key_index TEXT;
+        )
+        """
+
+    /// What a load resumes from, added when resuming was implemented
+    /// (`CatalogMigration.checkpointResumeColumns`).
+    static let resumeColumnsSQL = """
+        ALTER TABLE \(name) ADD COLUMN source TEXT, ADD COLUMN header TEXT, ADD COLUMN counts TEXT,
+            ADD COLUMN first_export_date BIGINT, ADD COLUMN key_index TEXT
         """
 
     /// A checkpoint as stored, with the load it belongs to.
