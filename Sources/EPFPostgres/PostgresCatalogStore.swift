@@ -47,8 +47,10 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     /// dropped when the import finishes. Guarded by `lock`.
     private var touchedStaging: Set<String> = []
     /// Input bytes between two commits of a load (each commit records where
-    /// a killed import resumes): `options.commitBytes`, or the test hook's.
+    /// a killed import resumes): `options.commitBytes`, or the hooks'.
     public let checkpointBytes: Int64
+    /// What the crash tests change; nothing by default.
+    let hooks: LoadHooks
 
     /// Invariant: `connection` is used only while `lock` is held.
     let connection: PostgresConnection
@@ -63,14 +65,19 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     /// Connects, takes the import lock, creates the importer's tables if
     /// needed and drops what a killed import left that cannot resume.
     ///
-    /// - Parameter restart: drop the staging tables of interrupted loads
-    ///   instead of keeping them to resume.
-    public init(target: PostgresTarget, options: PostgresStoreOptions = PostgresStoreOptions(), restart: Bool = false)
-        throws(CatalogError)
-    {
+    /// - Parameters:
+    ///   - restart: drop the staging tables of interrupted loads instead of
+    ///     keeping them to resume.
+    ///   - hooks: what the crash tests change (fault points, commit size);
+    ///     nothing by default.
+    public init(
+        target: PostgresTarget, options: PostgresStoreOptions = PostgresStoreOptions(), restart: Bool = false,
+        hooks: LoadHooks = LoadHooks()
+    ) throws(CatalogError) {
         self.target = target
         self.options = options
-        checkpointBytes = TestHooks.checkpointBytes ?? Int64(options.commitBytes)
+        self.hooks = hooks
+        checkpointBytes = hooks.checkpointBytes ?? Int64(options.commitBytes)
         do {
             connection = try PostgresConnection(target, applicationName: "epf import")
         } catch {
@@ -200,7 +207,8 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
             }
         }
         return try PostgresTableLoader(
-            target: self.target, options: options, staging: target, strict: strict, checkpointBytes: checkpointBytes, resume: resume)
+            target: self.target, options: options, staging: target, strict: strict, checkpointBytes: checkpointBytes, resume: resume,
+            hooks: hooks)
     }
 
     /// The checkpoint a load of `target` resumes from: one made for the same
@@ -234,9 +242,9 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
                     try connection.change("DELETE FROM \(Self.checkpointTable) WHERE staging_name = $1", [table.stagingName])
                 }
                 try insert(journal, on: connection)
-                TestHooks.reach(.inApply)
+                hooks.reach(.inApply)
                 try connection.execute("COMMIT")
-                TestHooks.reach(.afterApply)
+                hooks.reach(.afterApply)
                 return outcomes
             } catch let error as PostgresError {
                 connection.rollback()

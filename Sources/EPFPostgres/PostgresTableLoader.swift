@@ -24,6 +24,7 @@ public final class PostgresTableLoader: TableLoader {
 
     let connection: PostgresConnection
     let options: PostgresStoreOptions
+    let hooks: LoadHooks
     let stagingName: String
     let loadID: String
     let strict: Bool
@@ -58,8 +59,9 @@ public final class PostgresTableLoader: TableLoader {
     /// goes on from where that load stopped.
     init(
         target: PostgresTarget, options: PostgresStoreOptions, staging: StagingTarget, strict: Bool, checkpointBytes: Int64,
-        resume: PostgresCheckpointTable.Row?
+        resume: PostgresCheckpointTable.Row?, hooks: LoadHooks
     ) throws(CatalogError) {
+        self.hooks = hooks
         self.target = staging
         self.options = options
         self.strict = strict
@@ -222,7 +224,7 @@ public final class PostgresTableLoader: TableLoader {
             throw refused(error)
         }
         committedOffset = byteOffset
-        TestHooks.reach(.checkpoint)
+        hooks.reach(.checkpoint)
         do {
             try connection.execute("BEGIN")
             try startCopy()
@@ -270,7 +272,7 @@ public final class PostgresTableLoader: TableLoader {
             return StagedTable(
                 target: target, stagingName: stagingName, keyIndexName: stagedKeyIndex, counts: counts, firstExportDate: firstExportDate)
         }
-        TestHooks.reach(.beforeIndex)
+        hooks.reach(.beforeIndex)
         try send()
         let header = target.header
         let staging = quoteIdentifier(stagingName)

@@ -114,17 +114,18 @@ struct ImportCommand: ParsableCommand {
             return
         }
 
+        let testing = TestEnvironment()
         let store: any CatalogStore
         let leftovers: [String]
         var resumable: [(staging: String, table: String, records: Int)] = []
         do {
             if let postgres = catalog.postgres {
                 let options = try PostgresStoreOptions(environment: ProcessInfo.processInfo.environment)
-                let opened = try PostgresCatalogStore(target: postgres, options: options, restart: restart)
+                let opened = try PostgresCatalogStore(target: postgres, options: options, restart: restart, hooks: testing.hooks)
                 (store, leftovers) = (opened, opened.droppedLeftovers)
                 resumable = opened.resumableLoads
             } else {
-                let opened = try SQLiteCatalogStore(path: catalog.path, restart: restart, exclusive: exclusive)
+                let opened = try SQLiteCatalogStore(path: catalog.path, restart: restart, exclusive: exclusive, hooks: testing.hooks)
                 for note in opened.notes { Console.message("note: \(note)") }
                 (store, leftovers) = (opened, opened.droppedLeftovers)
                 resumable = opened.resumableLoads
@@ -159,7 +160,7 @@ struct ImportCommand: ParsableCommand {
         var options = ImportOptions(
             strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, parallelTables: catalog.isPostgres ? jobs : 1,
             allowIncrementalWithoutFull: force)
-        if let chunkBytes = TestHooks.chunkBytes { options.chunkSize = chunkBytes }
+        if let chunkBytes = testing.chunkBytes { options.chunkSize = chunkBytes }
         let importer = Importer(store: store, options: options) { progress.show($0) }
         let clock = ContinuousClock.now
         let reports = importer.run(schedule.plan(notes: plan.notes))

@@ -41,7 +41,7 @@ public final class SQLiteCatalogStore: CatalogStore {
     /// Input bytes between two commits of a load (each commit records where
     /// a killed import resumes): `walCheckpointBytes` in WAL mode, else
     /// `journalCheckpointBytes`.
-    public var checkpointBytes: Int64 = TestHooks.checkpointBytes ?? journalCheckpointBytes
+    public var checkpointBytes: Int64 = journalCheckpointBytes
     /// Commits of a load with the rollback journal: each syncs the journal
     /// and the file, so a handful per GB.
     public static let journalCheckpointBytes: Int64 = 256 << 20
@@ -53,6 +53,8 @@ public final class SQLiteCatalogStore: CatalogStore {
     public private(set) var notes: [String] = []
     /// Held while the store is open: one import at a time.
     private let lock: ImportLock
+    /// What the crash tests change; nothing by default.
+    let hooks: LoadHooks
     /// In WAL mode, copies what the import commits into the file beside the
     /// load, until `importFinished`.
     private var checkpointer: WALCheckpointer?
@@ -77,7 +79,11 @@ public final class SQLiteCatalogStore: CatalogStore {
     ///     queries wait until the import is over. The catalog goes back to
     ///     WAL when it is. Readers holding the catalog now keep it in WAL
     ///     (a note in `notes`).
-    public init(path: String, restart: Bool = false, exclusive: Bool = false) throws(CatalogError) {
+    ///   - hooks: what the crash tests change (fault points, commit size,
+    ///     page cache, free space); nothing by default.
+    public init(path: String, restart: Bool = false, exclusive: Bool = false, hooks: LoadHooks = LoadHooks()) throws(CatalogError) {
+        self.hooks = hooks
+        checkpointBytes = hooks.checkpointBytes ?? Self.journalCheckpointBytes
         lock = try ImportLock(catalogPath: path)
         isNew = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int ?? 0) == 0
         do {
@@ -85,7 +91,7 @@ public final class SQLiteCatalogStore: CatalogStore {
             if isNew {
                 try database.execute("PRAGMA page_size = \(Self.pageSize)")
             }
-            try database.execute("PRAGMA cache_size = -\(TestHooks.cacheKiB ?? Self.cacheKiB)")
+            try database.execute("PRAGMA cache_size = -\(hooks.cacheKiB ?? Self.cacheKiB)")
             try database.execute("PRAGMA foreign_keys = OFF")
             // Debian builds SQLite with SQLITE_SECURE_DELETE: every page a
             // DROP frees would be read, journaled and zeroed, which made the
@@ -116,7 +122,7 @@ public final class SQLiteCatalogStore: CatalogStore {
         do {
             droppedLeftovers = try dropLeftoverStaging(keepResumable: !restart)
             if try journalMode() == "wal" {
-                checkpointBytes = TestHooks.checkpointBytes ?? Self.walCheckpointBytes
+                checkpointBytes = hooks.checkpointBytes ?? Self.walCheckpointBytes
                 // The WAL starts over every `WALCheckpointer.maximumBytes`
                 // while the import runs: truncating it each time (then
                 // growing it again) cost more than the copy (useWAL sets the
@@ -210,7 +216,7 @@ public final class SQLiteCatalogStore: CatalogStore {
             throw CatalogError(error, while: "reading the checkpoint of \(target.table)")
         }
         return try SQLiteTableLoader(
-            database: database, target: target, strict: strict, checkpointBytes: checkpointBytes, resume: resume)
+            database: database, target: target, strict: strict, checkpointBytes: checkpointBytes, resume: resume, hooks: hooks)
     }
 
     public func apply(_ staged: [StagedTable], journal: [JournalEntry]) throws -> [ApplyOutcome] {
@@ -226,10 +232,10 @@ public final class SQLiteCatalogStore: CatalogStore {
                     try CheckpointTable.delete(staging: table.stagingName, in: database)
                 }
                 try insert(journal)
-                TestHooks.reach(.inApply)
+                hooks.reach(.inApply)
                 return outcomes
             }
-            TestHooks.reach(.afterApply)
+            hooks.reach(.afterApply)
             return outcomes
         } catch let error as SQLiteError {
             throw CatalogError(error, while: "applying \(staged.map(\.target.table).joined(separator: ", "))")
@@ -238,7 +244,7 @@ public final class SQLiteCatalogStore: CatalogStore {
 
     /// Bytes free to unprivileged writers on the catalog's file system.
     public func freeBytes() -> Int64? {
-        if let bytes = TestHooks.freeBytes { return bytes }
+        if let bytes = hooks.freeBytes { return bytes }
         var stats = statvfs()
         let folder = (database.path as NSString).deletingLastPathComponent
         guard statvfs(folder.isEmpty ? "." : folder, &stats) == 0 else { return nil }

@@ -42,15 +42,18 @@ public final class SQLiteTableLoader: TableLoader {
     var scratchCapacity: Int
     let dateBytes: Int
     var finished = false
+    let hooks: LoadHooks
 
     /// Starts loading `target` into its staging table, or, given `resume`
     /// (a checkpoint of the same file into a staging table that exists),
     /// goes on from where that load stopped.
-    init(database: SQLiteDatabase, target: StagingTarget, strict: Bool, checkpointBytes: Int64, resume: StoredCheckpoint?)
-        throws(CatalogError)
-    {
+    init(
+        database: SQLiteDatabase, target: StagingTarget, strict: Bool, checkpointBytes: Int64, resume: StoredCheckpoint?,
+        hooks: LoadHooks
+    ) throws(CatalogError) {
         self.database = database
         self.checkpointBytes = checkpointBytes
+        self.hooks = hooks
         resumedFrom = resume?.checkpoint
         stagedKeyIndex = resume?.keyIndex
         committedOffset = resume?.checkpoint.byteOffset ?? 0
@@ -195,7 +198,7 @@ public final class SQLiteTableLoader: TableLoader {
                 staging: stagingName, target: target, in: database)
             try database.execute("COMMIT")
             committedOffset = byteOffset
-            TestHooks.reach(.checkpoint)
+            hooks.reach(.checkpoint)
             try database.execute("BEGIN IMMEDIATE")
         } catch {
             throw CatalogError(error, while: "committing rows of \(target.table) up to byte \(byteOffset)")
@@ -218,7 +221,7 @@ public final class SQLiteTableLoader: TableLoader {
             return StagedTable(
                 target: target, stagingName: stagingName, keyIndexName: stagedKeyIndex, counts: counts, firstExportDate: firstExportDate)
         }
-        TestHooks.reach(.beforeIndex)
+        hooks.reach(.beforeIndex)
         let staging = quoteIdentifier(stagingName)
         let key = target.header.primaryKey
         var indexName: String?

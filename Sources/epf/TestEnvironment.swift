@@ -1,0 +1,26 @@
+import EPFCatalog
+import Foundation
+
+/// The crash tests' settings, read from the environment in this one place
+/// and handed to the stores and the importer as values; unset, they change
+/// nothing.
+///
+/// - `EPF_TEST_FAULT=POINT[:N]` kills the process with SIGKILL the Nth
+///   time (default 1st) it reaches `POINT` (a `FaultInjection.Point`).
+/// - `EPF_TEST_CHECKPOINT_BYTES=N` commits a load every N bytes of input.
+/// - `EPF_TEST_CHUNK_BYTES=N` cuts files into chunks of N bytes.
+/// - `EPF_TEST_FREE_BYTES=N` makes the catalog's disk look N bytes free.
+/// - `EPF_TEST_CACHE_KIB=N` gives the importer's SQLite connection a page
+///   cache of N KiB (a small one leaves a hot journal when killed).
+struct TestEnvironment {
+    var hooks = LoadHooks()
+    var chunkBytes: Int?
+
+    init(_ environment: [String: String] = ProcessInfo.processInfo.environment) {
+        hooks.fault = environment["EPF_TEST_FAULT"].flatMap { FaultInjection($0) }
+        hooks.checkpointBytes = environment["EPF_TEST_CHECKPOINT_BYTES"].flatMap { Int64($0) }
+        hooks.freeBytes = environment["EPF_TEST_FREE_BYTES"].flatMap { Int64($0) }
+        hooks.cacheKiB = environment["EPF_TEST_CACHE_KIB"].flatMap { Int($0) }
+        chunkBytes = environment["EPF_TEST_CHUNK_BYTES"].flatMap { Int($0) }
+    }
+}
