@@ -1,6 +1,4 @@
 import ArgumentParser
-import EPFCatalog
-import EPFPostgres
 import Foundation
 
 /// `--db PATH`, shared by every command that uses a catalog.
@@ -21,39 +19,11 @@ struct CatalogOption: ParsableArguments {
         return "catalog.sqlite"
     }
 
-    /// Whether the catalog is a PostgreSQL database.
-    var isPostgres: Bool { PostgresTarget.isURL(path) }
-
-    /// The PostgreSQL database, when the catalog is one.
-    var postgres: PostgresTarget? { Self.postgresTarget(path) }
-
-    /// The PostgreSQL database `path` names, if it is a URL.
-    static func postgresTarget(_ path: String) -> PostgresTarget? {
-        PostgresTarget.isURL(path) ? PostgresTarget(url: path) : nil
-    }
-
-    /// Says that `epf COMMAND` does not read PostgreSQL (every command that
-    /// does checks `postgres` before asking for a SQLite reader); exits 1.
-    static func readsSQLiteOnly(_ postgres: PostgresTarget, command: String) -> ExitCode {
-        Console.message(
-            "epf \(command): reads SQLite catalogs only; query \(postgres.redacted) with psql (see docs/postgres.md)")
-        return ExitCode(1)
-    }
+    /// Where the catalog is: the one parse of `--db`.
+    var location: CatalogLocation { CatalogLocation(path) }
 
     /// The catalog as messages name it: a PostgreSQL URL without its password.
-    var displayName: String { postgres?.redacted ?? path }
-
-    /// The catalog opened read-only for `epf COMMAND`; a catalog that cannot
-    /// be opened is said on standard error and exits 1.
-    func reader(for command: String) throws -> CatalogReader {
-        if let postgres { throw Self.readsSQLiteOnly(postgres, command: command) }
-        do {
-            return try CatalogReader(path: path)
-        } catch {
-            Console.message("epf \(command): \(error.description)")
-            throw ExitCode(1)
-        }
-    }
+    var displayName: String { location.displayName }
 }
 
 /// How a command prints its data.

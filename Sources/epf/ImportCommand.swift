@@ -1,7 +1,6 @@
 import ArgumentParser
 import EPFCatalog
 import EPFImport
-import EPFPostgres
 import Foundation
 
 /// `epf import PATH...`
@@ -97,8 +96,7 @@ struct ImportCommand: ParsableCommand {
 
         if dryRun {
             do {
-                let applied = try catalog.postgres.map { try PostgresCatalogStore.appliedFiles(at: $0) }
-                    ?? SQLiteCatalogStore.appliedFiles(catalogAt: catalog.path)
+                let applied = try catalog.location.appliedFiles()
                 let schedule = ImportSchedule(plan: plan, applied: applied, force: force)
                 Console.out(PlanListing(schedule: schedule).render(format))
             } catch {
@@ -119,17 +117,9 @@ struct ImportCommand: ParsableCommand {
         let leftovers: [String]
         var resumable: [(staging: String, table: String, records: Int)] = []
         do {
-            if let postgres = catalog.postgres {
-                let options = try PostgresStoreOptions(environment: ProcessInfo.processInfo.environment)
-                let opened = try PostgresCatalogStore(target: postgres, options: options, restart: restart, hooks: testing.hooks)
-                (store, leftovers) = (opened, opened.droppedLeftovers)
-                resumable = opened.resumableLoads
-            } else {
-                let opened = try SQLiteCatalogStore(path: catalog.path, restart: restart, exclusive: exclusive, hooks: testing.hooks)
-                for note in opened.notes { Console.message("note: \(note)") }
-                (store, leftovers) = (opened, opened.droppedLeftovers)
-                resumable = opened.resumableLoads
-            }
+            let opened = try catalog.location.openStore(restart: restart, exclusive: exclusive, hooks: testing.hooks)
+            for note in opened.notes { Console.message("note: \(note)") }
+            (store, leftovers, resumable) = (opened.store, opened.droppedLeftovers, opened.resumableLoads)
         } catch {
             Console.message("epf import: \(error)")
             throw ExitCode(1)
@@ -158,7 +148,7 @@ struct ImportCommand: ParsableCommand {
 
         let progress = ProgressDisplay(live: Console.messagesAreTerminal)
         var options = ImportOptions(
-            strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, parallelTables: catalog.isPostgres ? jobs : 1,
+            strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, parallelTables: catalog.location.loadsTablesAtOnce ? jobs : 1,
             allowIncrementalWithoutFull: force)
         if let chunkBytes = testing.chunkBytes { options.chunkSize = chunkBytes }
         let importer = Importer(store: store, options: options) { progress.show($0) }

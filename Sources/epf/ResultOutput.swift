@@ -1,6 +1,5 @@
 import ArgumentParser
 import EPFCatalog
-import EPFPostgres
 import Foundation
 
 /// Prints a `SearchResponse` (`epf lookup`, `epf search`): JSON in the
@@ -29,14 +28,12 @@ enum ResultOutput {
     /// resolves `--country`: an unknown country is a usage error (64), a
     /// catalog that cannot answer (or that holds tables under several
     /// prefixes, with no `--table-prefix`) exits 1.
-    static func open(_ path: String, tablePrefix: String?, country: String?, command: String) throws -> (any CatalogQuerying, Storefront) {
+    static func open(_ location: CatalogLocation, tablePrefix: String?, country: String?, command: String) throws
+        -> (any CatalogQuerying, Storefront)
+    {
         let catalog: any CatalogQuerying
         do {
-            if let postgres = CatalogOption.postgresTarget(path) {
-                catalog = try PostgresCatalog(target: postgres, tablePrefix: tablePrefix)
-            } else {
-                catalog = try Catalog(path: path, tablePrefix: tablePrefix)
-            }
+            catalog = try location.queries(tablePrefix: tablePrefix)
         } catch {
             Console.message("epf \(command): \(error.description)")
             throw ExitCode(1)

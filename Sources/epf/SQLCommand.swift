@@ -1,6 +1,5 @@
 import ArgumentParser
 import EPFCatalog
-import EPFPostgres
 
 /// `epf sql "SELECT ..."`
 struct SQLCommand: ParsableCommand {
@@ -26,12 +25,10 @@ struct SQLCommand: ParsableCommand {
     func run() throws {
         let result: (columns: [String], rows: [[SQLValue]])
         do {
-            if let postgres = catalog.postgres {
-                // In a READ ONLY transaction of the PostgreSQL catalog.
-                result = try PostgresReadOnlyQuery.run(statement, at: postgres)
-            } else {
-                result = try catalog.reader(for: "sql").database.readOnlyQuery(sql: statement)
-            }
+            result = try catalog.location.readOnlyQuery(statement)
+        } catch let error as CatalogError {
+            Console.message("epf sql: \(error.description)")
+            throw ExitCode(1)
         } catch let error as ReadOnlyQueryError {
             if case .notReadOnly = error {
                 Console.message("epf sql only reads; the statement could change the catalog (use epf import to change it)")

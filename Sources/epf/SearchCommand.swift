@@ -62,7 +62,7 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (catalog, storefront) = try ResultOutput.open(catalog.path, tablePrefix: prefix.tablePrefix, country: locale.country, command: "search")
+        let (catalog, storefront) = try ResultOutput.open(catalog.location, tablePrefix: prefix.tablePrefix, country: locale.country, command: "search")
         let text = term.joined(separator: " ")
         guard AppleMedia.findsSoftware(media) else {
             Console.message("epf search: the catalog holds applications only; --media \(media) finds nothing")

@@ -1,6 +1,5 @@
 import ArgumentParser
 import EPFCatalog
-import EPFPostgres
 
 /// `epf tables`
 struct TablesCommand: ParsableCommand {
@@ -20,19 +19,10 @@ struct TablesCommand: ParsableCommand {
     var format: OutputFormat = .table
 
     func run() throws {
-        typealias Summary = (name: String, rows: Int, lastMode: String?, lastImport: String?, exportDate: Int64?, source: String?)
-        let tables: [Summary]
+        let tables: [CatalogLocation.TableSummary]
         do {
-            if let postgres = catalog.postgres {
-                tables = try PostgresCatalogReader.tables(at: postgres, prefix: prefix.tablePrefix).map {
-                    ($0.name, $0.rows, $0.lastMode, $0.lastImport, $0.exportDate, $0.source)
-                }
-            } else {
-                tables = try catalog.reader(for: "tables").tables(prefix: prefix.tablePrefix).map {
-                    ($0.name, $0.rows, $0.lastMode, $0.lastImport, $0.exportDate, $0.source)
-                }
-            }
-        } catch let error as CatalogError {
+            tables = try catalog.location.tables(prefix: prefix.tablePrefix)
+        } catch {
             Console.message("epf tables: \(error.description)")
             throw ExitCode(1)
         }

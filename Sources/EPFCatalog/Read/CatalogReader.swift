@@ -68,6 +68,37 @@ public final class CatalogReader {
         }
     }
 
+    /// The import journal, newest first, for `epf history`: id, started_at,
+    /// feed, feed_date, table_name, mode, status, rows, repaired_rows,
+    /// skipped_rows, seconds, source_path, message. Nil when the catalog
+    /// has no journal yet.
+    public func journal(feed: String?, table: String?, status: String?, limit: Int) throws(CatalogError) -> [[SQLValue]]? {
+        let journal = SQLiteCatalogStore.journalTable
+        var conditions: [String] = []
+        var values: [SQLValue] = []
+        for (column, value) in [("feed", feed), ("table_name", table), ("status", status)] {
+            if let value {
+                conditions.append("\(column) = ?")
+                values.append(.text(value))
+            }
+        }
+        values.append(.integer(Int64(limit)))
+        do {
+            guard try database.tableExists(journal) else { return nil }
+            return try database.rows(
+                """
+                SELECT id, started_at, feed, feed_date, table_name, mode, status, rows, repaired_rows, skipped_rows,
+                CAST(round((julianday(finished_at) - julianday(started_at)) * 86400) AS INTEGER),
+                source_path, message
+                FROM \(quoteIdentifier(journal))
+                \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
+                ORDER BY id DESC LIMIT ?
+                """, values)
+        } catch {
+            throw CatalogError(error, while: "reading the import journal")
+        }
+    }
+
     /// Rows of `table` whose `column` equals `value`, as (column, value)
     /// pairs in the table's column order.
     public func rows(of table: String, where column: String, equals value: SQLValue) throws(CatalogError) -> [[(String, SQLValue)]] {
