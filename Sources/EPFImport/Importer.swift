@@ -129,9 +129,7 @@ public final class Importer {
                 let source = SourceIdentity(path: file.path, size: file.size, modified: report.originModified)
                 let table = try load(file, from: opened.source, identity: source, into: &report)
                 do {
-                    let fingerprint = try opened.finish()
-                    // An archive's is known once all of it is read, after its last table.
-                    if unit.archive == nil { report.originHash = fingerprint }
+                    if let fingerprint = try opened.finish() { report.originHash = fingerprint }
                 } catch {
                     store.discard([table])
                     throw error
@@ -156,7 +154,7 @@ public final class Importer {
             do {
                 let (tables, fingerprint) = try readArchive(archive, unit: unit) { file, entry in
                     stage(file) {
-                        OpenedFile(source: StreamChunkSource(stream: entry, name: file.path, chunkSize: options.chunkSize)) { "" }
+                        OpenedFile(source: StreamChunkSource(stream: entry, name: file.path, chunkSize: options.chunkSize))
                     }
                 }
                 // Each journal row of the archive lists all its tables, so a

@@ -4,10 +4,12 @@ import Foundation
 /// A table file opened for reading, and what must happen once all of it is
 /// read: the rest of an archive drained, the download's md5 checked against
 /// its `.md5` side file (`DownloadDigest`). `finish` returns the download's
-/// fingerprint, which the journal keeps to know it by its content.
+/// fingerprint, which the journal keeps to know it by its content; nil for
+/// an entry of a feed archive, whose fingerprint is the whole archive's,
+/// known once its last table is read.
 struct OpenedFile {
     var source: any ChunkSource
-    var finish: () throws -> String
+    var finish: () throws -> String? = { nil }
 }
 
 extension Importer {
