@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "EPFFormat", targets: ["EPFFormat"]),
         .library(name: "EPFInput", targets: ["EPFInput"]),
         .library(name: "EPFCatalog", targets: ["EPFCatalog"]),
+        .library(name: "EPFSQLite", targets: ["EPFSQLite"]),
         .library(name: "EPFImport", targets: ["EPFImport"]),
         .library(name: "EPFSynthetic", targets: ["EPFSynthetic"]),
         .library(name: "EPFPostgres", targets: ["EPFPostgres"]),
@@ -46,31 +47,37 @@ let package = Package(
         .target(name: "EPFFormat"),
         // Where bytes come from: mapped files, compressed streams, folders.
         .target(name: "EPFInput", dependencies: ["EPFFormat", "CZlib", "CBZip2"]),
-        // The catalog: SQLite store, schema mapping, loader, journal, reads.
-        .target(name: "EPFCatalog", dependencies: ["EPFFormat", "CSQLite"]),
+        // The catalog, backend-neutral: store and reader protocols, journal,
+        // checkpoints, migrations, the result model (Search API JSON).
+        .target(name: "EPFCatalog", dependencies: ["EPFFormat"]),
+        // Search words cut by SQLite's FTS5 unicode61 tokenizer, as a library:
+        // every backend's search index cuts words with the same C code.
+        .target(name: "EPFTextSearch", dependencies: ["EPFCatalog", "CSQLite"]),
+        // The SQLite store: connection, statements, loader, FTS5 index, reads.
+        .target(name: "EPFSQLite", dependencies: ["EPFFormat", "EPFCatalog", "EPFTextSearch", "CSQLite"]),
         // The PostgreSQL store: same protocol, COPY through libpq.
-        .target(name: "EPFPostgres", dependencies: ["EPFFormat", "EPFCatalog", "CLibPQ"]),
+        .target(name: "EPFPostgres", dependencies: ["EPFFormat", "EPFCatalog", "EPFTextSearch", "CLibPQ"]),
         // Deterministic synthetic feeds for benchmarks and stress tests.
         .target(name: "EPFSynthetic", dependencies: ["EPFFormat"]),
         // The pipeline: plan, parse, load; progress as values.
-        .target(name: "EPFImport", dependencies: ["EPFFormat", "EPFInput", "EPFCatalog"]),
+        .target(name: "EPFImport", dependencies: ["EPFFormat", "EPFInput", "EPFCatalog", "EPFSQLite"]),
         // The command line.
         .executableTarget(
             name: "epf",
             dependencies: [
-                "EPFFormat", "EPFInput", "EPFCatalog", "EPFImport", "EPFPostgres", "EPFSynthetic",
+                "EPFFormat", "EPFInput", "EPFCatalog", "EPFSQLite", "EPFImport", "EPFPostgres", "EPFSynthetic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         .testTarget(name: "EPFFormatTests", dependencies: ["EPFFormat"]),
         .testTarget(name: "EPFInputTests", dependencies: ["EPFInput", "EPFFormat", "CBZip2"]),
-        .testTarget(name: "EPFCatalogTests", dependencies: ["EPFCatalog", "EPFFormat", "CSQLite"]),
-        .testTarget(name: "EPFImportTests", dependencies: ["EPFImport", "EPFCatalog", "EPFInput", "EPFFormat", "CSQLite"]),
-        .testTarget(name: "EPFCLITests", dependencies: ["epf", "EPFCatalog", "EPFSynthetic"]),
+        .testTarget(name: "EPFCatalogTests", dependencies: ["EPFCatalog", "EPFSQLite", "EPFTextSearch", "EPFFormat", "CSQLite"]),
+        .testTarget(name: "EPFImportTests", dependencies: ["EPFImport", "EPFCatalog", "EPFSQLite", "EPFInput", "EPFFormat", "CSQLite"]),
+        .testTarget(name: "EPFCLITests", dependencies: ["epf", "EPFCatalog", "EPFSQLite", "EPFSynthetic"]),
         .testTarget(
             name: "EPFPostgresTests",
-            dependencies: ["EPFPostgres", "EPFImport", "EPFCatalog", "EPFInput", "EPFFormat", "EPFSynthetic", "CLibPQ", "CSQLite"]),
+            dependencies: ["EPFPostgres", "EPFImport", "EPFCatalog", "EPFSQLite", "EPFInput", "EPFFormat", "EPFSynthetic", "CLibPQ", "CSQLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

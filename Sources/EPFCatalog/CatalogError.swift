@@ -1,50 +1,69 @@
-/// A problem on the catalog side of an import: the database refused
-/// something, or the catalog and a file do not go together.
+/// A problem on the catalog side of an import or a query: the database
+/// refused something, or the catalog and a request do not go together.
+///
+/// Every backend turns its own errors (SQLite result codes, PostgreSQL
+/// SQLSTATEs) into a `Kind` where they happen; nothing above the backends
+/// looks at a raw code. The command line maps the kind to an exit status.
 public struct CatalogError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, as far as a caller can act on it.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// Another process holds the catalog (a lock, a busy database).
+        case busy
+        /// The disk (or the server's disk) has no room.
+        case full
+        /// The catalog file is damaged or is not a catalog.
+        case corrupt
+        /// The catalog or its folder may not be written (or opened).
+        case readOnly
+        /// The catalog, a table or an index the request needs is not there.
+        case notFound
+        /// Stored data breaks a rule the operation needs (a repeated key).
+        case constraint
+        /// The database server could not be reached, refused the login or
+        /// went away.
+        case connection
+        /// The request itself is wrong (a negative limit, an unknown
+        /// country, a bad option value): exit status 64.
+        case usage
+        /// The catalog was written by another version of epf, or by a
+        /// database server too old for it.
+        case incompatible
+        /// Anything else the database refused.
+        case failed
+    }
+
+    public var kind: Kind
     public var detail: String
     public var hint: String
-    public var underlying: SQLiteError?
-    /// The catalog's disk has no room for what the import was about to do.
-    public var isOutOfSpace = false
-    /// The error came from a database server or the connection to it (a
-    /// PostgreSQL catalog), not from what was asked of it.
-    public var isServerError = false
+    /// The backend's own error (a `SQLiteError`, a `PostgresError`), for
+    /// logs and tests; decisions use `kind`.
+    public var underlying: (any Error & Sendable)?
 
-    public init(detail: String, hint: String, underlying: SQLiteError? = nil) {
+    public init(_ kind: Kind, detail: String, hint: String, underlying: (any Error & Sendable)? = nil) {
+        self.kind = kind
         self.detail = detail
         self.hint = hint
         self.underlying = underlying
     }
 
-    /// Wraps a SQLite error met while doing `action`, with advice for the
-    /// errors a user can do something about.
-    public init(_ error: SQLiteError, while action: String) {
-        let hint: String
-        if error.isDiskFull {
-            hint = "The disk is full; free space (a FULL import needs about the table's size again) and run the import again: it resumes from its last checkpoint"
-        } else if error.isBusy {
-            hint = "Another process holds the catalog; wait for it to finish and run the import again"
-        } else if error.code == 8 /* SQLITE_READONLY */ || error.code == 14 /* SQLITE_CANTOPEN */ {
-            hint = "Check that the catalog's folder and file are writable"
-        } else if error.code == 11 /* SQLITE_CORRUPT */ || error.code == 26 /* SQLITE_NOTADB */ {
-            hint = "The catalog file is damaged or not a SQLite database; restore it or start a new one"
-        } else {
-            hint = "Nothing was applied from this file; run the import again after fixing the cause"
+    /// The advice for a kind when the backend has none more precise.
+    public static func hint(for kind: Kind) -> String {
+        switch kind {
+        case .full:
+            return "The disk is full; free space (a FULL import needs about the table's size again) and run the import again: it resumes from its last checkpoint"
+        case .busy: return "Another process holds the catalog; wait for it to finish and run the import again"
+        case .readOnly: return "Check that the catalog's folder and file are writable"
+        case .corrupt: return "The catalog file is damaged or not a SQLite database; restore it or start a new one"
+        case .notFound, .constraint, .connection, .usage, .incompatible, .failed:
+            return "Nothing was applied from this file; run the import again after fixing the cause"
         }
-        self.init(detail: "\(action): \(error.message)", hint: hint, underlying: error)
-    }
-
-    /// The error of a load refused for want of disk space.
-    public static func outOfSpace(detail: String, hint: String) -> CatalogError {
-        var error = CatalogError(detail: detail, hint: hint)
-        error.isOutOfSpace = true
-        return error
     }
 
     /// The error of a catalog whose `epf_schema` records `step`, which
     /// this binary does not know: a newer epf wrote it.
     public static func newerCatalog(_ catalog: String, step: String) -> CatalogError {
         CatalogError(
+            .incompatible,
             detail: "\(catalog) was written by a newer version of epf (schema step \(step) unknown to this one); use that version or newer",
             hint: "")
     }

@@ -173,8 +173,6 @@ extension CatalogStore {
     public func importFinished() throws {}
     public func confirmUnchanged(_ downloads: [(id: Int64, modified: Int64)]) throws {}
     public func freeBytes() -> Int64? { nil }
-    /// SQLite's limit (`SchemaMapping.maximumColumns`).
-    public var maximumColumns: Int { SchemaMapping.maximumColumns }
 }
 
 /// A file the import journal lists as applied.

@@ -29,6 +29,7 @@ public final class ImportLock {
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
             throw CatalogError(
+                .readOnly,
                 detail: "cannot create the import lock \(path): \(reason)",
                 hint: "Check that the catalog's folder is writable")
         }
@@ -36,6 +37,7 @@ public final class ImportLock {
             let holder = Self.holder(descriptor)
             close(descriptor)
             throw CatalogError(
+                .busy,
                 detail: "another epf import\(holder.map { " (\($0))" } ?? "") is importing into \(catalogPath)",
                 hint: "One import runs at a time: wait for it to finish, or stop it and run this one again (it resumes where it stopped)")
         }

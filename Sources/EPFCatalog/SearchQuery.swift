@@ -39,7 +39,7 @@ public enum SearchQuery {
 
     /// Whether `unicode61` keeps `scalar` in a token: its default token
     /// categories are letters, numbers and private use (`L* N* Co`).
-    static func isTokenCharacter(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isTokenCharacter(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
             .decimalNumber, .letterNumber, .otherNumber, .privateUse:

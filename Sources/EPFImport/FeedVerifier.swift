@@ -1,4 +1,5 @@
 import EPFCatalog
+import EPFSQLite
 import EPFFormat
 import EPFInput
 import Foundation
@@ -203,6 +204,9 @@ final class VerifyStore: CatalogStore {
     var duplicates: [String: [DuplicateKey]] = [:]
 
     init(options: VerifyOptions) { self.options = options }
+
+    /// Checked as an import into the default (SQLite) catalog would be.
+    var maximumColumns: Int { SchemaMapping.maximumColumns }
 
     func makeLoader(for target: StagingTarget, strict: Bool) throws -> any TableLoader {
         try VerifyingLoader(target: target, strict: strict, store: self)

@@ -331,7 +331,7 @@ public final class Importer {
             return staged
         } catch {
             // Out of space: keep what is committed, to resume once there is room.
-            if let error = error as? CatalogError, error.underlying?.isDiskFull == true || error.isOutOfSpace {
+            if let error = error as? CatalogError, error.kind == .full {
                 loader.suspend()
             } else {
                 loader.abandon()
@@ -356,7 +356,8 @@ public final class Importer {
         let remaining = max(0, Double(file.size) * ratio - Double(resume?.byteOffset ?? 0))
         let needed = Int64(remaining * 1.25)
         guard needed > free else { return }
-        throw CatalogError.outOfSpace(
+        throw CatalogError(
+            .full,
             detail: "not enough free disk space to load \(file.table): about \(Self.size(needed)) needed (the table's size again, with its indexes), \(Self.size(free)) free where the catalog is",
             hint: "Free space, or import into a catalog on a larger disk (--db); nothing of this file was applied")
     }

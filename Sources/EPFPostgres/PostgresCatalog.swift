@@ -1,4 +1,5 @@
 import EPFCatalog
+import EPFTextSearch
 
 /// The questions of `epf lookup` and `epf search`, answered from a
 /// PostgreSQL catalog: the same `SearchResponse` as `Catalog` gives from a
@@ -69,7 +70,7 @@ public final class PostgresCatalog: CatalogQuerying {
         } catch let error as PostgresError {
             throw CatalogError(error, while: "opening the catalog \(target.redacted)")
         } catch {
-            throw CatalogError(detail: "opening the catalog \(target.redacted): \(error)", hint: "")
+            throw CatalogError(.failed, detail: "opening the catalog \(target.redacted): \(error)", hint: "")
         }
     }
 
@@ -127,6 +128,7 @@ public final class PostgresCatalog: CatalogQuerying {
             guard try attempt("reading the search index", { () throws(PostgresError) in try PostgresSearchIndex.isCurrent(search, on: connection) })
             else {
                 throw CatalogError(
+                    .incompatible,
                     detail: "the catalog's search index (\(search)) was built by another version of epf",
                     hint: "Import the itunes feed's application table again (epf import --force ...) to rebuild it")
             }
@@ -161,6 +163,7 @@ public final class PostgresCatalog: CatalogQuerying {
         guard let entity else { return "" }
         guard has("application_device_type"), has("device_type") else {
             throw CatalogError(
+                .notFound,
                 detail: "the catalog has no application_device_type and device_type tables to tell \(entity.rawValue) apart",
                 hint: "Import the itunes feed's application_device_type and device_type tables, or search without --entity")
         }

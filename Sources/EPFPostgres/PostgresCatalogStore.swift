@@ -35,6 +35,9 @@ public struct PostgresStoreOptions: Sendable {
 /// a lock, and holds a session advisory lock so that two imports never
 /// write the same schema at once.
 public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
+    /// PostgreSQL's 1600 columns a table, less the staging table's
+    /// `epf_record` column.
+    public var maximumColumns: Int { 1599 }
     public let target: PostgresTarget
     public let options: PostgresStoreOptions
     /// Staging tables left by an import that was killed and that cannot be
@@ -86,12 +89,14 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
         do {
             guard connection.serverVersion >= 150_000 else {
                 throw CatalogError(
+                    .incompatible,
                     detail: "\(target.redacted) runs PostgreSQL \(connection.serverVersion / 10_000); epf needs 15 or later (keys use NULLS NOT DISTINCT)",
                     hint: "Use a PostgreSQL 15 or later server")
             }
             let locked = try connection.scalar("SELECT pg_try_advisory_lock(hashtext('epf import ' || current_schema()))")
             guard locked == "t" else {
                 throw CatalogError(
+                    .busy,
                     detail: "another epf import is writing to \(target.redacted)",
                     hint: "Wait for it to finish and run the import again")
             }
@@ -104,7 +109,7 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
         } catch let error as CatalogError {
             throw error
         } catch {
-            throw CatalogError(detail: "\(error)", hint: "")
+            throw CatalogError(.failed, detail: "\(error)", hint: "")
         }
     }
 
@@ -412,14 +417,15 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
         try Self.buildLookupIndex(on: liveName, catalogTable: liveName, key: key, connection: connection)
         if try keyIndex(of: liveName, columns: key, on: connection) == nil {
             let name = try Self.freeIndexName(base: "\(liveName)_key", on: connection)
-            let create = "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(live) (\(SchemaMapping.columnList(key))) NULLS NOT DISTINCT"
+            let create = "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(live) (\(quoteColumnList(key))) NULLS NOT DISTINCT"
             guard try connection.executeUnlessUniqueViolation(create) else {
                 throw CatalogError(
+                    .constraint,
                     detail: "the live table \(liveName) has repeated values of the key (\(key.joined(separator: ", "))) this INCREMENTAL file updates by",
                     hint: "Import a FULL file of \(liveName) first, so the table has a usable key")
             }
         }
-        let columns = SchemaMapping.columnList(header.columns)
+        let columns = quoteColumnList(header.columns)
         let nonKey = header.columns.filter { !key.contains($0) }
         let action = nonKey.isEmpty
             ? "NOTHING"
@@ -430,7 +436,7 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
                 """
                 WITH changed AS (
                     INSERT INTO \(live) (\(columns)) SELECT \(columns) FROM \(staging)
-                    ON CONFLICT (\(SchemaMapping.columnList(key))) DO \(action)
+                    ON CONFLICT (\(quoteColumnList(key))) DO \(action)
                     RETURNING (xmax = 0) AS inserted)
                 SELECT count(*) FILTER (WHERE inserted) FROM changed
                 """) ?? "0") ?? 0
@@ -526,11 +532,11 @@ extension PostgresStoreOptions {
         case nil, "", "logged": unloggedStaging = false
         case "unlogged": unloggedStaging = true
         case let other?:
-            throw CatalogError(detail: "EPF_PG_STAGING=\(other) is neither logged nor unlogged", hint: "Set it to logged or unlogged, or unset it")
+            throw CatalogError(.usage, detail: "EPF_PG_STAGING=\(other) is neither logged nor unlogged", hint: "Set it to logged or unlogged, or unset it")
         }
         if let text = environment["EPF_PG_COMMIT_MB"], !text.isEmpty {
             guard let megabytes = Int(text), megabytes > 0 else {
-                throw CatalogError(detail: "EPF_PG_COMMIT_MB=\(text) is not a positive number", hint: "Set it to megabytes of input per commit")
+                throw CatalogError(.usage, detail: "EPF_PG_COMMIT_MB=\(text) is not a positive number", hint: "Set it to megabytes of input per commit")
             }
             commitBytes = megabytes << 20
         }

@@ -37,12 +37,27 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     }
 }
 
+extension PostgresError {
+    /// The catalog-level kind of this error, from its SQLSTATE class.
+    package var kind: CatalogError.Kind {
+        guard let sqlState else { return .connection }
+        switch sqlState {
+        case "53100": return .full
+        case "23505": return .constraint
+        case "3D000": return .notFound
+        case "42501": return .readOnly
+        case "55P03", "40P01": return .busy
+        default:
+            if sqlState.hasPrefix("08") || sqlState.hasPrefix("28") || sqlState.hasPrefix("57P") { return .connection }
+            return .failed
+        }
+    }
+}
+
 extension CatalogError {
     /// Wraps a PostgreSQL error met while doing `action`.
     /// A full disk makes the importer keep what is committed, to resume.
     init(_ error: PostgresError, while action: String) {
-        self.init(detail: "\(action): \(error.message)", hint: error.hint)
-        isOutOfSpace = error.isDiskFull
-        isServerError = true
+        self.init(error.kind, detail: "\(action): \(error.message)", hint: error.hint, underlying: error)
     }
 }

@@ -67,6 +67,7 @@ public enum PostgresSchema {
     static func checkIdentifier(_ name: String, for table: String) throws(CatalogError) {
         guard name.utf8.count <= maxIdentifierBytes else {
             throw CatalogError(
+                .usage,
                 detail: "the name \(name) (for table \(table)) is longer than PostgreSQL's \(maxIdentifierBytes) bytes",
                 hint: "Use a shorter --table-prefix")
         }

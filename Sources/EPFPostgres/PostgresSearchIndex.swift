@@ -1,4 +1,5 @@
 import EPFCatalog
+import EPFTextSearch
 import EPFFormat
 
 /// The search index of a PostgreSQL catalog: what `epf search` reads there,

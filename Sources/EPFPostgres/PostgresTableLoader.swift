@@ -82,7 +82,7 @@ public final class PostgresTableLoader: TableLoader {
         capacity = max(options.flushBytes * 2, 1 << 16)
         buffer = .allocate(capacity: capacity)
         let staging = quoteIdentifier(stagingName)
-        let columns = SchemaMapping.columnList(header.columns + [PostgresSchema.recordColumn])
+        let columns = quoteColumnList(header.columns + [PostgresSchema.recordColumn])
         copyStatement = "COPY \(staging) (\(columns)) FROM STDIN"
         do {
             connection = try PostgresConnection(target, applicationName: "epf load \(self.target.table)")
@@ -255,6 +255,7 @@ public final class PostgresTableLoader: TableLoader {
         guard let error = error as? PostgresError else { return error }
         if let line = error.copyLine, !error.isDiskFull {
             return CatalogError(
+                .failed,
                 detail: "record \(firstRecordOfCopy + line - 1) of \(target.table): PostgreSQL refused it: \(error.message)",
                 hint: "Nothing was applied from this file; report the record (it should have been converted or counted)")
         }
@@ -292,7 +293,7 @@ public final class PostgresTableLoader: TableLoader {
                 }
                 if !key.isEmpty {
                     let name = try PostgresCatalogStore.freeIndexName(base: "\(target.table)_key", on: connection)
-                    let create = "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(staging) (\(SchemaMapping.columnList(key))) NULLS NOT DISTINCT"
+                    let create = "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(staging) (\(quoteColumnList(key))) NULLS NOT DISTINCT"
                     if try !connection.executeUnlessUniqueViolation(create) {
                         counts.duplicateKeys = try dropEarlierDuplicates(key: key)
                         try connection.execute(create)
@@ -332,7 +333,7 @@ public final class PostgresTableLoader: TableLoader {
             """
             DELETE FROM \(staging) WHERE \(record) IN (
                 SELECT \(record) FROM (
-                    SELECT \(record), row_number() OVER (PARTITION BY \(SchemaMapping.columnList(key)) ORDER BY \(record) DESC) AS rank
+                    SELECT \(record), row_number() OVER (PARTITION BY \(quoteColumnList(key)) ORDER BY \(record) DESC) AS rank
                     FROM \(staging)) AS ranked
                 WHERE rank > 1)
             """)

@@ -42,7 +42,7 @@ enum ResultOutput {
             return (catalog, try catalog.storefront(for: country))
         } catch {
             Console.message("epf \(command): \(error.description)")
-            throw ExitCode(error.underlying == nil && !error.isServerError ? 64 : 1)
+            throw ExitCode(error.kind == .usage ? 64 : 1)
         }
     }
 }

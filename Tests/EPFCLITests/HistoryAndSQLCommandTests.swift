@@ -1,3 +1,4 @@
+import EPFSQLite
 import Foundation
 import Testing
 

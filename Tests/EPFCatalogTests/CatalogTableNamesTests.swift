@@ -1,4 +1,5 @@
 import EPFCatalog
+import EPFSQLite
 import Testing
 
 /// How readers find the prefix a catalog's tables were imported with.

@@ -1,4 +1,5 @@
 import EPFCatalog
+import EPFSQLite
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import EPFCatalog
+import EPFSQLite
 import Testing
 
 /// `Catalog.search`: the order of results (whole words, then beginnings;

@@ -1,4 +1,6 @@
 import EPFCatalog
+import EPFSQLite
+import EPFTextSearch
 import Testing
 
 @Suite("Search tokens outside SQLite (SearchTokenizer)")

@@ -1,4 +1,5 @@
 import EPFCatalog
+import EPFSQLite
 import EPFImport
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import EPFCatalog
+import EPFSQLite
 import EPFPostgres
 import Foundation
 import Testing

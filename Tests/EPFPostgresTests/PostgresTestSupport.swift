@@ -1,5 +1,6 @@
 import CSQLite
 import EPFCatalog
+import EPFSQLite
 import EPFFormat
 import EPFImport
 import EPFPostgres

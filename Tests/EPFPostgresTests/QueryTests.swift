@@ -1,4 +1,5 @@
 import EPFCatalog
+import EPFSQLite
 import EPFFormat
 import EPFImport
 import EPFPostgres
@@ -89,7 +90,7 @@ struct QueryTests {
                     } catch {}
                 }
                 #expect(errors.count == 2)
-                #expect(errors.allSatisfy { $0.underlying == nil && !$0.isServerError }, "a usage error, not the server's")
+                #expect(errors.allSatisfy { $0.kind == .usage }, "a usage error, not the server's")
             }
             let language = Self.answers(both) { (store) throws(CatalogError) in try store.lookup(ids: [364709193], language: "english!") }
             #expect(language[0] == language[1] && language[0].hasPrefix("error:"))

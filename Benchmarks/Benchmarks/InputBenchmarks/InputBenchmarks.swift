@@ -1,3 +1,4 @@
+import EPFSQLite
 import Benchmark
 import EPFInput
 import EPFSynthetic

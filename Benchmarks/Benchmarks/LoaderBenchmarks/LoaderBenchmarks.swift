@@ -1,5 +1,6 @@
 import Benchmark
 import EPFCatalog
+import EPFSQLite
 import EPFFormat
 import EPFSynthetic
 import Foundation

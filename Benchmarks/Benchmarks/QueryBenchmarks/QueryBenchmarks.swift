@@ -1,5 +1,6 @@
 import Benchmark
 import EPFCatalog
+import EPFSQLite
 import EPFImport
 import EPFSynthetic
 import Foundation

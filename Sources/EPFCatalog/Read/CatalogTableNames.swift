@@ -60,6 +60,7 @@ public struct CatalogTableNames: Sendable, Equatable {
         let prefixes = try applicationPrefixes(in: tables, columns: columns)
         guard prefixes.count <= 1 else {
             throw CatalogError(
+                .usage,
                 detail: "the catalog \(catalog) holds application tables under several prefixes: \(prefixes.map { "\($0)application" }.joined(separator: ", "))",
                 hint: "Name the one to read with --table-prefix (\(prefixes.joined(separator: ", ")))")
         }
@@ -69,6 +70,7 @@ public struct CatalogTableNames: Sendable, Equatable {
     /// The error of a catalog with no application table under these names.
     public func noApplicationTable(in catalog: String) -> CatalogError {
         CatalogError(
+            .notFound,
             detail: "the catalog \(catalog) has no \(self("application")) table",
             hint: prefix.isEmpty
                 ? "Import the itunes feed first (epf import itunesYYYYMMDD)"

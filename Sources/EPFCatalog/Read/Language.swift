@@ -21,7 +21,7 @@ public struct Language: Sendable, Equatable {
         let isLanguage = (2...3).contains(parts[0].count) && parts[0].allSatisfy { $0.isASCII && $0.isLetter }
         let isRest = parts.dropFirst().allSatisfy { (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
         guard isLanguage, isRest, parts.count <= 3 else {
-            throw CatalogError(detail: "'\(text)' is not a language code", hint: "Give a language such as en, ja or ja_JP")
+            throw CatalogError(.usage, detail: "'\(text)' is not a language code", hint: "Give a language such as en, ja or ja_JP")
         }
         self.code = code
     }

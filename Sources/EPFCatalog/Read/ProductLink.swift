@@ -25,6 +25,7 @@ public enum ProductLink {
             }
         }
         throw CatalogError(
+            .usage,
             detail: "'\(text)' is not an Apple ID or product link",
             hint: "Give a number (364709193), id364709193, or a link such as https://apps.apple.com/us/app/name/id364709193")
     }
@@ -46,7 +47,7 @@ public enum ProductLink {
 
 extension String {
     /// The text without leading and trailing whitespace.
-    var trimmingWhitespace: String {
+    package var trimmingWhitespace: String {
         let start = firstIndex { !$0.isWhitespace } ?? endIndex
         let end = lastIndex { !$0.isWhitespace }.map(index(after:)) ?? start
         return String(self[start..<end])

@@ -19,13 +19,14 @@ public enum ResultAssembly {
     /// Throws for a negative limit or offset.
     public static func checkPage(limit: Int, offset: Int) throws(CatalogError) {
         guard limit >= 0, offset >= 0 else {
-            throw CatalogError(detail: "limit and offset must not be negative", hint: "Give --limit 20 --offset 0")
+            throw CatalogError(.usage, detail: "limit and offset must not be negative", hint: "Give --limit 20 --offset 0")
         }
     }
 
     /// The error for a catalog whose application table has no search index.
     public static func noSearchIndex(_ name: String) -> CatalogError {
         CatalogError(
+            .notFound,
             detail: "the catalog has no search index (\(name))",
             hint: "Import the application table again with this version of epf (epf import --force ...)")
     }
@@ -192,6 +193,7 @@ public enum StorefrontRequest: Equatable, Sendable {
             guard hasTable else {
                 if code == "USA" { return Storefront(id: Storefront.unitedStatesID, countryCode: "USA", name: nil) }
                 throw CatalogError(
+                    .usage,
                     detail: "the catalog has no storefront table to find country '\(text)' in",
                     hint: "Import the itunes feed's storefront table, or give a storefront ID (143462)")
             }
@@ -205,6 +207,7 @@ public enum StorefrontRequest: Equatable, Sendable {
     /// The error for a country the catalog does not have, listing those it has.
     static func unknownCountry(_ text: String, known: [String]) -> CatalogError {
         CatalogError(
+            .usage,
             detail: "unknown country '\(text)'",
             hint: known.isEmpty
                 ? "Give an ISO country code (US, USA) or a storefront ID (143441)"

@@ -1,8 +1,8 @@
 import CSQLite
 import EPFFormat
+import EPFCatalog
 
-/// A full-text index the catalog keeps over one text column of one EPF
-/// table, for searching by words in a name.
+/// The SQLite store's form of a `SearchIndex`.
 ///
 /// The index of catalog table `T` is the FTS5 table `epf_search_T`
 /// (`epf_search_application`), one row per row of `T` whose column is not
@@ -49,49 +49,12 @@ import EPFFormat
 ///   too), and would index row by row during the bulk load.
 /// - Readers need no code of ours: `MATCH` with a query from `SearchQuery`,
 ///   `ORDER BY rowid`, and `rowid & 1099511627775` for the table's rowid.
-public struct SearchIndex: Sendable, Equatable {
-    /// The EPF table (`application`); a catalog table `P<table>` made with
-    /// `--table-prefix P` is indexed too.
-    public var table: String
-    /// The table's primary key, as EPF declares it: with the table name, it
-    /// tells `application` from a prefixed table that ends with the same
-    /// name (`artist_application`, keyed by two columns).
-    public var key: [String]
-    /// The column indexed.
-    public var column: String
-
-    public init(table: String, key: [String], column: String) {
-        self.table = table
-        self.key = key
-        self.column = column
-    }
-
-    /// The indexes the catalog builds. (`application_detail.title`, the
-    /// localized names, would be the next one: a large table, so measure.)
-    public static let all: [SearchIndex] = [
-        SearchIndex(table: "application", key: ["application_id"], column: "title"),
-        SearchIndex(table: "artist", key: ["artist_id"], column: "name"),
-    ]
-
-    /// The version of the index (`SearchText`'s spacing and `SearchOrder`),
-    /// written in each search table's declaration. Raise it when either
-    /// changes: search tables of another version are rebuilt at the next
-    /// apply of their table, and readers refuse them.
-    public static let version = 2
-
+extension SearchIndex {
     /// The SQL function the importer's connection spaces text with.
     static let functionName = "epf_search_text"
     /// The SQL function that gives a row's search rowid:
     /// `epf_search_rowid(rowid, text)`.
     static let rowidFunctionName = "epf_search_rowid"
-
-    /// Bits of a search rowid that hold the table's rowid.
-    public static let tableRowidBits = 40
-    /// `search_rowid & tableRowidMask` is the table's rowid.
-    public static let tableRowidMask: Int64 = (1 << 40) - 1
-
-    /// SQL for the table rowid held in the search rowid expression `rowid`.
-    public static func tableRowid(_ rowid: String) -> String { "(\(rowid) & \(tableRowidMask))" }
 
     /// Whether the search table `name` is of this version (what readers
     /// check before they query it).
@@ -100,16 +63,6 @@ public struct SearchIndex: Sendable, Equatable {
             return false
         }
         return sql.contains("/* epf search v\(version) */")
-    }
-
-    /// The search table of catalog table `table`.
-    public static func tableName(for table: String) -> String { "epf_search_" + table }
-
-    /// The index of catalog table `table`, whose key is `key` and whose
-    /// columns include `columns`, if the catalog indexes it.
-    public static func index(forTable table: String, key: [String], columns: some Sequence<String>) -> SearchIndex? {
-        let columns = Set(columns)
-        return all.first { table.hasSuffix($0.table) && $0.key == key && columns.contains($0.column) }
     }
 
     /// The part of the search table's declaration after its name.

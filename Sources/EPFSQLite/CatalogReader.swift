@@ -1,4 +1,5 @@
 import Foundation
+import EPFCatalog
 
 /// Read-only access to a catalog: what tables it holds and their rows.
 /// Opening never creates the file, and changes it only to undo what an
@@ -11,6 +12,7 @@ public final class CatalogReader {
     public init(path: String) throws(CatalogError) {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CatalogError(
+                .notFound,
                 detail: "\(path): no catalog there",
                 hint: "Run `epf import` first, or name the catalog with --db or $EPF_DB")
         }
@@ -105,6 +107,7 @@ public final class CatalogReader {
         do {
             guard try database.tableExists(table) else {
                 throw CatalogError(
+                    .notFound,
                     detail: "the catalog has no \(table) table",
                     hint: "Import the feed that holds it first (epf import itunesYYYYMMDD)")
             }
@@ -122,7 +125,7 @@ public final class CatalogReader {
         } catch let error as SQLiteError {
             throw CatalogError(error, while: "reading \(table)")
         } catch {
-            throw CatalogError(detail: "reading \(table): \(error)", hint: "")
+            throw CatalogError(.failed, detail: "reading \(table): \(error)", hint: "")
         }
     }
 }

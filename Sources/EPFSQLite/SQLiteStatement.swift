@@ -1,4 +1,5 @@
 import CSQLite
+import EPFCatalog
 
 /// A prepared statement. Binding text by pointer (`bindStatic`) lets the
 /// loader hand SQLite the input bytes themselves, with no copy; the bytes

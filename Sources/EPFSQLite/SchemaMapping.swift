@@ -1,5 +1,6 @@
 import CSQLite
 import EPFFormat
+import EPFCatalog
 
 /// How EPF columns become SQLite columns.
 ///
@@ -49,9 +50,4 @@ public enum SchemaMapping {
         }
         return Int(sqlite3_limit(connection, SQLITE_LIMIT_COLUMN, -1))
     }()
-
-    /// A comma-separated list of quoted names.
-    public static func columnList(_ names: [String]) -> String {
-        names.map(quoteIdentifier).joined(separator: ", ")
-    }
 }

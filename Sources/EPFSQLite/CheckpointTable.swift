@@ -1,5 +1,6 @@
 import EPFFormat
 import Foundation
+import EPFCatalog
 
 /// `epf_checkpoint`: one row per staging table that a load has committed
 /// to, saying how far it got and from which file, so that an import killed

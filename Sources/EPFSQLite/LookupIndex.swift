@@ -1,4 +1,5 @@
 import EPFFormat
+import EPFCatalog
 
 /// Secondary indexes the catalog builds so that reading one application
 /// does not scan a link table: a table whose compound key holds

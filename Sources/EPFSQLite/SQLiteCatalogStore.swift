@@ -1,6 +1,7 @@
 import CSQLite
 import EPFFormat
 import Foundation
+import EPFCatalog
 
 /// The embedded catalog: one SQLite file holding one table per EPF table,
 /// the import journal (`epf_journal`) and what the importer knows of each
@@ -24,6 +25,8 @@ import Foundation
 /// copies each commit while the load goes on). `journal_size_limit` keeps
 /// the WAL file from staying at the size of the largest load.
 public final class SQLiteCatalogStore: CatalogStore {
+    /// SQLite's column limit (`SchemaMapping.maximumColumns`).
+    public var maximumColumns: Int { SchemaMapping.maximumColumns }
     public let database: SQLiteDatabase
     /// Whether this open found no catalog: no file, or the empty file of a
     /// first import killed before its first commit (which would otherwise
@@ -379,16 +382,17 @@ public final class SQLiteCatalogStore: CatalogStore {
         try LookupIndex.build(on: liveName, catalogTable: liveName, key: key, in: database)
         if try keyIndex(of: liveName, columns: key) == nil {
             let name = try Self.freeKeyIndexName(for: liveName, in: database)
-            let create = "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(live) (\(SchemaMapping.columnList(key)))"
+            let create = "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(live) (\(quoteColumnList(key)))"
             guard try database.executeUnlessConstraintViolated(create) else {
                 throw CatalogError(
+                    .constraint,
                     detail: "the live table \(liveName) has repeated values of the key (\(key.joined(separator: ", "))) this INCREMENTAL file updates by",
                     hint: "Import a FULL file of \(liveName) first, so the table has a usable key")
             }
         }
         let matches = key.map { "l.\(quoteIdentifier($0)) = s.\(quoteIdentifier($0))" }.joined(separator: " AND ")
         let updated = Int(try database.scalar("SELECT count(*) FROM \(staging) AS s WHERE EXISTS (SELECT 1 FROM \(live) AS l WHERE \(matches))")?.integerValue ?? 0)
-        let columns = SchemaMapping.columnList(header.columns)
+        let columns = quoteColumnList(header.columns)
         let nonKey = header.columns.filter { !key.contains($0) }
         let action = nonKey.isEmpty
             ? "NOTHING"
@@ -397,7 +401,7 @@ public final class SQLiteCatalogStore: CatalogStore {
         // before the upsert, and gets their new text after it.
         let search = try SearchIndexMaintenance.beforeUpsert(live: liveName, staging: table.stagingName, header: header, in: database)
         try database.execute(
-            "INSERT INTO \(live) (\(columns)) SELECT \(columns) FROM \(staging) WHERE true ORDER BY rowid ON CONFLICT (\(SchemaMapping.columnList(key))) DO \(action)")
+            "INSERT INTO \(live) (\(columns)) SELECT \(columns) FROM \(staging) WHERE true ORDER BY rowid ON CONFLICT (\(quoteColumnList(key))) DO \(action)")
         if let search {
             try SearchIndexMaintenance.afterUpsert(search, live: liveName, staging: table.stagingName, header: header, in: database)
         }
@@ -479,31 +483,5 @@ public final class SQLiteCatalogStore: CatalogStore {
                 entry.originModified.map { .integer($0) } ?? .null,
             ])
         }
-    }
-}
-
-/// A column as `epf_table_info.columns` lists it.
-public struct ColumnInfo: Sendable, Codable, Equatable {
-    public var name: String
-    /// The declared EPF type (`VARCHAR(1000)`, `BIGINT`, ...).
-    public var type: String
-}
-
-/// Timestamps as the journal stores them: ISO 8601 in UTC, to the second.
-public enum Timestamp {
-    public static func now() -> String { string(from: Date()) }
-
-    public static func string(from date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
-    }
-}
-
-extension SQLValue {
-    /// The value as an integer, if it is one.
-    public var integerValue: Int64? {
-        if case .integer(let number) = self { return number }
-        return nil
     }
 }

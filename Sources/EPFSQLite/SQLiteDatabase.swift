@@ -1,4 +1,5 @@
 import CSQLite
+import EPFCatalog
 
 /// One SQLite connection.
 ///
@@ -137,24 +138,4 @@ public final class SQLiteDatabase {
 
     /// The SQLite library version, e.g. "3.40.1".
     public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
-}
-
-/// Quotes an identifier for SQL: `"name"`, with inner quotes doubled.
-public func quoteIdentifier(_ name: String) -> String {
-    quote(name, with: "\"")
-}
-
-/// Quotes a string literal for SQL: `'text'`, with inner quotes doubled.
-public func quoteLiteral(_ text: String) -> String {
-    quote(text, with: "'")
-}
-
-private func quote(_ text: String, with mark: Character) -> String {
-    var quoted = String(mark)
-    for character in text {
-        if character == mark { quoted.append(mark) }
-        quoted.append(character)
-    }
-    quoted.append(mark)
-    return quoted
 }

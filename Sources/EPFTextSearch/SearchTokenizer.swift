@@ -1,4 +1,5 @@
 import CSQLite
+import EPFCatalog
 
 /// The tokens the search index holds for a text, cut by SQLite's own FTS5
 /// tokenizer (`unicode61 remove_diacritics 2`, the one `SearchIndex`
@@ -32,7 +33,7 @@ public final class SearchTokenizer {
         var handle: OpaquePointer?
         guard sqlite3_open_v2(":memory:", &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let handle else {
             sqlite3_close_v2(handle)
-            throw CatalogError(detail: "SQLite could not open an in-memory database for the search tokenizer", hint: "")
+            throw CatalogError(.failed, detail: "SQLite could not open an in-memory database for the search tokenizer", hint: "")
         }
         connection = handle
         var api: UnsafeMutablePointer<fts5_api>?
@@ -48,7 +49,7 @@ public final class SearchTokenizer {
         var context: UnsafeMutableRawPointer?
         guard let api, api.pointee.xFindTokenizer(api, "unicode61", &context, &module) == SQLITE_OK, let create = module.xCreate else {
             sqlite3_close_v2(handle)
-            throw CatalogError(detail: "this SQLite has no FTS5 unicode61 tokenizer", hint: "Use a SQLite built with FTS5")
+            throw CatalogError(.incompatible, detail: "this SQLite has no FTS5 unicode61 tokenizer", hint: "Use a SQLite built with FTS5")
         }
         var made: OpaquePointer?
         let code = "remove_diacritics".withCString { name in
@@ -59,7 +60,7 @@ public final class SearchTokenizer {
         }
         guard code == SQLITE_OK, let made else {
             sqlite3_close_v2(handle)
-            throw CatalogError(detail: "SQLite could not create the unicode61 tokenizer (code \(code))", hint: "")
+            throw CatalogError(.failed, detail: "SQLite could not create the unicode61 tokenizer (code \(code))", hint: "")
         }
         self.module = module
         instance = made

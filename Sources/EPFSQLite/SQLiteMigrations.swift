@@ -1,3 +1,4 @@
+import EPFCatalog
 /// The SQLite spelling of each `CatalogMigration`, and `epf_schema` read
 /// and written through one connection (the import store's).
 struct SQLiteMigrations: CatalogMigrationDatabase {

@@ -1,3 +1,4 @@
+import EPFCatalog
 /// Answers the questions of Apple's Search and Lookup APIs from a catalog,
 /// locally: lookup by Apple ID or product link, search by words in the
 /// title, prices in a storefront. Results are `SearchResponse` values that
@@ -67,7 +68,7 @@ public final class Catalog: CatalogQuerying {
         } catch let error as SQLiteError {
             throw CatalogError(error, while: "opening the catalog \(path)")
         } catch {
-            throw CatalogError(detail: "opening the catalog \(path): \(error)", hint: "")
+            throw CatalogError(.failed, detail: "opening the catalog \(path): \(error)", hint: "")
         }
     }
 
@@ -113,6 +114,7 @@ public final class Catalog: CatalogQuerying {
         return try snapshot { () throws(CatalogError) -> SearchResponse in
             guard try attempt("reading the search index", { () throws(SQLiteError) in try SearchIndex.isCurrent(search, in: database) }) else {
                 throw CatalogError(
+                    .incompatible,
                     detail: "the catalog's search index (\(search)) was built by an older version of epf",
                     hint: "Import the itunes feed's application table again (epf import --force ...) to rebuild it")
             }
@@ -225,6 +227,7 @@ public final class Catalog: CatalogQuerying {
         if let entity {
             guard has("application_device_type"), has("device_type") else {
                 throw CatalogError(
+                    .notFound,
                     detail: "the catalog has no application_device_type and device_type tables to tell \(entity.rawValue) apart",
                     hint: "Import the itunes feed's application_device_type and device_type tables, or search without --entity")
             }
@@ -396,25 +399,4 @@ public final class Catalog: CatalogQuerying {
             throw wrapped
         }
     }
-}
-
-/// The `application_detail` columns a `SoftwareResult` reads.
-enum DetailColumns {
-    static let screenshots = (1...10).map { "screenshot_url_\($0)" }
-    static let ipadScreenshots = (1...10).map { "ipad_screenshot_url_\($0)" }
-    static let texts = ["language_code", "title", "description", "release_notes", "company_url"]
-
-    /// The columns of `columns` a result reads, in a fixed order.
-    static func wanted(in columns: [String]) -> [String] {
-        let present = Set(columns)
-        return (texts + screenshots + ipadScreenshots).filter(present.contains)
-    }
-}
-
-/// The `application` columns a `SoftwareResult` is made of.
-enum ApplicationColumns {
-    static let wanted = [
-        "title", "recommended_age", "artist_name", "seller_name", "view_url", "artwork_url_large",
-        "artwork_url_small", "itunes_release_date", "description", "version", "download_size",
-    ]
 }

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import EPFCatalog
 
 extension SQLiteDatabase {
     /// Opens the catalog at `path` read-only for a reader (`epf tables`,
@@ -91,6 +92,7 @@ enum ReaderLeftovers {
         if error.isBusy { return importWriting(catalog, underlying: error) }
         if recovering != nil, let left = leftover(of: catalog) {
             return CatalogError(
+                .readOnly,
                 detail: "\(left) was left by an interrupted import, and this process cannot undo it: \(unwritable(catalog, left) ?? error.message)",
                 hint:
                     "Bringing the catalog back to its last committed state writes the catalog and its folder \(folder(of: catalog)): run any epf command (epf tables will do) as a user who can write both, or run the import again, which recovers it",
@@ -110,6 +112,7 @@ enum ReaderLeftovers {
     /// while it writes), for longer than a reader waits.
     static func importWriting(_ catalog: String, underlying: SQLiteError?) -> CatalogError {
         CatalogError(
+            .busy,
             detail: "\(catalog): an import is writing the catalog",
             hint:
                 "Ask again when it is done (an import with --exclusive, and the first import into a new catalog, keep readers waiting until they finish)",

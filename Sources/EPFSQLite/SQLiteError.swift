@@ -1,4 +1,5 @@
 import CSQLite
+import EPFCatalog
 
 /// An error reported by SQLite, with the statement that caused it.
 public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -32,5 +33,27 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
         var text = "SQLite error \(code): \(message)"
         if let sql { text += " (in: \(sql.count > 200 ? String(sql.prefix(200)) + "..." : sql))" }
         return text
+    }
+}
+
+extension SQLiteError {
+    /// The catalog-level kind of this error.
+    package var kind: CatalogError.Kind {
+        switch code {
+        case SQLITE_FULL: return .full
+        case SQLITE_BUSY, SQLITE_LOCKED: return .busy
+        case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM: return .readOnly
+        case SQLITE_CORRUPT, SQLITE_NOTADB: return .corrupt
+        case SQLITE_CONSTRAINT: return .constraint
+        default: return .failed
+        }
+    }
+}
+
+extension CatalogError {
+    /// Wraps a SQLite error met while doing `action`, with advice for the
+    /// errors a user can do something about.
+    package init(_ error: SQLiteError, while action: String) {
+        self.init(error.kind, detail: "\(action): \(error.message)", hint: CatalogError.hint(for: error.kind), underlying: error)
     }
 }

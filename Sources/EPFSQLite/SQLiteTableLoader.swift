@@ -1,5 +1,6 @@
 import CSQLite
 import EPFFormat
+import EPFCatalog
 
 /// Loads the rows of one table file into a staging table, binding each field
 /// straight from the input bytes into one prepared INSERT.
@@ -228,10 +229,10 @@ public final class SQLiteTableLoader: TableLoader {
         do {
             if !key.isEmpty {
                 let name = try SQLiteCatalogStore.freeKeyIndexName(for: target.table, in: database)
-                let create = "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(staging) (\(SchemaMapping.columnList(key)))"
+                let create = "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(staging) (\(quoteColumnList(key)))"
                 if try !database.executeUnlessConstraintViolated(create) {
                     // Duplicate keys: keep the last row of each key.
-                    let keys = SchemaMapping.columnList(key)
+                    let keys = quoteColumnList(key)
                     try database.execute(
                         "DELETE FROM \(staging) WHERE rowid NOT IN (SELECT max(rowid) FROM \(staging) GROUP BY \(keys))")
                     counts.duplicateKeys = database.changes

@@ -1,0 +1,20 @@
+import Foundation
+
+/// Timestamps as the journal stores them: ISO 8601 in UTC, to the second.
+public enum Timestamp {
+    public static func now() -> String { string(from: Date()) }
+
+    public static func string(from date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+}
+
+extension SQLValue {
+    /// The value as an integer, if it is one.
+    public var integerValue: Int64? {
+        if case .integer(let number) = self { return number }
+        return nil
+    }
+}
