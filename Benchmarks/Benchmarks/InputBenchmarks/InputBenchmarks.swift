@@ -1,4 +1,3 @@
-import EPFSQLite
 import Benchmark
 import EPFInput
 import EPFSynthetic

@@ -1,4 +1,3 @@
-import EPFSQLite
 import Benchmark
 import EPFFormat
 import EPFSynthetic
