@@ -36,3 +36,28 @@ extension SQLValue: Encodable {
         }
     }
 }
+
+extension SQLValue {
+    /// The value as an integer, if it is one.
+    public var integerValue: Int64? {
+        if case .integer(let number) = self { return number }
+        return nil
+    }
+
+    /// The value as an integer: an integer, or text that spells one (a
+    /// server that answers in text, such as PostgreSQL's).
+    package var asInteger: Int64? {
+        switch self {
+        case .integer(let number): return number
+        case .text(let text): return Int64(text)
+        case .null, .real: return nil
+        }
+    }
+}
+
+extension SQLValue {
+    /// Text, or NULL for nil.
+    package static func optional(_ text: String?) -> SQLValue { text.map { .text($0) } ?? .null }
+    /// An integer, or NULL for nil.
+    package static func optional(_ number: Int64?) -> SQLValue { number.map { .integer($0) } ?? .null }
+}

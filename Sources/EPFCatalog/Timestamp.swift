@@ -10,11 +10,3 @@ public enum Timestamp {
         return formatter.string(from: date)
     }
 }
-
-extension SQLValue {
-    /// The value as an integer, if it is one.
-    public var integerValue: Int64? {
-        if case .integer(let number) = self { return number }
-        return nil
-    }
-}

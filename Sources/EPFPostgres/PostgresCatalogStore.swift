@@ -53,17 +53,17 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     /// a killed import resumes): `options.commitBytes`, or the hooks'.
     public let checkpointBytes: Int64
     /// What the crash tests change; nothing by default.
-    let hooks: LoadHooks
+    package let hooks: LoadHooks
 
     /// Invariant: `connection` is used only while `lock` is held.
     let connection: PostgresConnection
     let lock = NSLock()
 
-    public static let journalTable = "epf_journal"
-    public static let tableInfoTable = "epf_table_info"
+    public static let journalTable = CatalogTables.journal
+    public static let tableInfoTable = CatalogTables.tableInfo
     public static let checkpointTable = "epf_checkpoint"
     public static let unfitTable = "epf_unfit_values"
-    static let stagingPrefix = "epf_stage_"
+    static let stagingPrefix = CatalogTables.stagingPrefix
 
     /// Connects, takes the import lock, creates the importer's tables if
     /// needed and drops what a killed import left that cannot resume.
@@ -156,36 +156,21 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     /// The staging table of a catalog table.
     public static func stagingName(for table: String) -> String { stagingPrefix + table }
 
-    /// `base`, or `base2`, whichever no relation of the schema has: key and
-    /// lookup index names alternate between FULL imports, because an index
-    /// keeps its name when its table is renamed into place.
+    /// `base`, or `base2`, whichever no relation of the schema has.
     static func freeIndexName(base: String, on connection: PostgresConnection) throws(PostgresError) -> String {
-        for name in [base, base + "2"] {
-            let exists = try connection.scalar("SELECT to_regclass($1) IS NOT NULL", [quoteIdentifier(name)])
-            if exists == "f" { return name }
-        }
-        var suffix = 3
-        while try connection.scalar("SELECT to_regclass($1) IS NOT NULL", [quoteIdentifier(base + String(suffix))]) == "t" {
-            suffix += 1
-        }
-        return base + String(suffix)
+        try connection.freeIndexName(base: base)
     }
 
-    /// The column `epf lookup` reads link tables by (see the SQLite store's
-    /// `LookupIndex`): a table whose compound key holds `application_id`
-    /// behind another column gets an index on it alone.
-    static let lookupColumn = "application_id"
-
+    /// The lookup index (`LookupIndex`) of a table, with PostgreSQL's errors.
     static func buildLookupIndex(on table: String, catalogTable: String, key: [String], connection: PostgresConnection) throws(PostgresError) {
-        guard key.count > 1, key.dropFirst().contains(lookupColumn) else { return }
-        let existing = try connection.scalar(
-            """
-            SELECT count(*) FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
-            WHERE i.indrelid = to_regclass($1) AND i.indnatts = 1 AND a.attname = $2
-            """, [quoteIdentifier(table), lookupColumn])
-        guard existing == "0" else { return }
-        let name = try freeIndexName(base: "\(catalogTable)_by_\(lookupColumn)", on: connection)
-        try connection.execute("CREATE INDEX \(quoteIdentifier(name)) ON \(quoteIdentifier(table)) (\(quoteIdentifier(lookupColumn)))")
+        let sql: any SQLConnection = connection
+        do {
+            try LookupIndex.build(on: table, catalogTable: catalogTable, key: key, in: sql)
+        } catch let error as PostgresError {
+            throw error
+        } catch {
+            throw PostgresError(sqlState: nil, message: "\(error)")
+        }
     }
 
     /// Runs `body` with the store's connection, under its lock.
@@ -234,29 +219,11 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     }
 
     public func apply(_ staged: [StagedTable], journal: [JournalEntry]) throws -> [ApplyOutcome] {
-        try locked { connection in
+        try locked { _ in
             do {
-                try connection.execute("BEGIN")
-                var outcomes: [ApplyOutcome] = []
-                for table in staged {
-                    switch table.target.header.exportMode {
-                    case .full: outcomes.append(try replace(with: table, on: connection))
-                    case .incremental: outcomes.append(try upsert(table, on: connection))
-                    }
-                    try saveTableInfo(table, on: connection)
-                    try connection.change("DELETE FROM \(Self.checkpointTable) WHERE staging_name = $1", [table.stagingName])
-                }
-                try insert(journal, on: connection)
-                hooks.reach(.inApply)
-                try connection.execute("COMMIT")
-                hooks.reach(.afterApply)
-                return outcomes
+                return try applyAll(staged, journal: journal)
             } catch let error as PostgresError {
-                connection.rollback()
                 throw CatalogError(error, while: "applying \(staged.map(\.target.table).joined(separator: ", "))")
-            } catch {
-                connection.rollback()
-                throw error
             }
         }
     }
@@ -287,11 +254,8 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     public func record(_ journal: [JournalEntry]) throws {
         try locked { connection in
             do {
-                try connection.execute("BEGIN")
-                try insert(journal, on: connection)
-                try connection.execute("COMMIT")
+                try connection.transaction { try insertJournal(journal) }
             } catch let error as PostgresError {
-                connection.rollback()
                 throw CatalogError(error, while: "writing the import journal")
             }
         }
@@ -314,13 +278,9 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     }
 
     public func confirmUnchanged(_ downloads: [(id: Int64, modified: Int64)]) throws {
-        guard !downloads.isEmpty else { return }
         try locked { connection in
             do {
-                for download in downloads {
-                    _ = try connection.change(
-                        "UPDATE \(Self.journalTable) SET origin_mtime = $1 WHERE id = $2", [String(download.modified), String(download.id)])
-                }
+                try SQLJournal.confirmUnchanged(downloads, on: connection, dialect: dialect)
             } catch let error as PostgresError {
                 throw CatalogError(error, while: "writing the import journal")
             }
@@ -329,197 +289,66 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
 
     static func appliedFiles(on connection: PostgresConnection) throws -> [AppliedFile] {
         do {
-            // Journals of older catalogs lack some columns (read by --dry-run, which migrates nothing).
-            let columns = Set(try columnNames(of: journalTable, on: connection))
-            let origin = ["origin_size", "origin_md5", "origin_hash", "origin_mtime"].map { columns.contains($0) ? $0 : "NULL" }
-            return try connection.query(
-                """
-                SELECT feed, feed_date, table_name, mode, export_date, \(origin.joined(separator: ", ")), details, id
-                FROM \(journalTable) WHERE status = 'applied' ORDER BY id
-                """
-            ).map { row in
-                let details = row[9].flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any]
-                return AppliedFile(
-                    id: row[10].flatMap { Int64($0) }, feed: row[0], feedDate: row[1], table: row[2] ?? "", mode: row[3],
-                    exportDate: row[4].flatMap { Int64($0) }, originSize: row[5].flatMap { Int64($0) }, originMD5: row[6],
-                    originHash: row[7], originModified: row[8].flatMap { Int64($0) }, archiveTables: details?["archiveTables"] as? [String])
-            }
-        } catch {
+            return try SQLJournal.appliedFiles(on: connection)
+        } catch let error as PostgresError {
             throw CatalogError(error, while: "reading the import journal")
         }
     }
 
     public func rowCount(of table: String) throws -> Int? {
-        try locked { connection in
+        try locked { _ in
             do {
-                guard try Self.tableExists(table, on: connection) else { return nil }
-                return Int(try connection.scalar("SELECT count(*) FROM \(quoteIdentifier(table))") ?? "0") ?? 0
+                return try liveRowCount(of: table)
             } catch let error as PostgresError {
                 throw CatalogError(error, while: "counting the rows of \(table)")
             }
         }
     }
 
-    static func tableExists(_ table: String, on connection: PostgresConnection) throws(PostgresError) -> Bool {
-        try connection.scalar(
-            "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = $1", [table]) != "0"
+    static func tableExists(_ table: String, on connection: PostgresConnection) throws -> Bool {
+        try connection.tableExists(table)
     }
 
     /// A table's columns in table order.
     static func columnNames(of table: String, on connection: PostgresConnection) throws(PostgresError) -> [String] {
-        try connection.query(
-            """
-            SELECT attname FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped
-            ORDER BY attnum
-            """, [quoteIdentifier(table)]
-        ).compactMap { $0.first ?? nil }
+        try connection.columnNames(of: table)
     }
 
-    // MARK: Applying
+}
 
-    /// FULL: the staged table becomes the live table, by rename, in the
-    /// apply's transaction: readers see the old table or the new one.
-    private func replace(with table: StagedTable, on connection: PostgresConnection) throws -> ApplyOutcome {
-        let live = quoteIdentifier(table.target.table)
-        try connection.execute("DROP TABLE IF EXISTS \(live)")
-        try connection.execute("ALTER TABLE \(quoteIdentifier(table.stagingName)) RENAME TO \(live)")
+// MARK: The shared SQL algorithms
+
+/// Every call comes from inside `locked`, which the store's connection
+/// needs.
+extension PostgresCatalogStore: SQLStoreBackend {
+    package var applyConnection: PostgresConnection { connection }
+    package var dialect: PostgresDialect { PostgresDialect() }
+
+    /// The search table follows its table; values kept from earlier files
+    /// of the table (`epf_unfit_values`) went with its rows.
+    package func didReplace(_ table: StagedTable) throws {
         try PostgresSearchIndex.replace(live: table.target.table, staging: table.stagingName, on: connection)
-        // Values kept from earlier files of the table went with its rows.
         try connection.change(
             """
             DELETE FROM \(Self.unfitTable) WHERE table_name = $1
             AND load_id NOT IN (SELECT load_id FROM \(Self.checkpointTable) WHERE staging_name = $2)
             """, [table.target.table, table.stagingName])
-        let rows = table.counts.rowsRead - table.counts.duplicateKeys
-        return ApplyOutcome(rowsAfter: rows, inserted: rows, updated: 0, addedColumns: [])
     }
 
-    /// INCREMENTAL: `INSERT ... ON CONFLICT (key) DO UPDATE`, columns
-    /// matched by name; columns the file lacks keep their values, columns
-    /// the table lacks are added. The staging table holds one row per key
-    /// (the loader kept the last).
-    private func upsert(_ table: StagedTable, on connection: PostgresConnection) throws -> ApplyOutcome {
-        let header = table.target.header
-        let liveName = table.target.table
-        let live = quoteIdentifier(liveName)
-        let staging = quoteIdentifier(table.stagingName)
-        let key = header.primaryKey
-        var added: [String] = []
-        if try !Self.tableExists(liveName, on: connection) {
-            try connection.execute("CREATE TABLE \(live) (\(PostgresSchema.columnDefinitions(header)))")
-        } else {
-            let existing = Set(try Self.columnNames(of: liveName, on: connection))
-            for (name, type) in zip(header.columns, header.types) where !existing.contains(name) {
-                try connection.execute("ALTER TABLE \(live) ADD COLUMN \(PostgresSchema.columnDefinition(name, type))")
-                added.append(name)
-            }
-        }
-        try Self.buildLookupIndex(on: liveName, catalogTable: liveName, key: key, connection: connection)
-        if try keyIndex(of: liveName, columns: key, on: connection) == nil {
-            let name = try Self.freeIndexName(base: "\(liveName)_key", on: connection)
-            let create = "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(live) (\(quoteColumnList(key))) NULLS NOT DISTINCT"
-            guard try connection.executeUnlessUniqueViolation(create) else {
-                throw CatalogError(
-                    .constraint,
-                    detail: "the live table \(liveName) has repeated values of the key (\(key.joined(separator: ", "))) this INCREMENTAL file updates by",
-                    hint: "Import a FULL file of \(liveName) first, so the table has a usable key")
-            }
-        }
-        let columns = quoteColumnList(header.columns)
-        let nonKey = header.columns.filter { !key.contains($0) }
-        let action = nonKey.isEmpty
-            ? "NOTHING"
-            : "UPDATE SET " + nonKey.map { "\(quoteIdentifier($0)) = excluded.\(quoteIdentifier($0))" }.joined(separator: ", ")
-        // xmax = 0 marks a row the statement inserted (not one it updated).
-        let inserted = Int(
-            try connection.scalar(
-                """
-                WITH changed AS (
-                    INSERT INTO \(live) (\(columns)) SELECT \(columns) FROM \(staging)
-                    ON CONFLICT (\(quoteColumnList(key))) DO \(action)
-                    RETURNING (xmax = 0) AS inserted)
-                SELECT count(*) FILTER (WHERE inserted) FROM changed
-                """) ?? "0") ?? 0
-        try PostgresSearchIndex.afterUpsert(live: liveName, staging: table.stagingName, header: header, on: connection)
-        try connection.execute("DROP TABLE \(staging)")
-        let rowsAfter = Int(try connection.scalar("SELECT count(*) FROM \(live)") ?? "0") ?? 0
-        let stored = table.counts.rowsRead - table.counts.duplicateKeys
-        return ApplyOutcome(rowsAfter: rowsAfter, inserted: inserted, updated: stored - inserted, addedColumns: added)
+    package func willUpsert(_ table: StagedTable) throws {}
+
+    /// The `tsvector` column is filled for the rows the upsert changed.
+    package func didUpsert(_ table: StagedTable, _ pending: Void) throws {
+        try PostgresSearchIndex.afterUpsert(live: table.target.table, staging: table.stagingName, header: table.target.header, on: connection)
     }
 
-    /// The name of a unique index on exactly `columns` of `table`, if any.
-    func keyIndex(of table: String, columns: [String], on connection: PostgresConnection) throws(PostgresError) -> String? {
-        let rows = try connection.query(
-            """
-            SELECT c.relname, (SELECT array_agg(a.attname ORDER BY k.ordinality)::text
-                FROM unnest(i.indkey) WITH ORDINALITY AS k(attnum, ordinality)
-                JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum)
-            FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-            WHERE i.indrelid = to_regclass($1) AND i.indisunique AND i.indpred IS NULL
-            """, [quoteIdentifier(table)])
-        let wanted = Set(columns)
-        for row in rows {
-            guard let name = row[0], let list = row[1] else { continue }
-            let names = list.dropFirst().dropLast().split(separator: ",").map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
-            if Set(names) == wanted && names.count == columns.count { return name }
-        }
-        return nil
+    /// The checkpoint goes; the load's unfit values stay with the rows.
+    package func forgetCheckpoint(of table: StagedTable) throws {
+        try connection.change("DELETE FROM \(Self.checkpointTable) WHERE staging_name = $1", [table.stagingName])
     }
 
-    private func saveTableInfo(_ table: StagedTable, on connection: PostgresConnection) throws {
-        let header = table.target.header
-        var known: [String: String] = [:]
-        if header.exportMode == .incremental,
-            let previous = try connection.scalar("SELECT columns FROM \(Self.tableInfoTable) WHERE table_name = $1", [table.target.table])
-        {
-            known = (try? JSONDecoder().decode([TableColumn].self, from: Data(previous.utf8)))
-                .map { Dictionary($0.map { ($0.name, $0.type) }, uniquingKeysWith: { $1 }) } ?? [:]
-        }
-        for (name, type) in zip(header.columns, header.types) { known[name] = type.declared }
-        let order = try Self.columnNames(of: table.target.table, on: connection)
-        let columns = order.map { TableColumn(name: $0, type: known[$0] ?? "") }
-        let columnsJSON = String(decoding: try JSONEncoder().encode(columns), as: UTF8.self)
-        let keyJSON = String(decoding: try JSONEncoder().encode(header.primaryKey), as: UTF8.self)
-        try connection.change(
-            """
-            INSERT INTO \(Self.tableInfoTable) (table_name, feed, export_mode, export_date, columns, primary_key, source_path, applied_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-            ON CONFLICT (table_name) DO UPDATE SET feed = excluded.feed, export_mode = excluded.export_mode,
-                export_date = excluded.export_date, columns = excluded.columns, primary_key = excluded.primary_key,
-                source_path = excluded.source_path, applied_at = excluded.applied_at
-            """,
-            [
-                table.target.table, table.target.feed, header.exportMode.rawValue, table.firstExportDate.map { String($0) },
-                columnsJSON, keyJSON, table.target.sourceName, Timestamp.now(),
-            ])
-    }
-
-    private func insert(_ journal: [JournalEntry], on connection: PostgresConnection) throws(PostgresError) {
-        for entry in journal {
-            try connection.change(
-                """
-                INSERT INTO \(Self.journalTable) (feed, feed_date, table_name, export_date, mode, rows, repaired_rows,
-                    skipped_rows, source_path, source_size, started_at, finished_at, status, message, details, origin_size,
-                    origin_md5, origin_hash, origin_mtime)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
-                """,
-                [
-                    entry.feed, entry.feedDate, entry.table, entry.exportDate.map { String($0) }, entry.mode,
-                    String(entry.rows), String(entry.repairedRows), String(entry.skippedRows), entry.sourcePath,
-                    entry.sourceSize.map { String($0) }, entry.startedAt, entry.finishedAt, entry.status.rawValue,
-                    entry.message.map { self.target.scrub($0) }, entry.details.map { self.target.scrub($0) }, entry.originSize.map { String($0) },
-                    entry.originMD5, entry.originHash, entry.originModified.map { String($0) },
-                ])
-        }
-    }
-}
-
-/// A column as `epf_table_info.columns` lists it (the same JSON as the
-/// SQLite store's `ColumnInfo`).
-struct TableColumn: Codable {
-    var name: String
-    /// The declared EPF type (`VARCHAR(1000)`, `BIGINT`, ...).
-    var type: String
+    /// Passwords never reach the journal.
+    package func journalText(_ text: String) -> String { target.scrub(text) }
 }
 
 extension PostgresStoreOptions {

@@ -57,7 +57,7 @@ public final class SQLiteCatalogStore: CatalogStore {
     /// Held while the store is open: one import at a time.
     private let lock: ImportLock
     /// What the crash tests change; nothing by default.
-    let hooks: LoadHooks
+    package let hooks: LoadHooks
     /// In WAL mode, copies what the import commits into the file beside the
     /// load, until `importFinished`.
     private var checkpointer: WALCheckpointer?
@@ -67,9 +67,9 @@ public final class SQLiteCatalogStore: CatalogStore {
     /// Page cache, in KiB.
     public static let cacheKiB = 65_536
 
-    public static let journalTable = "epf_journal"
-    public static let tableInfoTable = "epf_table_info"
-    static let stagingPrefix = "epf_stage_"
+    public static let journalTable = CatalogTables.journal
+    public static let tableInfoTable = CatalogTables.tableInfo
+    static let stagingPrefix = CatalogTables.stagingPrefix
 
     /// Opens the catalog at `path` for importing, creating it if needed.
     /// Throws when another import holds the catalog (`ImportLock`).
@@ -224,22 +224,7 @@ public final class SQLiteCatalogStore: CatalogStore {
 
     public func apply(_ staged: [StagedTable], journal: [JournalEntry]) throws -> [ApplyOutcome] {
         do {
-            let outcomes = try database.transaction {
-                var outcomes: [ApplyOutcome] = []
-                for table in staged {
-                    switch table.target.header.exportMode {
-                    case .full: outcomes.append(try replace(with: table))
-                    case .incremental: outcomes.append(try upsert(table))
-                    }
-                    try saveTableInfo(table)
-                    try CheckpointTable.delete(staging: table.stagingName, in: database)
-                }
-                try insert(journal)
-                hooks.reach(.inApply)
-                return outcomes
-            }
-            hooks.reach(.afterApply)
-            return outcomes
+            return try applyAll(staged, journal: journal)
         } catch let error as SQLiteError {
             throw CatalogError(error, while: "applying \(staged.map(\.target.table).joined(separator: ", "))")
         }
@@ -279,7 +264,7 @@ public final class SQLiteCatalogStore: CatalogStore {
 
     public func record(_ journal: [JournalEntry]) throws {
         do {
-            try database.transaction { try insert(journal) }
+            try database.transaction { try insertJournal(journal) }
         } catch let error as SQLiteError {
             throw CatalogError(error, while: "writing the import journal")
         }
@@ -305,12 +290,8 @@ public final class SQLiteCatalogStore: CatalogStore {
     }
 
     public func confirmUnchanged(_ downloads: [(id: Int64, modified: Int64)]) throws {
-        guard !downloads.isEmpty else { return }
         do {
-            try database.transaction {
-                let statement = try database.prepare("UPDATE \(Self.journalTable) SET origin_mtime = ? WHERE id = ?")
-                for download in downloads { try statement.execute([.integer(download.modified), .integer(download.id)]) }
-            }
+            try SQLJournal.confirmUnchanged(downloads, on: database, dialect: dialect)
         } catch let error as SQLiteError {
             throw CatalogError(error, while: "writing the import journal")
         }
@@ -318,170 +299,44 @@ public final class SQLiteCatalogStore: CatalogStore {
 
     static func appliedFiles(in database: SQLiteDatabase) throws -> [AppliedFile] {
         do {
-            // Journals written before origins were recorded have no such columns.
-            let columns = Set(
-                try database.columnNames(of: journalTable))
-            let origin = ["origin_size", "origin_md5", "origin_hash", "origin_mtime"].map { columns.contains($0) ? $0 : "NULL" }
-            return try database.rows(
-                """
-                SELECT feed, feed_date, table_name, mode, export_date, \(origin.joined(separator: ", ")), details, id
-                FROM \(journalTable) WHERE status = 'applied' ORDER BY id
-                """
-            ).map { row in
-                let details = row[9].textValue.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any]
-                return AppliedFile(
-                    id: row[10].integerValue, feed: row[0].textValue, feedDate: row[1].textValue, table: row[2].textValue ?? "", mode: row[3].textValue,
-                    exportDate: row[4].integerValue, originSize: row[5].integerValue, originMD5: row[6].textValue,
-                    originHash: row[7].textValue, originModified: row[8].integerValue, archiveTables: details?["archiveTables"] as? [String])
-            }
-        } catch {
+            return try SQLJournal.appliedFiles(on: database)
+        } catch let error as SQLiteError {
             throw CatalogError(error, while: "reading the import journal")
         }
     }
 
     public func rowCount(of table: String) throws -> Int? {
         do {
-            guard try database.tableExists(table) else { return nil }
-            return Int(try database.scalar("SELECT count(*) FROM \(quoteIdentifier(table))")?.integerValue ?? 0)
-        } catch {
+            return try liveRowCount(of: table)
+        } catch let error as SQLiteError {
             throw CatalogError(error, while: "counting the rows of \(table)")
         }
     }
+}
 
-    // MARK: Applying
+// MARK: The shared SQL algorithms
 
-    /// FULL: the staged table becomes the live table; rows the new full
-    /// lacks disappear with the old table.
-    private func replace(with table: StagedTable) throws(SQLiteError) -> ApplyOutcome {
-        let live = quoteIdentifier(table.target.table)
-        try database.execute("DROP TABLE IF EXISTS \(live)")
-        try database.execute("ALTER TABLE \(quoteIdentifier(table.stagingName)) RENAME TO \(live)")
+extension SQLiteCatalogStore: SQLStoreBackend {
+    package var applyConnection: SQLiteDatabase { database }
+    package var dialect: SQLiteDialect { SQLiteDialect() }
+
+    /// The FTS5 search table follows its table.
+    package func didReplace(_ table: StagedTable) throws {
         try SearchIndexMaintenance.replace(live: table.target.table, staging: table.stagingName, in: database)
-        let rows = table.counts.rowsRead - table.counts.duplicateKeys
-        return ApplyOutcome(rowsAfter: rows, inserted: rows, updated: 0, addedColumns: [])
     }
 
-    /// INCREMENTAL: upsert by key, columns matched by name; columns the file
-    /// lacks keep their values, columns the table lacks are added.
-    private func upsert(_ table: StagedTable) throws -> ApplyOutcome {
-        let header = table.target.header
-        let liveName = table.target.table
-        let live = quoteIdentifier(liveName)
-        let staging = quoteIdentifier(table.stagingName)
-        let key = header.primaryKey
-        var added: [String] = []
-        if try !database.tableExists(liveName) {
-            try database.execute("CREATE TABLE \(live) (\(SchemaMapping.columnDefinitions(header)))")
-        } else {
-            let existing = Set(try database.columnNames(of: liveName))
-            for (name, type) in zip(header.columns, header.types) where !existing.contains(name) {
-                try database.execute("ALTER TABLE \(live) ADD COLUMN \(SchemaMapping.columnDefinition(name, type))")
-                added.append(name)
-            }
-        }
-        try LookupIndex.build(on: liveName, catalogTable: liveName, key: key, in: database)
-        if try keyIndex(of: liveName, columns: key) == nil {
-            let name = try Self.freeKeyIndexName(for: liveName, in: database)
-            let create = "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(live) (\(quoteColumnList(key)))"
-            guard try database.executeUnlessConstraintViolated(create) else {
-                throw CatalogError(
-                    .constraint,
-                    detail: "the live table \(liveName) has repeated values of the key (\(key.joined(separator: ", "))) this INCREMENTAL file updates by",
-                    hint: "Import a FULL file of \(liveName) first, so the table has a usable key")
-            }
-        }
-        let matches = key.map { "l.\(quoteIdentifier($0)) = s.\(quoteIdentifier($0))" }.joined(separator: " AND ")
-        let updated = Int(try database.scalar("SELECT count(*) FROM \(staging) AS s WHERE EXISTS (SELECT 1 FROM \(live) AS l WHERE \(matches))")?.integerValue ?? 0)
-        let columns = quoteColumnList(header.columns)
-        let nonKey = header.columns.filter { !key.contains($0) }
-        let action = nonKey.isEmpty
-            ? "NOTHING"
-            : "UPDATE SET " + nonKey.map { "\(quoteIdentifier($0)) = excluded.\(quoteIdentifier($0))" }.joined(separator: ", ")
-        // The search index loses the old text of the rows the upsert changes
-        // before the upsert, and gets their new text after it.
-        let search = try SearchIndexMaintenance.beforeUpsert(live: liveName, staging: table.stagingName, header: header, in: database)
-        try database.execute(
-            "INSERT INTO \(live) (\(columns)) SELECT \(columns) FROM \(staging) WHERE true ORDER BY rowid ON CONFLICT (\(quoteColumnList(key))) DO \(action)")
-        if let search {
-            try SearchIndexMaintenance.afterUpsert(search, live: liveName, staging: table.stagingName, header: header, in: database)
-        }
-        try database.execute("DROP TABLE \(staging)")
-        let rowsAfter = Int(try database.scalar("SELECT count(*) FROM \(live)")?.integerValue ?? 0)
-        let stored = table.counts.rowsRead - table.counts.duplicateKeys
-        return ApplyOutcome(rowsAfter: rowsAfter, inserted: stored - updated, updated: updated, addedColumns: added)
+    /// FTS5 is contentless: the old text of the rows the upsert changes is
+    /// deleted from the index before the upsert, and the new text added after.
+    package func willUpsert(_ table: StagedTable) throws -> SearchIndexMaintenance.AfterUpsert? {
+        try SearchIndexMaintenance.beforeUpsert(live: table.target.table, staging: table.stagingName, header: table.target.header, in: database)
     }
 
-    /// The name of a unique index on exactly `columns` of `table`, if any.
-    func keyIndex(of table: String, columns: [String]) throws(SQLiteError) -> String? {
-        try database.index(on: table, columns: columns, uniqueOnly: true)
+    package func didUpsert(_ table: StagedTable, _ pending: SearchIndexMaintenance.AfterUpsert?) throws {
+        guard let pending else { return }
+        try SearchIndexMaintenance.afterUpsert(pending, live: table.target.table, staging: table.stagingName, header: table.target.header, in: database)
     }
 
-    private func saveTableInfo(_ table: StagedTable) throws(SQLiteError) {
-        let header = table.target.header
-        // Declared types by column, in the live table's column order; columns
-        // an INCREMENTAL file lacks keep the types known before.
-        var known: [String: String] = [:]
-        if let previous = try database.scalar(
-            "SELECT columns FROM \(Self.tableInfoTable) WHERE table_name = ?", [.text(table.target.table)])?.textValue,
-            header.exportMode == .incremental
-        {
-            known = (try? JSONDecoder().decode([ColumnInfo].self, from: Data(previous.utf8)))
-                .map { Dictionary($0.map { ($0.name, $0.type) }, uniquingKeysWith: { $1 }) } ?? [:]
-        }
-        for (name, type) in zip(header.columns, header.types) { known[name] = type.declared }
-        let order = try database.columnNames(of: table.target.table)
-        let columns = order.map { ColumnInfo(name: $0, type: known[$0] ?? "") }
-        // Sorted keys: the same table info from every run (JSONEncoder's key
-        // order otherwise changes from process to process).
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let columnsJSON = String(decoding: try! encoder.encode(columns), as: UTF8.self)
-        let keyJSON = String(decoding: try! encoder.encode(header.primaryKey), as: UTF8.self)
-        try database.execute(
-            """
-            INSERT INTO \(Self.tableInfoTable) (table_name, feed, export_mode, export_date, columns, primary_key, source_path, applied_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (table_name) DO UPDATE SET feed = excluded.feed, export_mode = excluded.export_mode,
-                export_date = excluded.export_date, columns = excluded.columns, primary_key = excluded.primary_key,
-                source_path = excluded.source_path, applied_at = excluded.applied_at
-            """,
-            [
-                .text(table.target.table), table.target.feed.map { .text($0) } ?? .null, .text(header.exportMode.rawValue),
-                table.firstExportDate.map { .integer($0) } ?? .null, .text(columnsJSON), .text(keyJSON),
-                .text(table.target.sourceName), .text(Timestamp.now()),
-            ])
-    }
-
-    private func insert(_ journal: [JournalEntry]) throws(SQLiteError) {
-        let statement = try database.prepare(
-            """
-            INSERT INTO \(Self.journalTable) (feed, feed_date, table_name, export_date, mode, rows, repaired_rows,
-                skipped_rows, source_path, source_size, started_at, finished_at, status, message, details, origin_size,
-                origin_md5, origin_hash, origin_mtime)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        for entry in journal {
-            try statement.execute([
-                entry.feed.map { .text($0) } ?? .null,
-                entry.feedDate.map { .text($0) } ?? .null,
-                .text(entry.table),
-                entry.exportDate.map { .integer($0) } ?? .null,
-                entry.mode.map { .text($0) } ?? .null,
-                .integer(Int64(entry.rows)),
-                .integer(Int64(entry.repairedRows)),
-                .integer(Int64(entry.skippedRows)),
-                .text(entry.sourcePath),
-                entry.sourceSize.map { .integer($0) } ?? .null,
-                .text(entry.startedAt),
-                .text(entry.finishedAt),
-                .text(entry.status.rawValue),
-                entry.message.map { .text($0) } ?? .null,
-                entry.details.map { .text($0) } ?? .null,
-                entry.originSize.map { .integer($0) } ?? .null,
-                entry.originMD5.map { .text($0) } ?? .null,
-                entry.originHash.map { .text($0) } ?? .null,
-                entry.originModified.map { .integer($0) } ?? .null,
-            ])
-        }
+    package func forgetCheckpoint(of table: StagedTable) throws {
+        try CheckpointTable.delete(staging: table.stagingName, in: database)
     }
 }

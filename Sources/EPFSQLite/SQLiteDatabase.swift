@@ -113,7 +113,7 @@ public final class SQLiteDatabase {
 
     /// An index of `table` on exactly `columns` (in any order), unique ones
     /// only when `uniqueOnly`; nil when there is none.
-    func index(on table: String, columns: [String], uniqueOnly: Bool) throws(SQLiteError) -> String? {
+    package func index(on table: String, columns: [String], uniqueOnly: Bool) throws(SQLiteError) -> String? {
         for row in try rows("SELECT name, \"unique\" FROM pragma_index_list(?)", [.text(table)]) {
             guard let name = row[0].textValue, !uniqueOnly || row[1] == .integer(1) else { continue }
             let indexed = try rows("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(name)])
@@ -127,7 +127,7 @@ public final class SQLiteDatabase {
     /// `base` with a random suffix). Live and staging tables alternate
     /// between these names, because an index keeps its name when its table
     /// is renamed into place.
-    func freeIndexName(base: String) throws(SQLiteError) -> String {
+    package func freeIndexName(base: String) throws(SQLiteError) -> String {
         for candidate in [base, base + "2", base + "3"] {
             if try scalar("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?", [.text(candidate)]) == nil {
                 return candidate

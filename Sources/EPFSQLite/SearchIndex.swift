@@ -158,7 +158,7 @@ private func searchRowid(_ context: OpaquePointer?, _ rowid: OpaquePointer?, _ t
 
 /// What the store does to search tables while it applies staged tables.
 /// Everything runs in the caller's transaction.
-enum SearchIndexMaintenance {
+package enum SearchIndexMaintenance {
     /// FULL, at the end of the load: indexes the staging table, if its
     /// table is indexed.
     static func buildStaging(for target: StagingTarget, staging: String, in database: SQLiteDatabase) throws(SQLiteError) {
@@ -188,7 +188,7 @@ enum SearchIndexMaintenance {
     }
 
     /// What to do after an INCREMENTAL upsert.
-    enum AfterUpsert {
+    package enum AfterUpsert {
         /// Index the rows the upsert wrote (their old entries are gone).
         case indexStaged(SearchIndex)
         /// Build the index of the whole live table (it had none, or one of

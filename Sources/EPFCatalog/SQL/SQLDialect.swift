@@ -1,0 +1,34 @@
+import EPFFormat
+
+/// How a SQL database spells what the shared algorithms write, where
+/// databases differ.
+package protocol SQLDialect: Sendable {
+    /// Parameter `n` (1-based) of a statement: `?1`, `$1`.
+    func parameter(_ n: Int) -> String
+    /// One column of a `CREATE TABLE` or `ADD COLUMN` for an EPF column.
+    func columnDefinition(_ name: String, _ type: ColumnType) -> String
+    /// After `CREATE UNIQUE INDEX ... (columns)`: what makes NULL keys equal
+    /// (`NULLS NOT DISTINCT` in PostgreSQL; SQLite's key columns hold no
+    /// NULL that matters, an empty key stays empty text).
+    var uniqueIndexSuffix: String { get }
+    /// After `SELECT ... FROM staging` in an upsert: SQLite needs `WHERE
+    /// true` before `ON CONFLICT` and inserts in load order (the staging
+    /// table kept every row); PostgreSQL's staging holds one row per key.
+    var upsertSourceClause: String { get }
+    /// The statement that runs the upsert `upsert` and answers one row, the
+    /// number of rows it inserted (not updated), if the database can tell
+    /// in the same statement; nil to count the updated keys beforehand.
+    func countingInserts(_ upsert: String) -> String?
+}
+
+extension SQLDialect {
+    /// The column list of a `CREATE TABLE` for a header.
+    package func columnDefinitions(_ header: EPFHeader) -> String {
+        zip(header.columns, header.types).map(columnDefinition).joined(separator: ", ")
+    }
+
+    /// `p1, p2, ...` for `count` parameters.
+    package func parameters(_ count: Int) -> String {
+        (1...count).map(parameter).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,91 @@
+import EPFCatalog
+import EPFFormat
+import Foundation
+
+/// The PostgreSQL connection as the shared SQL algorithms use it. Values
+/// travel as text both ways (libpq's text format): a parameter is its
+/// text, a result is `.text` or `.null`.
+extension PostgresConnection: SQLConnection {
+    package func rows(_ sql: String, _ values: [SQLValue]) throws -> [[SQLValue]] {
+        try query(sql, values.map(\.textValue)).map { row in row.map { $0.map(SQLValue.text) ?? .null } }
+    }
+
+    @discardableResult
+    package func change(_ sql: String, _ values: [SQLValue]) throws -> Int {
+        try change(sql, values.map(\.textValue))
+    }
+
+    package func begin() throws { try execute("BEGIN") }
+
+    package func commit() throws { try execute("COMMIT") }
+
+    /// A table of the connection's current schema.
+    package func tableExists(_ table: String) throws -> Bool {
+        try scalar("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = $1", [table]) != "0"
+    }
+
+    /// A table's columns in table order.
+    package func columnNames(of table: String) throws(PostgresError) -> [String] {
+        try query(
+            """
+            SELECT attname FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped
+            ORDER BY attnum
+            """, [quoteIdentifier(table)]
+        ).compactMap { $0.first ?? nil }
+    }
+
+    package func index(on table: String, columns: [String], uniqueOnly: Bool) throws -> String? {
+        let rows = try query(
+            """
+            SELECT c.relname, (SELECT array_agg(a.attname ORDER BY k.ordinality)::text
+                FROM unnest(i.indkey) WITH ORDINALITY AS k(attnum, ordinality)
+                JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum)
+            FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+            WHERE i.indrelid = to_regclass($1) AND (i.indisunique OR NOT $2::boolean) AND i.indpred IS NULL
+            """, [quoteIdentifier(table), uniqueOnly ? "true" : "false"])
+        let wanted = Set(columns)
+        for row in rows {
+            guard let name = row[0], let list = row[1] else { continue }
+            let names = list.dropFirst().dropLast().split(separator: ",").map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            if Set(names) == wanted && names.count == columns.count { return name }
+        }
+        return nil
+    }
+
+    /// `base`, or `base2`, ... whichever no relation of the schema has.
+    package func freeIndexName(base: String) throws(PostgresError) -> String {
+        for name in [base, base + "2"] {
+            if try scalar("SELECT to_regclass($1) IS NOT NULL", [quoteIdentifier(name)]) == "f" { return name }
+        }
+        var suffix = 3
+        while try scalar("SELECT to_regclass($1) IS NOT NULL", [quoteIdentifier(base + String(suffix))]) == "t" {
+            suffix += 1
+        }
+        return base + String(suffix)
+    }
+}
+
+/// PostgreSQL's spelling of what the shared algorithms write.
+package struct PostgresDialect: SQLDialect {
+    package init() {}
+
+    package func parameter(_ n: Int) -> String { "$\(n)" }
+
+    package func columnDefinition(_ name: String, _ type: ColumnType) -> String {
+        PostgresSchema.columnDefinition(name, type)
+    }
+
+    /// Typed key columns hold NULL for an empty field; two NULL keys are
+    /// the same key.
+    package var uniqueIndexSuffix: String { " NULLS NOT DISTINCT" }
+
+    package var upsertSourceClause: String { "" }
+
+    /// `xmax = 0` marks a row the statement inserted (not one it updated).
+    package func countingInserts(_ upsert: String) -> String? {
+        """
+        WITH changed AS (\(upsert) RETURNING (xmax = 0) AS inserted)
+        SELECT count(*) FILTER (WHERE inserted) FROM changed
+        """
+    }
+}

@@ -1,0 +1,56 @@
+import CSQLite
+import EPFCatalog
+import EPFFormat
+
+/// The SQLite connection as the shared SQL algorithms use it.
+extension SQLiteDatabase: SQLConnection {
+    @discardableResult
+    package func change(_ sql: String, _ values: [SQLValue]) throws -> Int {
+        try execute(sql, values)
+        return changes
+    }
+
+    package func executeUnlessUniqueViolation(_ sql: String) throws -> Bool {
+        try executeUnlessConstraintViolated(sql)
+    }
+
+    /// `BEGIN IMMEDIATE`: the write lock now, not at the first write, so a
+    /// transaction never fails half-way on another writer.
+    package func begin() throws { try execute("BEGIN IMMEDIATE") }
+
+    package func commit() throws { try execute("COMMIT") }
+}
+
+/// SQLite's spelling of what the shared algorithms write.
+package struct SQLiteDialect: SQLDialect {
+    package init() {}
+
+    package func parameter(_ n: Int) -> String { "?\(n)" }
+
+    package func columnDefinition(_ name: String, _ type: ColumnType) -> String {
+        SchemaMapping.columnDefinition(name, type)
+    }
+
+    package var uniqueIndexSuffix: String { "" }
+
+    /// `WHERE true` keeps `ON CONFLICT` from being read as the join's;
+    /// rowid order applies a key's rows in load order (the last one wins).
+    package var upsertSourceClause: String { " WHERE true ORDER BY rowid" }
+
+    package func countingInserts(_ upsert: String) -> String? { nil }
+}
+
+extension LookupIndex {
+    /// `build(on:catalogTable:key:in:)` with SQLite's errors, for code that
+    /// throws them.
+    static func build(on table: String, catalogTable: String, key: [String], in database: SQLiteDatabase) throws(SQLiteError) {
+        let connection: any SQLConnection = database
+        do {
+            try build(on: table, catalogTable: catalogTable, key: key, in: connection)
+        } catch let error as SQLiteError {
+            throw error
+        } catch {
+            throw SQLiteError(code: SQLITE_ERROR, message: "\(error)")
+        }
+    }
+}
