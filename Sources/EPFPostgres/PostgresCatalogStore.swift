@@ -175,9 +175,7 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
 
     /// Runs `body` with the store's connection, under its lock.
     func locked<T>(_ body: (PostgresConnection) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(connection)
+        try withApplyConnection { try body(connection) }
     }
 
     // MARK: CatalogStore
@@ -219,13 +217,7 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     }
 
     public func apply(_ staged: [StagedTable], journal: [JournalEntry]) throws -> [ApplyOutcome] {
-        try locked { _ in
-            do {
-                return try applyAll(staged, journal: journal)
-            } catch let error as PostgresError {
-                throw CatalogError(error, while: "applying \(staged.map(\.target.table).joined(separator: ", "))")
-            }
-        }
+        try applyStaged(staged, journal: journal)
     }
 
     public func discard(_ staged: [StagedTable]) {
@@ -251,19 +243,13 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
         }
     }
 
-    public func record(_ journal: [JournalEntry]) throws {
-        try locked { connection in
-            do {
-                try connection.transaction { try insertJournal(journal) }
-            } catch let error as PostgresError {
-                throw CatalogError(error, while: "writing the import journal")
-            }
-        }
-    }
+    public func record(_ journal: [JournalEntry]) throws { try recordJournal(journal) }
 
-    public func appliedFiles() throws -> [AppliedFile] {
-        try locked { connection in try Self.appliedFiles(on: connection) }
-    }
+    public func appliedFiles() throws -> [AppliedFile] { try journalAppliedFiles() }
+
+    public func confirmUnchanged(_ downloads: [(id: Int64, modified: Int64)]) throws { try confirmUnchangedDownloads(downloads) }
+
+    public func rowCount(of table: String) throws -> Int? { try liveRowCount(of: table) }
 
     /// The applied files of the catalog at `target`, read without creating
     /// anything (for `--dry-run`); none when it has no journal yet.
@@ -271,37 +257,9 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
         do {
             let connection = try PostgresConnection(target, applicationName: "epf import --dry-run")
             guard try connection.scalar("SELECT to_regclass($1) IS NOT NULL", [journalTable]) == "t" else { return [] }
-            return try appliedFiles(on: connection)
-        } catch let error as PostgresError {
-            throw CatalogError(error, while: "reading the import journal of \(target.redacted)")
-        }
-    }
-
-    public func confirmUnchanged(_ downloads: [(id: Int64, modified: Int64)]) throws {
-        try locked { connection in
-            do {
-                try SQLJournal.confirmUnchanged(downloads, on: connection, dialect: dialect)
-            } catch let error as PostgresError {
-                throw CatalogError(error, while: "writing the import journal")
-            }
-        }
-    }
-
-    static func appliedFiles(on connection: PostgresConnection) throws -> [AppliedFile] {
-        do {
             return try SQLJournal.appliedFiles(on: connection)
         } catch let error as PostgresError {
-            throw CatalogError(error, while: "reading the import journal")
-        }
-    }
-
-    public func rowCount(of table: String) throws -> Int? {
-        try locked { _ in
-            do {
-                return try liveRowCount(of: table)
-            } catch let error as PostgresError {
-                throw CatalogError(error, while: "counting the rows of \(table)")
-            }
+            throw CatalogError(error, while: "reading the import journal of \(target.redacted)")
         }
     }
 
@@ -318,8 +276,6 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
 
 // MARK: The shared SQL algorithms
 
-/// Every call comes from inside `locked`, which the store's connection
-/// needs.
 extension PostgresCatalogStore: SQLStoreBackend {
     package var applyConnection: PostgresConnection { connection }
     package var dialect: PostgresDialect { PostgresDialect() }
@@ -349,6 +305,14 @@ extension PostgresCatalogStore: SQLStoreBackend {
 
     /// Passwords never reach the journal.
     package func journalText(_ text: String) -> String { target.scrub(text) }
+
+    /// Loaders run on other threads, each on its own connection; the
+    /// store's connection is shared by the importer's calls.
+    package func withApplyConnection<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
 }
 
 extension PostgresStoreOptions {

@@ -19,6 +19,12 @@ extension PostgresConnection: SQLConnection {
 
     package func commit() throws { try execute("COMMIT") }
 
+    package func catalogError(_ error: any Error, while action: String) -> CatalogError {
+        if let error = error as? CatalogError { return error }
+        if let error = error as? PostgresError { return CatalogError(error, while: action) }
+        return CatalogError(.failed, detail: "\(action): \(error)", hint: "")
+    }
+
     /// A table of the connection's current schema.
     package func tableExists(_ table: String) throws -> Bool {
         try scalar("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = $1", [table]) != "0"

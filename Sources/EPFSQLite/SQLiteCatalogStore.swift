@@ -223,11 +223,7 @@ public final class SQLiteCatalogStore: CatalogStore {
     }
 
     public func apply(_ staged: [StagedTable], journal: [JournalEntry]) throws -> [ApplyOutcome] {
-        do {
-            return try applyAll(staged, journal: journal)
-        } catch let error as SQLiteError {
-            throw CatalogError(error, while: "applying \(staged.map(\.target.table).joined(separator: ", "))")
-        }
+        try applyStaged(staged, journal: journal)
     }
 
     /// Bytes free to unprivileged writers on the catalog's file system.
@@ -262,17 +258,13 @@ public final class SQLiteCatalogStore: CatalogStore {
         }
     }
 
-    public func record(_ journal: [JournalEntry]) throws {
-        do {
-            try database.transaction { try insertJournal(journal) }
-        } catch let error as SQLiteError {
-            throw CatalogError(error, while: "writing the import journal")
-        }
-    }
+    public func record(_ journal: [JournalEntry]) throws { try recordJournal(journal) }
 
-    public func appliedFiles() throws -> [AppliedFile] {
-        try Self.appliedFiles(in: database)
-    }
+    public func appliedFiles() throws -> [AppliedFile] { try journalAppliedFiles() }
+
+    public func confirmUnchanged(_ downloads: [(id: Int64, modified: Int64)]) throws { try confirmUnchangedDownloads(downloads) }
+
+    public func rowCount(of table: String) throws -> Int? { try liveRowCount(of: table) }
 
     /// The applied files of the catalog at `path`, read as a reader reads
     /// (`SQLiteDatabase.openForReading(path:)`: it changes nothing but what
@@ -283,33 +275,9 @@ public final class SQLiteCatalogStore: CatalogStore {
         let database = try SQLiteDatabase.openForReading(path: path)
         do {
             guard try database.tableExists(journalTable) else { return [] }
-            return try appliedFiles(in: database)
-        } catch let error as SQLiteError {
-            throw CatalogError(error, while: "reading the import journal of \(path)")
-        }
-    }
-
-    public func confirmUnchanged(_ downloads: [(id: Int64, modified: Int64)]) throws {
-        do {
-            try SQLJournal.confirmUnchanged(downloads, on: database, dialect: dialect)
-        } catch let error as SQLiteError {
-            throw CatalogError(error, while: "writing the import journal")
-        }
-    }
-
-    static func appliedFiles(in database: SQLiteDatabase) throws -> [AppliedFile] {
-        do {
             return try SQLJournal.appliedFiles(on: database)
-        } catch let error as SQLiteError {
-            throw CatalogError(error, while: "reading the import journal")
-        }
-    }
-
-    public func rowCount(of table: String) throws -> Int? {
-        do {
-            return try liveRowCount(of: table)
-        } catch let error as SQLiteError {
-            throw CatalogError(error, while: "counting the rows of \(table)")
+        } catch {
+            throw database.catalogError(error, while: "reading the import journal of \(path)")
         }
     }
 }

@@ -19,6 +19,12 @@ extension SQLiteDatabase: SQLConnection {
     package func begin() throws { try execute("BEGIN IMMEDIATE") }
 
     package func commit() throws { try execute("COMMIT") }
+
+    package func catalogError(_ error: any Error, while action: String) -> CatalogError {
+        if let error = error as? CatalogError { return error }
+        if let error = error as? SQLiteError { return CatalogError(error, while: action) }
+        return CatalogError(.failed, detail: "\(action): \(error)", hint: "")
+    }
 }
 
 /// SQLite's spelling of what the shared algorithms write.

@@ -33,12 +33,25 @@ package protocol SQLConnection: AnyObject {
     /// names alternate between FULL imports, because an index keeps its
     /// name when its table is renamed into place.
     func freeIndexName(base: String) throws -> String
+    /// `error`, met while doing `action`, as a `CatalogError` of the kind
+    /// the backend's code says (a `CatalogError` stays as it is).
+    func catalogError(_ error: any Error, while action: String) -> CatalogError
 }
 
 extension SQLConnection {
     /// The first column of the first row, or nil.
     package func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> SQLValue? {
         try rows(sql, values).first?.first
+    }
+
+    /// Runs `body`; what it throws comes out as a `CatalogError` that says
+    /// it happened while doing `action`.
+    package func doing<T>(_ action: @autoclosure () -> String, _ body: () throws -> T) throws(CatalogError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw catalogError(error, while: action())
+        }
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back

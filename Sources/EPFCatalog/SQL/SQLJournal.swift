@@ -103,11 +103,4 @@ extension SQLStoreBackend {
                 .text(Timestamp.now()),
             ])
     }
-
-    /// Rows of a live table; nil when the table does not exist.
-    package func liveRowCount(of table: String) throws -> Int? {
-        let connection = applyConnection
-        guard try connection.tableExists(table) else { return nil }
-        return Int(try connection.scalar("SELECT count(*) FROM \(quoteIdentifier(table))")?.asInteger ?? 0)
-    }
 }

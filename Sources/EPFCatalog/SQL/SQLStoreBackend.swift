@@ -30,10 +30,61 @@ package protocol SQLStoreBackend {
     func forgetCheckpoint(of table: StagedTable) throws
     /// Text as the journal may keep it (PostgreSQL: passwords scrubbed).
     func journalText(_ text: String) -> String
+    /// Runs `body` while the apply connection is the caller's alone
+    /// (PostgreSQL: under the store's lock; loaders run on other threads).
+    func withApplyConnection<T>(_ body: () throws -> T) rethrows -> T
 }
 
 extension SQLStoreBackend {
     package func journalText(_ text: String) -> String { text }
+    package func withApplyConnection<T>(_ body: () throws -> T) rethrows -> T { try body() }
+
+    // The `CatalogStore` operations every SQL store performs alike, with
+    // the backend's errors turned into `CatalogError`s.
+
+    /// `CatalogStore.apply`: see `applyAll`.
+    package func applyStaged(_ staged: [StagedTable], journal: [JournalEntry]) throws -> [ApplyOutcome] {
+        try withApplyConnection {
+            try applyConnection.doing("applying \(staged.map(\.target.table).joined(separator: ", "))") {
+                try applyAll(staged, journal: journal)
+            }
+        }
+    }
+
+    /// `CatalogStore.record`: the journal alone, in a transaction.
+    package func recordJournal(_ journal: [JournalEntry]) throws {
+        try withApplyConnection {
+            try applyConnection.doing("writing the import journal") {
+                try applyConnection.transaction { try insertJournal(journal) }
+            }
+        }
+    }
+
+    /// `CatalogStore.appliedFiles`.
+    package func journalAppliedFiles() throws -> [AppliedFile] {
+        try withApplyConnection {
+            try applyConnection.doing("reading the import journal") { try SQLJournal.appliedFiles(on: applyConnection) }
+        }
+    }
+
+    /// `CatalogStore.confirmUnchanged`.
+    package func confirmUnchangedDownloads(_ downloads: [(id: Int64, modified: Int64)]) throws {
+        try withApplyConnection {
+            try applyConnection.doing("writing the import journal") {
+                try SQLJournal.confirmUnchanged(downloads, on: applyConnection, dialect: dialect)
+            }
+        }
+    }
+
+    /// `CatalogStore.rowCount`.
+    package func liveRowCount(of table: String) throws -> Int? {
+        try withApplyConnection {
+            try applyConnection.doing("counting the rows of \(table)") {
+                guard try applyConnection.tableExists(table) else { return nil }
+                return Int(try applyConnection.scalar("SELECT count(*) FROM \(quoteIdentifier(table))")?.asInteger ?? 0)
+            }
+        }
+    }
 }
 
 /// The importer's own tables, named alike in every SQL catalog.
