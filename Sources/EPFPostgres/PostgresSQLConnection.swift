@@ -19,10 +19,8 @@ extension PostgresConnection: SQLConnection {
 
     package func commit() throws { try execute("COMMIT") }
 
-    package func catalogError(_ error: any Error, while action: String) -> CatalogError {
-        if let error = error as? CatalogError { return error }
-        if let error = error as? PostgresError { return CatalogError(error, while: action) }
-        return CatalogError(.failed, detail: "\(action): \(error)", hint: "")
+    package func backendError(_ error: any Error, while action: String) -> CatalogError? {
+        (error as? PostgresError).map { CatalogError($0, while: action) }
     }
 
     /// A table of the connection's current schema.

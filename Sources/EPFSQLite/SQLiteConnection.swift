@@ -20,10 +20,8 @@ extension SQLiteDatabase: SQLConnection {
 
     package func commit() throws { try execute("COMMIT") }
 
-    package func catalogError(_ error: any Error, while action: String) -> CatalogError {
-        if let error = error as? CatalogError { return error }
-        if let error = error as? SQLiteError { return CatalogError(error, while: action) }
-        return CatalogError(.failed, detail: "\(action): \(error)", hint: "")
+    package func backendError(_ error: any Error, while action: String) -> CatalogError? {
+        (error as? SQLiteError).map { CatalogError($0, while: action) }
     }
 }
 

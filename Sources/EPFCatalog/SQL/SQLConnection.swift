@@ -34,11 +34,18 @@ package protocol SQLConnection: AnyObject {
     /// name when its table is renamed into place.
     func freeIndexName(base: String) throws -> String
     /// `error`, met while doing `action`, as a `CatalogError` of the kind
-    /// the backend's code says (a `CatalogError` stays as it is).
-    func catalogError(_ error: any Error, while action: String) -> CatalogError
+    /// the backend's code says, if it is the backend's own error.
+    func backendError(_ error: any Error, while action: String) -> CatalogError?
 }
 
 extension SQLConnection {
+    /// `error`, met while doing `action`, as a `CatalogError` (one stays as
+    /// it is).
+    package func catalogError(_ error: any Error, while action: String) -> CatalogError {
+        if let error = error as? CatalogError { return error }
+        return backendError(error, while: action) ?? CatalogError(.failed, detail: "\(action): \(error)", hint: "")
+    }
+
     /// The first column of the first row, or nil.
     package func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> SQLValue? {
         try rows(sql, values).first?.first
