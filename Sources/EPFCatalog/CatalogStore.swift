@@ -167,12 +167,22 @@ public protocol CatalogStore: AnyObject {
     /// Bytes free where the store keeps its data, when it can tell: an
     /// import refuses early a file that cannot fit.
     func freeBytes() -> Int64?
+    /// Staging tables dropped on open: left by imports that did not finish
+    /// and that cannot resume.
+    var droppedLeftovers: [String] { get }
+    /// Interrupted loads kept on open, to resume.
+    var resumableLoads: [ResumableLoad] { get }
+    /// Things worth telling about how the catalog was opened.
+    var notes: [String] { get }
 }
 
 extension CatalogStore {
     public func importFinished() throws {}
     public func confirmUnchanged(_ downloads: [(id: Int64, modified: Int64)]) throws {}
     public func freeBytes() -> Int64? { nil }
+    public var droppedLeftovers: [String] { [] }
+    public var resumableLoads: [ResumableLoad] { [] }
+    public var notes: [String] { [] }
 }
 
 /// A file the import journal lists as applied.

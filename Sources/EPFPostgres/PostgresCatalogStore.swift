@@ -43,12 +43,11 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     /// Staging tables left by an import that was killed and that cannot be
     /// resumed (no checkpoint, or `restart`), dropped on open.
     public private(set) var droppedLeftovers: [String] = []
-    /// Staging tables of loads that were interrupted and can resume, with
-    /// their tables and rows: kept on open for an import of the same files.
-    public private(set) var resumableLoads: [(staging: String, table: String, records: Int)] = []
-    /// Staging tables this store has loaded into or resumed: the others are
-    /// dropped when the import finishes. Guarded by `lock`.
-    private var touchedStaging: Set<String> = []
+    /// Loads that were interrupted and can resume: kept on open for an
+    /// import of the same files.
+    public var resumableLoads: [ResumableLoad] { resumeLedger.resumable }
+    /// Guarded by `lock`.
+    package var resumeLedger = ResumeLedger(stagingTables: [], checkpoints: [], keepResumable: false)
     /// Input bytes between two commits of a load (each commit records where
     /// a killed import resumes): `options.commitBytes`, or the hooks'.
     public let checkpointBytes: Int64
@@ -113,46 +112,6 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
         }
     }
 
-    /// Drops the staging tables that no import will resume (all of them
-    /// unless `keepResumable`), with their checkpoints and unfit values, and
-    /// checkpoints whose staging table is gone (the advisory lock says no
-    /// import runs now). Returns the names dropped.
-    private func dropLeftovers(keepResumable: Bool) throws(PostgresError) -> [String] {
-        let names = try connection.query(
-            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND starts_with(tablename, $1) ORDER BY 1",
-            [Self.stagingPrefix]
-        ).compactMap { $0.first ?? nil }
-        let checkpoints = try PostgresCheckpointTable.all(on: connection)
-        var dropped: [String] = []
-        for name in names {
-            if keepResumable, let load = checkpoints.last(where: { $0.staging == name }) {
-                resumableLoads.append(load)
-                continue
-            }
-            try dropStaging(name, on: connection)
-            dropped.append(name)
-        }
-        for name in Set(checkpoints.map(\.staging)) where !names.contains(name) {
-            try PostgresCheckpointTable.delete(staging: name, on: connection)
-        }
-        return dropped
-    }
-
-    /// Drops a staging table with its checkpoints and unfit values, in one
-    /// transaction.
-    private func dropStaging(_ name: String, on connection: PostgresConnection) throws(PostgresError) {
-        try connection.execute("BEGIN")
-        do {
-            try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(name))")
-            try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(PostgresSearchIndex.tableName(for: name)))")
-            try PostgresCheckpointTable.delete(staging: name, on: connection)
-            try connection.execute("COMMIT")
-        } catch {
-            connection.rollback()
-            throw error
-        }
-    }
-
     /// The staging table of a catalog table.
     public static func stagingName(for table: String) -> String { stagingPrefix + table }
 
@@ -187,7 +146,7 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     public func makeLoader(for target: StagingTarget, strict: Bool) throws -> any TableLoader {
         let staging = Self.stagingName(for: target.table)
         let resume = try locked { connection throws(CatalogError) -> PostgresCheckpointTable.Row? in
-            touchedStaging.insert(staging)
+            resumeLedger.touch(staging)
             do throws(PostgresError) {
                 return try Self.resumableCheckpoint(of: target, staging: staging, on: connection)
             } catch {
@@ -221,27 +180,14 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     }
 
     public func discard(_ staged: [StagedTable]) {
-        locked { connection in
-            for table in staged {
-                try? dropStaging(table.stagingName, on: connection)
-            }
+        locked { _ in
+            for table in staged { try? dropStaging(table.stagingName) }
         }
     }
 
     /// Drops the interrupted loads this import did not resume (it read
     /// other files: their staging tables would only take space).
-    public func importFinished() throws {
-        try locked { connection in
-            do throws(PostgresError) {
-                for load in resumableLoads where !touchedStaging.contains(load.staging) {
-                    try dropStaging(load.staging, on: connection)
-                }
-                resumableLoads.removeAll()
-            } catch {
-                throw CatalogError(error, while: "dropping interrupted loads that were not resumed")
-            }
-        }
-    }
+    public func importFinished() throws { try dropUntouchedLoads() }
 
     public func record(_ journal: [JournalEntry]) throws { try recordJournal(journal) }
 
@@ -301,6 +247,18 @@ extension PostgresCatalogStore: SQLStoreBackend {
     /// The checkpoint goes; the load's unfit values stay with the rows.
     package func forgetCheckpoint(of table: StagedTable) throws {
         try connection.change("DELETE FROM \(Self.checkpointTable) WHERE staging_name = $1", [table.stagingName])
+    }
+
+    package func checkpointedLoads() throws -> [ResumableLoad] {
+        try PostgresCheckpointTable.all(on: connection)
+    }
+
+    package func deleteCheckpoint(staging: String) throws {
+        try PostgresCheckpointTable.delete(staging: staging, on: connection)
+    }
+
+    package func dropStagingSearchIndex(_ staging: String) throws {
+        try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(PostgresSearchIndex.tableName(for: staging)))")
     }
 
     /// Passwords never reach the journal.

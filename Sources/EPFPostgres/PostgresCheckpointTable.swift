@@ -66,9 +66,9 @@ enum PostgresCheckpointTable {
 
     /// Every staging table with a checkpoint, with its catalog table and
     /// the records its last commit holds.
-    static func all(on connection: PostgresConnection) throws(PostgresError) -> [(staging: String, table: String, records: Int)] {
+    static func all(on connection: PostgresConnection) throws(PostgresError) -> [ResumableLoad] {
         try connection.query("SELECT staging_name, table_name, rows::text FROM \(name) ORDER BY load_id").map {
-            ($0[0] ?? "", $0[1] ?? "", $0[2].flatMap { Int($0) } ?? 0)
+            ResumableLoad(staging: $0[0] ?? "", table: $0[1] ?? "", records: $0[2].flatMap { Int($0) } ?? 0)
         }
     }
 

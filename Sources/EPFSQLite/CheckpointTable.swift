@@ -67,8 +67,11 @@ enum CheckpointTable {
         try database.execute("DELETE FROM \(name) WHERE staging_name = ?", [.text(staging)])
     }
 
-    /// Every staging table with a checkpoint.
-    static func stagingNames(in database: SQLiteDatabase) throws(SQLiteError) -> Set<String> {
-        Set(try database.rows("SELECT staging_name FROM \(name)").compactMap { $0.first?.textValue })
+    /// Every load with a checkpoint, with its catalog table and the records
+    /// its last commit holds.
+    static func loads(in database: SQLiteDatabase) throws(SQLiteError) -> [ResumableLoad] {
+        try database.rows("SELECT staging_name, table_name, records FROM \(name) ORDER BY rowid").map {
+            ResumableLoad(staging: $0[0].textValue ?? "", table: $0[1].textValue ?? "", records: Int($0[2].integerValue ?? 0))
+        }
     }
 }

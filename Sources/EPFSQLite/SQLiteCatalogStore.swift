@@ -35,12 +35,10 @@ public final class SQLiteCatalogStore: CatalogStore {
     /// Staging tables left by an import that was killed and that cannot be
     /// resumed (no checkpoint, or `restart`), dropped on open.
     public private(set) var droppedLeftovers: [String] = []
-    /// Staging tables of loads that were interrupted and can resume, with
-    /// their tables and rows: kept on open for an import of the same files.
-    public private(set) var resumableLoads: [(staging: String, table: String, records: Int)] = []
-    /// Staging tables this open has loaded into or resumed: the others are
-    /// dropped when the import finishes.
-    private var touchedStaging: Set<String> = []
+    /// Loads that were interrupted and can resume: kept on open for an
+    /// import of the same files.
+    public var resumableLoads: [ResumableLoad] { resumeLedger.resumable }
+    package var resumeLedger = ResumeLedger(stagingTables: [], checkpoints: [], keepResumable: false)
     /// Input bytes between two commits of a load (each commit records where
     /// a killed import resumes): `walCheckpointBytes` in WAL mode, else
     /// `journalCheckpointBytes`.
@@ -123,7 +121,7 @@ public final class SQLiteCatalogStore: CatalogStore {
         // catalog a newer epf wrote is refused here).
         try CatalogMigrator.migrate(SQLiteMigrations(database: database), catalog: path)
         do {
-            droppedLeftovers = try dropLeftoverStaging(keepResumable: !restart)
+            droppedLeftovers = try dropLeftovers(keepResumable: !restart)
             if try journalMode() == "wal" {
                 checkpointBytes = hooks.checkpointBytes ?? Self.walCheckpointBytes
                 // The WAL starts over every `WALCheckpointer.maximumBytes`
@@ -136,42 +134,11 @@ public final class SQLiteCatalogStore: CatalogStore {
                 checkpointer = try WALCheckpointer(database: database)
             }
         } catch {
-            throw CatalogError(error, while: "opening the catalog \(path)")
+            throw database.catalogError(error, while: "opening the catalog \(path)")
         }
     }
 
     deinit { checkpointer?.stop() }
-
-    /// Drops staging tables that no import will resume (all of them unless
-    /// `keepResumable`), with their checkpoints, and checkpoints whose
-    /// staging table is gone. Returns the names dropped.
-    private func dropLeftoverStaging(keepResumable: Bool) throws(SQLiteError) -> [String] {
-        let names = try database.rows(
-            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE ? ESCAPE '\\'",
-            [.text(Self.stagingPrefix.replacingOccurrences(of: "_", with: "\\_") + "%")]
-        ).compactMap { $0.first?.textValue }
-        let checkpointed = try CheckpointTable.stagingNames(in: database)
-        var dropped: [String] = []
-        for name in names {
-            if keepResumable, checkpointed.contains(name), let row = try CheckpointTable.find(staging: name, in: database) {
-                resumableLoads.append((name, row.table, row.checkpoint.records))
-                continue
-            }
-            try dropStaging(name)
-            dropped.append(name)
-        }
-        for name in checkpointed where !names.contains(name) {
-            try CheckpointTable.delete(staging: name, in: database)
-        }
-        return dropped
-    }
-
-    /// Drops a staging table, its search index and its checkpoint.
-    private func dropStaging(_ name: String) throws(SQLiteError) {
-        try SearchIndexMaintenance.discard(staging: name, in: database)
-        try database.execute("DROP TABLE IF EXISTS \(quoteIdentifier(name))")
-        try CheckpointTable.delete(staging: name, in: database)
-    }
 
     /// WAL, with `synchronous = NORMAL` (in WAL mode still crash-safe: a
     /// crash can lose the last commit, never corrupt) and the WAL file cut
@@ -209,7 +176,7 @@ public final class SQLiteCatalogStore: CatalogStore {
     /// checkpoint, the loader resumes it (`resumedFrom`).
     public func makeLoader(for target: StagingTarget, strict: Bool) throws -> any TableLoader {
         let staging = Self.stagingName(for: target.table)
-        touchedStaging.insert(staging)
+        resumeLedger.touch(staging)
         var resume: StoredCheckpoint?
         do {
             if let row = try CheckpointTable.find(staging: staging, in: database), row.resumes(target), try database.tableExists(staging) {
@@ -240,21 +207,18 @@ public final class SQLiteCatalogStore: CatalogStore {
     /// switches a catalog this import created to WAL, so that readers can
     /// query it while later imports run.
     public func importFinished() throws {
+        try dropUntouchedLoads()
+        checkpointer?.stop()
         do {
-            for load in resumableLoads where !touchedStaging.contains(load.staging) {
-                try database.transaction { try dropStaging(load.staging) }
-            }
-            resumableLoads.removeAll()
-            checkpointer?.stop()
             try useWAL()
-        } catch let error as SQLiteError {
+        } catch {
             throw CatalogError(error, while: "switching the catalog to WAL mode")
         }
     }
 
     public func discard(_ staged: [StagedTable]) {
         for table in staged {
-            _ = try? database.transaction { try dropStaging(table.stagingName) }
+            try? dropStaging(table.stagingName)
         }
     }
 
@@ -306,5 +270,17 @@ extension SQLiteCatalogStore: SQLStoreBackend {
 
     package func forgetCheckpoint(of table: StagedTable) throws {
         try CheckpointTable.delete(staging: table.stagingName, in: database)
+    }
+
+    package func checkpointedLoads() throws -> [ResumableLoad] {
+        try CheckpointTable.loads(in: database)
+    }
+
+    package func deleteCheckpoint(staging: String) throws {
+        try CheckpointTable.delete(staging: staging, in: database)
+    }
+
+    package func dropStagingSearchIndex(_ staging: String) throws {
+        try SearchIndexMaintenance.discard(staging: staging, in: database)
     }
 }

@@ -42,6 +42,8 @@ package struct SQLiteDialect: SQLDialect {
     package var upsertSourceClause: String { " WHERE true ORDER BY rowid" }
 
     package func countingInserts(_ upsert: String) -> String? { nil }
+
+    package var tableNamesQuery: String { "SELECT name FROM sqlite_schema WHERE type = 'table'" }
 }
 
 extension LookupIndex {

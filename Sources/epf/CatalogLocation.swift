@@ -30,27 +30,14 @@ enum CatalogLocation {
         return false
     }
 
-    /// A store opened for `epf import`, and what opening it found.
-    struct OpenedStore {
-        var store: any CatalogStore
-        /// Staging tables dropped: left by imports that did not finish.
-        var droppedLeftovers: [String]
-        /// Interrupted loads kept to resume.
-        var resumableLoads: [(staging: String, table: String, records: Int)]
-        /// Things worth telling about how the catalog was opened.
-        var notes: [String]
-    }
-
     /// Opens the catalog for an import (creating it if missing).
-    func openStore(restart: Bool, exclusive: Bool, hooks: LoadHooks) throws -> OpenedStore {
+    func openStore(restart: Bool, exclusive: Bool, hooks: LoadHooks) throws -> any CatalogStore {
         switch self {
         case .sqlite(let path):
-            let store = try SQLiteCatalogStore(path: path, restart: restart, exclusive: exclusive, hooks: hooks)
-            return OpenedStore(store: store, droppedLeftovers: store.droppedLeftovers, resumableLoads: store.resumableLoads, notes: store.notes)
+            return try SQLiteCatalogStore(path: path, restart: restart, exclusive: exclusive, hooks: hooks)
         case .postgres(let target):
             let options = try PostgresStoreOptions(environment: ProcessInfo.processInfo.environment)
-            let store = try PostgresCatalogStore(target: target, options: options, restart: restart, hooks: hooks)
-            return OpenedStore(store: store, droppedLeftovers: store.droppedLeftovers, resumableLoads: store.resumableLoads, notes: [])
+            return try PostgresCatalogStore(target: target, options: options, restart: restart, hooks: hooks)
         }
     }
 

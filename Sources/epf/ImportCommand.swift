@@ -114,20 +114,17 @@ struct ImportCommand: ParsableCommand {
 
         let testing = TestEnvironment()
         let store: any CatalogStore
-        let leftovers: [String]
-        var resumable: [(staging: String, table: String, records: Int)] = []
         do {
-            let opened = try catalog.location.openStore(restart: restart, exclusive: exclusive, hooks: testing.hooks)
-            for note in opened.notes { Console.message("note: \(note)") }
-            (store, leftovers, resumable) = (opened.store, opened.droppedLeftovers, opened.resumableLoads)
+            store = try catalog.location.openStore(restart: restart, exclusive: exclusive, hooks: testing.hooks)
+            for note in store.notes { Console.message("note: \(note)") }
         } catch {
             Console.message("epf import: \(error)")
             throw ExitCode(1)
         }
-        for leftover in leftovers {
+        for leftover in store.droppedLeftovers {
             Console.message("note: dropped \(leftover), left by an import that did not finish")
         }
-        for load in resumable {
+        for load in store.resumableLoads {
             Console.message(
                 "note: an interrupted load of \(load.table) (\(load.records) rows committed) resumes if this import reads the same file; --restart starts over")
         }

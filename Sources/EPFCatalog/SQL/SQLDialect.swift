@@ -19,6 +19,8 @@ package protocol SQLDialect: Sendable {
     /// number of rows it inserted (not updated), if the database can tell
     /// in the same statement; nil to count the updated keys beforehand.
     func countingInserts(_ upsert: String) -> String?
+    /// A query whose column `name` lists the catalog's tables.
+    var tableNamesQuery: String { get }
 }
 
 extension SQLDialect {

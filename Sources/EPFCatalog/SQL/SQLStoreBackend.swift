@@ -6,7 +6,7 @@ import EPFFormat
 /// (the apply transaction, the FULL swap, the INCREMENTAL upsert, the table
 /// info, the journal, the lookup index) is written once, in this
 /// protocol's extensions.
-package protocol SQLStoreBackend {
+package protocol SQLStoreBackend: AnyObject {
     associatedtype Connection: SQLConnection
     associatedtype Dialect: SQLDialect
     /// What `willUpsert` keeps for `didUpsert` (the SQLite search index
@@ -30,6 +30,15 @@ package protocol SQLStoreBackend {
     func forgetCheckpoint(of table: StagedTable) throws
     /// Text as the journal may keep it (PostgreSQL: passwords scrubbed).
     func journalText(_ text: String) -> String
+    /// The interrupted loads found on open, and those this import touched.
+    var resumeLedger: ResumeLedger { get set }
+    /// The loads with a checkpoint, oldest first.
+    func checkpointedLoads() throws -> [ResumableLoad]
+    /// Forgets the checkpoint of `staging` (and what it kept), in the
+    /// caller's transaction.
+    func deleteCheckpoint(staging: String) throws
+    /// Drops the search index a staging table has, if any.
+    func dropStagingSearchIndex(_ staging: String) throws
     /// Runs `body` while the apply connection is the caller's alone
     /// (PostgreSQL: under the store's lock; loaders run on other threads).
     func withApplyConnection<T>(_ body: () throws -> T) rethrows -> T
@@ -38,6 +47,41 @@ package protocol SQLStoreBackend {
 extension SQLStoreBackend {
     package func journalText(_ text: String) -> String { text }
     package func withApplyConnection<T>(_ body: () throws -> T) rethrows -> T { try body() }
+
+    /// On open: drops the staging tables no import will resume (all of them
+    /// unless `keepResumable`) and the checkpoints whose staging table is
+    /// gone; keeps the rest in `resumeLedger`. Returns the names dropped.
+    package func dropLeftovers(keepResumable: Bool) throws -> [String] {
+        let connection = applyConnection
+        let names = try connection.rows(
+            "SELECT name FROM (\(dialect.tableNamesQuery)) AS t WHERE substr(name, 1, \(CatalogTables.stagingPrefix.utf8.count)) = \(dialect.parameter(1)) ORDER BY name",
+            [.text(CatalogTables.stagingPrefix)]
+        ).compactMap { $0.first?.textValue }
+        resumeLedger = ResumeLedger(stagingTables: names, checkpoints: try checkpointedLoads(), keepResumable: keepResumable)
+        for name in resumeLedger.drop { try dropStaging(name) }
+        for name in resumeLedger.orphanCheckpoints { try deleteCheckpoint(staging: name) }
+        return resumeLedger.drop
+    }
+
+    /// Drops a staging table with its search index and checkpoint, in one
+    /// transaction.
+    package func dropStaging(_ name: String) throws {
+        try applyConnection.transaction {
+            try dropStagingSearchIndex(name)
+            try applyConnection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(name))")
+            try deleteCheckpoint(staging: name)
+        }
+    }
+
+    /// When the import is over: drops the interrupted loads it did not go
+    /// on with.
+    package func dropUntouchedLoads() throws {
+        try withApplyConnection {
+            try applyConnection.doing("dropping interrupted loads that were not resumed") {
+                for staging in resumeLedger.takeUntouched() { try dropStaging(staging) }
+            }
+        }
+    }
 
     // The `CatalogStore` operations every SQL store performs alike, with
     // the backend's errors turned into `CatalogError`s.
