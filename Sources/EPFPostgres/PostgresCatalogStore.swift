@@ -101,7 +101,7 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
             }
             // The importer's own tables, made or brought up to this version
             // (a catalog a newer epf wrote is refused here).
-            try CatalogMigrator.migrate(PostgresMigrations(connection: connection), catalog: target.redacted)
+            try CatalogMigrator.migrate(Self.migrations(connection), catalog: target.redacted)
             droppedLeftovers = try dropLeftovers(keepResumable: !restart)
         } catch let error as PostgresError {
             throw CatalogError(error, while: "opening the catalog \(target.redacted)")

@@ -85,6 +85,8 @@ package struct PostgresDialect: SQLDialect {
 
     package var upsertSourceClause: String { "" }
 
+    package var integerType: String { "BIGINT" }
+    package var serialKey: String { "BIGSERIAL PRIMARY KEY" }
     package var tableNamesQuery: String { "SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()" }
 
     /// `xmax = 0` marks a row the statement inserted (not one it updated).

@@ -119,7 +119,7 @@ public final class SQLiteCatalogStore: CatalogStore {
         }
         // The importer's own tables, made or brought up to this version (a
         // catalog a newer epf wrote is refused here).
-        try CatalogMigrator.migrate(SQLiteMigrations(database: database), catalog: path)
+        try CatalogMigrator.migrate(Self.migrations(database), catalog: path)
         do {
             droppedLeftovers = try dropLeftovers(keepResumable: !restart)
             if try journalMode() == "wal" {

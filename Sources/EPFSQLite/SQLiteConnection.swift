@@ -43,6 +43,8 @@ package struct SQLiteDialect: SQLDialect {
 
     package func countingInserts(_ upsert: String) -> String? { nil }
 
+    package var integerType: String { "INTEGER" }
+    package var serialKey: String { "INTEGER PRIMARY KEY" }
     package var tableNamesQuery: String { "SELECT name FROM sqlite_schema WHERE type = 'table'" }
 }
 

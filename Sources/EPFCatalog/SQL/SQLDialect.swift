@@ -19,6 +19,10 @@ package protocol SQLDialect: Sendable {
     /// number of rows it inserted (not updated), if the database can tell
     /// in the same statement; nil to count the updated keys beforehand.
     func countingInserts(_ upsert: String) -> String?
+    /// The integer type of the importer's own tables (64-bit).
+    var integerType: String { get }
+    /// The key column of a table whose rows are numbered as inserted.
+    var serialKey: String { get }
     /// A query whose column `name` lists the catalog's tables.
     var tableNamesQuery: String { get }
 }
