@@ -63,14 +63,19 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "EPFFormatTests", dependencies: ["EPFFormat"]),
-        .testTarget(name: "EPFInputTests", dependencies: ["EPFInput", "EPFFormat", "CBZip2"]),
-        .testTarget(name: "EPFCatalogTests", dependencies: ["EPFCatalog", "EPFFormat", "CSQLite"]),
-        .testTarget(name: "EPFImportTests", dependencies: ["EPFImport", "EPFCatalog", "EPFInput", "EPFFormat", "CSQLite"]),
-        .testTarget(name: "EPFCLITests", dependencies: ["epf", "EPFCatalog", "EPFSynthetic"]),
+        // Helpers the test targets share: temporary folders, the sample
+        // feeds, EPF file bytes, the epf and shell runners, crash-test kills;
+        // under SQLite/, a raw SQLite reader (the one part that needs CSQLite).
+        .target(name: "EPFTestSupport", dependencies: ["CSQLite"], path: "Tests/EPFTestSupport"),
+
+        .testTarget(name: "EPFFormatTests", dependencies: ["EPFFormat", "EPFTestSupport"]),
+        .testTarget(name: "EPFInputTests", dependencies: ["EPFInput", "EPFFormat", "CBZip2", "EPFTestSupport"]),
+        .testTarget(name: "EPFCatalogTests", dependencies: ["EPFCatalog", "EPFFormat", "CSQLite", "EPFTestSupport"]),
+        .testTarget(name: "EPFImportTests", dependencies: ["EPFImport", "EPFCatalog", "EPFInput", "EPFFormat", "EPFTestSupport"]),
+        .testTarget(name: "EPFCLITests", dependencies: ["epf", "EPFCatalog", "EPFSynthetic", "EPFTestSupport"]),
         .testTarget(
             name: "EPFPostgresTests",
-            dependencies: ["EPFPostgres", "EPFImport", "EPFCatalog", "EPFInput", "EPFFormat", "EPFSynthetic", "CLibPQ", "CSQLite"]),
+            dependencies: ["EPFPostgres", "EPFImport", "EPFCatalog", "EPFInput", "EPFFormat", "EPFSynthetic", "CLibPQ", "EPFTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

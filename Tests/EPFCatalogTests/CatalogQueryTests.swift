@@ -1,4 +1,5 @@
 import EPFCatalog
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -8,8 +9,7 @@ import Testing
 struct CatalogQueryTests {
     /// SampleFeeds/FEED/TABLE.
     static func sampleFile(_ feed: String, _ table: String) throws -> [UInt8] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return try [UInt8](Data(contentsOf: root.appendingPathComponent("SampleFeeds/\(feed)/\(table)")))
+        try fileBytes(SampleFeeds.url(feed).appendingPathComponent(table))
     }
 
     /// A catalog with `tables` of itunes20261101 (and the pricing feed's

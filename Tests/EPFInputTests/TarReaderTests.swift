@@ -1,4 +1,5 @@
 import EPFInput
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -30,8 +31,7 @@ struct TarFolder {
     let root: String
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("epf-tar-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        root = try TemporaryFolder.create("epf-tar").path
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: root) }
