@@ -54,17 +54,6 @@ struct TarFolder {
     }
 }
 
-/// Everything left in `stream`, read `size` bytes at a time.
-func readAll(_ stream: any ByteStream, size: Int = 1000) throws -> [UInt8] {
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: size)
-    while true {
-        let count = try buffer.withUnsafeMutableBytes { try stream.read(into: $0) }
-        if count == 0 { return bytes }
-        bytes += buffer[0..<count]
-    }
-}
-
 /// Every regular entry of `archive` with its bytes.
 func readArchive(_ archive: [UInt8], piece: Int = 7, readSize: Int = 1000) throws -> [(TarEntry, [UInt8])] {
     let reader = TarReader(stream: PieceStream(archive, piece: piece), archiveName: "feed.tbz")
