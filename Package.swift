@@ -64,9 +64,10 @@ let package = Package(
         ),
 
         // Helpers the test targets share: temporary folders, the sample
-        // feeds, EPF file bytes, the epf and shell runners, crash-test kills;
-        // under SQLite/, a raw SQLite reader (the one part that needs CSQLite).
-        .target(name: "EPFTestSupport", dependencies: ["CSQLite"], path: "Tests/EPFTestSupport"),
+        // feeds, EPF file bytes, the epf and shell runners, crash-test kills,
+        // a seeded generator (EPFSynthetic's SplitMix64); under SQLite/, a
+        // raw SQLite reader (the one part that needs CSQLite).
+        .target(name: "EPFTestSupport", dependencies: ["EPFSynthetic", "CSQLite"], path: "Tests/EPFTestSupport"),
 
         .testTarget(name: "EPFFormatTests", dependencies: ["EPFFormat", "EPFTestSupport"]),
         .testTarget(name: "EPFInputTests", dependencies: ["EPFInput", "EPFFormat", "CBZip2", "EPFTestSupport"]),

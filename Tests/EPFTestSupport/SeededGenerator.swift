@@ -1,18 +1,15 @@
-/// A small deterministic generator (SplitMix64) for reproducible random
-/// input: the same seed, the same numbers, so a failure can be replayed.
+import EPFSynthetic
+
+/// A small deterministic generator for reproducible random input: the same
+/// seed, the same numbers, so a failure can be replayed. EPFSynthetic's
+/// `SplitMix64` (the generator of the synthetic feeds), as a
+/// `RandomNumberGenerator`.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    /// The generator's state: the seed, advanced by each number drawn.
-    public var state: UInt64
+    private var splitMix: SplitMix64
 
     /// A generator starting from `seed`.
-    public init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { splitMix = SplitMix64(seed: seed) }
 
     /// The next number of the sequence.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    public mutating func next() -> UInt64 { splitMix.next() }
 }
