@@ -70,14 +70,20 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "EPFFormatTests", dependencies: ["EPFFormat"]),
-        .testTarget(name: "EPFInputTests", dependencies: ["EPFInput", "EPFFormat", "CBZip2"]),
-        .testTarget(name: "EPFCatalogTests", dependencies: ["EPFCatalog", "EPFSQLite", "EPFTextSearch", "EPFFormat", "CSQLite"]),
-        .testTarget(name: "EPFImportTests", dependencies: ["EPFImport", "EPFCatalog", "EPFSQLite", "EPFInput", "EPFFormat", "CSQLite"]),
-        .testTarget(name: "EPFCLITests", dependencies: ["epf", "EPFCatalog", "EPFSQLite", "EPFSynthetic"]),
+        // Helpers the test targets share: temporary folders, the sample
+        // feeds, EPF file bytes, the epf and shell runners, crash-test kills,
+        // a seeded generator (EPFSynthetic's SplitMix64); under SQLite/, a
+        // raw SQLite reader (the one part that needs CSQLite).
+        .target(name: "EPFTestSupport", dependencies: ["EPFSynthetic", "CSQLite"], path: "Tests/EPFTestSupport"),
+
+        .testTarget(name: "EPFFormatTests", dependencies: ["EPFFormat", "EPFTestSupport"]),
+        .testTarget(name: "EPFInputTests", dependencies: ["EPFInput", "EPFFormat", "CBZip2", "EPFTestSupport"]),
+        .testTarget(name: "EPFCatalogTests", dependencies: ["EPFCatalog", "EPFSQLite", "EPFTextSearch", "EPFFormat", "CSQLite", "EPFTestSupport"]),
+        .testTarget(name: "EPFImportTests", dependencies: ["EPFImport", "EPFCatalog", "EPFSQLite", "EPFInput", "EPFFormat", "EPFTestSupport"]),
+        .testTarget(name: "EPFCLITests", dependencies: ["epf", "EPFCatalog", "EPFSQLite", "EPFSynthetic", "EPFTestSupport"]),
         .testTarget(
             name: "EPFPostgresTests",
-            dependencies: ["EPFPostgres", "EPFImport", "EPFCatalog", "EPFSQLite", "EPFInput", "EPFFormat", "EPFSynthetic", "CLibPQ", "CSQLite"]),
+            dependencies: ["EPFPostgres", "EPFImport", "EPFCatalog", "EPFSQLite", "EPFInput", "EPFFormat", "EPFSynthetic", "CLibPQ", "EPFTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

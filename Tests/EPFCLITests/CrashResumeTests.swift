@@ -1,12 +1,9 @@
 import EPFCatalog
 import EPFSQLite
 import EPFSynthetic
+import EPFTestSupport
 import Foundation
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Kills `epf import` with SIGKILL at random moments and at each named
 /// phase (test-only fault points: after a checkpoint, before the index
@@ -65,15 +62,10 @@ struct CrashResumeTests {
 
         init() throws {
             cli = try CLIRunner()
-            day1 = cli.path("itunes20261201")
-            let day2 = cli.path("itunes20261202")
-            let day3 = cli.path("itunes20261203")
-            for (folder, rows, seed) in [(day1, 1500, 1), (day2, 2000, 2), (day3, 800, 3)] {
-                let generated = try cli.run(["generate", "--out", folder, "--rows", "\(rows)", "--seed", "\(seed)", "--storefronts", "2"])
-                #expect(generated.status == 0, "\(generated.stderr)")
-            }
-            try CrashResumeTests.makeIncremental(day3)
-            days = [day2, day3]
+            let generated = try GeneratedDays(in: cli.folder)
+            day1 = generated.day1
+            let day2 = generated.day2
+            days = [day2, generated.day3]
             baseline = cli.path("baseline.sqlite")
             let first = try cli.run(["import", "--db", baseline, day1])
             #expect(first.status == 0, "\(first.stderr)")
@@ -144,16 +136,6 @@ struct CrashResumeTests {
 
     static let fixture = Result { try Fixture() }
 
-    /// Day 3's application table as an INCREMENTAL file.
-    static func makeIncremental(_ folder: String) throws {
-        let path = (folder as NSString).appendingPathComponent("application")
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        let mode = try #require(bytes.range(of: Data("#exportMode:FULL".utf8)))
-        bytes.replaceSubrange(mode, with: Data("#exportMode:INCREMENTAL".utf8))
-        try bytes.write(to: URL(fileURLWithPath: path))
-        try FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent("application_price"))
-    }
-
     static let sideFiles = ["", "-wal", "-shm", "-journal"]
 
     static func copy(_ catalog: String, to path: String) throws -> String {
@@ -185,23 +167,9 @@ struct CrashResumeTests {
         return (try? handle.read(upToCount: 8)).map { [UInt8]($0) == magic } ?? false
     }
 
-    enum Moment: CustomStringConvertible {
-        /// At a fault point (`EPF_TEST_FAULT`).
-        case at(String)
-        /// After this share of an uninterrupted import's time.
-        case after(Double)
-
-        var description: String {
-            switch self {
-            case .at(let point): "at \(point)"
-            case .after(let share): "after \(Int(share * 100))% of the import's time"
-            }
-        }
-    }
-
     /// The trials of `mode`: fault points, then random moments (a fixed
     /// seed, so a failure can be run again).
-    static func trials(_ mode: Mode) -> [Moment] {
+    static func trials(_ mode: Mode) -> [KillMoment] {
         let points: [String]
         let randomCount: Int
         switch mode {
@@ -220,8 +188,8 @@ struct CrashResumeTests {
             randomCount = 4
         }
         var random = SplitMix64(seed: 20_261_123 &+ UInt64(mode.rawValue.utf8.count))
-        let randoms = (0..<randomCount).map { _ in Moment.after(0.05 + Double(random.next() % 850) / 1000) }
-        return points.map(Moment.at) + randoms
+        let randoms = (0..<randomCount).map { _ in KillMoment.after(0.05 + Double(random.next() % 850) / 1000) }
+        return points.map(KillMoment.at) + randoms
     }
 
     // Minimum kills: every fault point, and one random moment (on a busy
@@ -263,27 +231,8 @@ struct CrashResumeTests {
             let trial = "\(mode) trial \(number) (\(moment))"
             let catalog = cli.path("trial.sqlite")
             try Self.start(mode, at: catalog, from: fixture.baseline)
-            let process = Process()
-            process.executableURL = try CLIRunner.executable
-            process.arguments = mode.arguments(catalog, fixture)
-            process.currentDirectoryURL = cli.folder
-            var environment = ProcessInfo.processInfo.environment.merging(Self.hooks) { $1 }
-            environment.removeValue(forKey: "EPF_DB")
-            var delay: Duration?
-            switch moment {
-            case .at(let point): environment["EPF_TEST_FAULT"] = point
-            case .after(let share): delay = reference.duration * share
-            }
-            process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            if let delay {
-                Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
-                kill(process.processIdentifier, SIGKILL)
-            }
-            process.waitUntilExit()
-            let wasKilled = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+            let wasKilled = try moment.run(
+                mode.arguments(catalog, fixture), in: cli.folder, environment: Self.hooks, uninterrupted: reference.duration)
             if wasKilled { killed += 1 }
             if case .at = moment { #expect(wasKilled, "\(trial): the fault point was not reached") }
             if Self.isHotJournal(catalog + "-journal") { hotJournals += 1 }

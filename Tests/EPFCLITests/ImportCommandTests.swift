@@ -1,3 +1,4 @@
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ struct ImportCommandTests {
     @Test func importsTheSampleFeedsWithASummaryOnStandardError() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let result = try cli.run(["import"] + CLIRunner.sampleFeedsInOrder)
+        let result = try cli.run(["import"] + SampleFeeds.pathsInOrder)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("14 file(s) applied, 0 failed"))
@@ -17,7 +18,7 @@ struct ImportCommandTests {
     @Test func jsonSummaryGoesToStandardOutput() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let result = try cli.run(["import", "--db", cli.path("c.sqlite"), "--format", "json", CLIRunner.sampleFeed("itunes20261101")])
+        let result = try cli.run(["import", "--db", cli.path("c.sqlite"), "--format", "json", SampleFeeds.path("itunes20261101")])
         #expect(result.status == 0, "\(result.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(document["applied"] as? Int == 9)
@@ -34,7 +35,7 @@ struct ImportCommandTests {
     @Test func csvSummaryHasOneLinePerFile() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let result = try cli.run(["import", "--db", cli.path("c.sqlite"), "--format", "csv", CLIRunner.sampleFeed("pricing20261101")])
+        let result = try cli.run(["import", "--db", cli.path("c.sqlite"), "--format", "csv", SampleFeeds.path("pricing20261101")])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 2)
@@ -48,7 +49,7 @@ struct ImportCommandTests {
         let db = cli.path("c.sqlite")
         let result = try cli.run([
             "import", "--db", db, "--include", "application.*", "--exclude", "application_device_type",
-            "--format", "csv", CLIRunner.sampleFeed("itunes20261101"),
+            "--format", "csv", SampleFeeds.path("itunes20261101"),
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let tables = result.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[0] }
@@ -59,7 +60,7 @@ struct ImportCommandTests {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         let db = cli.path("c.sqlite")
-        #expect(try cli.run(["import", "--db", db, "--table-prefix", "epf1_", CLIRunner.sampleFeed("pricing20261101")]).status == 0)
+        #expect(try cli.run(["import", "--db", db, "--table-prefix", "epf1_", SampleFeeds.path("pricing20261101")]).status == 0)
         let tables = try cli.run(["tables", "--db", db, "--format", "csv"])
         #expect(tables.stdout.contains("epf1_application_price,175,"))
     }
@@ -69,7 +70,7 @@ struct ImportCommandTests {
         defer { cli.cleanUp() }
         let folder = cli.path("itunes20261101")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: CLIRunner.sampleFeed("itunes20261101") + "/storefront"))
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: SampleFeeds.path("itunes20261101") + "/storefront"))
         bytes.removeLast(20)  // cuts the footer and part of the last row
         try bytes.write(to: URL(fileURLWithPath: folder + "/storefront"))
         let result = try cli.run(["import", "--db", cli.path("c.sqlite"), folder])
@@ -91,7 +92,7 @@ struct ImportCommandTests {
     @Test func downloadFolderImportsOnceThenNothing() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let samples = CLIRunner.packageRoot.appendingPathComponent("SampleFeeds").path
+        let samples = SampleFeeds.folder.path
         let first = try cli.run(["import", "--db", cli.path("c.sqlite"), samples])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("14 file(s) applied, 0 failed"))
@@ -113,7 +114,7 @@ struct ImportCommandTests {
     @Test func dryRunChangesNothing() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let samples = CLIRunner.packageRoot.appendingPathComponent("SampleFeeds").path
+        let samples = SampleFeeds.folder.path
         let result = try cli.run(["import", "--db", cli.path("c.sqlite"), "--dry-run", samples])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).prefix(4).joined(separator: " ") }
@@ -143,7 +144,7 @@ struct ImportCommandTests {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         let db = cli.path("from-env.sqlite")
-        let result = try cli.run(["import", CLIRunner.sampleFeed("pricing20261101")], environment: ["EPF_DB": db])
+        let result = try cli.run(["import", SampleFeeds.path("pricing20261101")], environment: ["EPF_DB": db])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: db))
         #expect(!FileManager.default.fileExists(atPath: cli.path("catalog.sqlite")))
@@ -153,7 +154,7 @@ struct ImportCommandTests {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         let db = cli.path("c.sqlite")
-        let result = try cli.run(["import", "--db", db, CLIRunner.sampleFeed("itunes20261101")], environment: ["EPF_TEST_FREE_BYTES": "1000"])
+        let result = try cli.run(["import", "--db", db, SampleFeeds.path("itunes20261101")], environment: ["EPF_TEST_FREE_BYTES": "1000"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("not enough free disk space to load application: about"), "\(result.stderr)")
         #expect(result.stderr.contains("0.0 MB free where the catalog is. Free space, or import into a catalog on a larger disk (--db)"))

@@ -1,5 +1,6 @@
 import EPFCatalog
 import EPFSQLite
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -10,13 +11,13 @@ struct NewerCatalogTests {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         let db = cli.path("c.sqlite")
-        let first = try cli.run(["import", "--db", db, CLIRunner.sampleFeed("itunes20261101")])
+        let first = try cli.run(["import", "--db", db, SampleFeeds.path("itunes20261101")])
         #expect(first.status == 0, "\(first.stderr)")
         let database = try SQLiteDatabase(path: db)
         try database.execute("INSERT INTO epf_schema VALUES ('journal-origin-colour', '2030-01-01T00:00:00Z')")
         let journalRows = try database.scalar("SELECT count(*) FROM epf_journal")
 
-        let refused = try cli.run(["import", "--db", db, CLIRunner.sampleFeed("itunes20261102")])
+        let refused = try cli.run(["import", "--db", db, SampleFeeds.path("itunes20261102")])
         #expect(refused.status == 1)
         #expect(
             refused.stderr.contains(

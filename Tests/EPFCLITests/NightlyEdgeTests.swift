@@ -1,3 +1,4 @@
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ struct NightlyEdgeTests {
     /// A copy of SampleFeeds in the runner's folder, to change files in.
     static func copyOfSampleFeeds(_ cli: CLIRunner) throws -> String {
         let copy = cli.path("dl")
-        try FileManager.default.copyItem(atPath: CLIRunner.packageRoot.appendingPathComponent("SampleFeeds").path, toPath: copy)
+        try FileManager.default.copyItem(atPath: SampleFeeds.folder.path, toPath: copy)
         return copy
     }
 
@@ -24,14 +25,14 @@ struct NightlyEdgeTests {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         let db = cli.path("c.sqlite")
-        let early = try cli.run(["import", "--db", db, CLIRunner.sampleFeed("itunes20261102")])
+        let early = try cli.run(["import", "--db", db, SampleFeeds.path("itunes20261102")])
         #expect(early.status == 1)
         #expect(early.stderr.contains("the catalog has no application table yet"), "\(early.stderr)")
         #expect(early.stderr.contains("Import the itunes FULL export dated 2026-11-02 or earlier"), "\(early.stderr)")
         #expect(early.stderr.contains("--force"))
         #expect(early.stderr.contains("0 file(s) applied, 3 failed"))
 
-        let samples = CLIRunner.packageRoot.appendingPathComponent("SampleFeeds").path
+        let samples = SampleFeeds.folder.path
         let all = try cli.run(["import", "--db", db, samples])
         #expect(all.status == 0, "\(all.stderr)")
         #expect(!all.stderr.contains("older than"), "\(all.stderr)")
@@ -44,9 +45,9 @@ struct NightlyEdgeTests {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         let db = cli.path("c.sqlite")
-        let forced = try cli.run(["import", "--db", db, "--force", CLIRunner.sampleFeed("itunes20261102")])
+        let forced = try cli.run(["import", "--db", db, "--force", SampleFeeds.path("itunes20261102")])
         #expect(forced.status == 0, "\(forced.stderr)")
-        let samples = CLIRunner.packageRoot.appendingPathComponent("SampleFeeds").path
+        let samples = SampleFeeds.folder.path
         let all = try cli.run(["import", "--db", db, samples])
         #expect(all.status == 0, "\(all.stderr)")
         #expect(
@@ -96,9 +97,9 @@ struct NightlyEdgeTests {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         let db = cli.path("c.sqlite")
-        #expect(try cli.run(["import", "--db", db, CLIRunner.sampleFeed("itunes20261101")]).status == 0)
+        #expect(try cli.run(["import", "--db", db, SampleFeeds.path("itunes20261101")]).status == 0)
         // The same FULL application file with 2 of its 25 rows.
-        let original = try Data(contentsOf: URL(fileURLWithPath: CLIRunner.sampleFeed("itunes20261101") + "/application"))
+        let original = try Data(contentsOf: URL(fileURLWithPath: SampleFeeds.path("itunes20261101") + "/application"))
         var records: [Data] = []
         var start = original.startIndex
         while let end = original[start...].range(of: Data([0x02, 0x0A])) {

@@ -1,3 +1,4 @@
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -24,10 +25,7 @@ struct ReadDuringImportTests {
         let before = try cli.run(search)
         #expect(before.status == 0, "\(before.stderr)")
 
-        let importer = Process()
-        importer.executableURL = try CLIRunner.executable
-        importer.arguments = ["import", "--db", db, feed]
-        importer.currentDirectoryURL = cli.folder
+        let importer = try EPFRunner.process(["import", "--db", db, feed], in: cli.folder)
         let log = cli.path("import.log")
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
@@ -37,7 +35,7 @@ struct ReadDuringImportTests {
 
         var answers: [String] = []
         var failures: [String] = []
-        var second: CLIRunner.Result?
+        var second: EPFRunner.Result?
         while importer.isRunning {
             let lock = (try? String(contentsOfFile: db + ".lock", encoding: .utf8)) ?? ""
             if second == nil, lock.hasPrefix("pid \(importer.processIdentifier),") {

@@ -1,3 +1,4 @@
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -5,11 +6,11 @@ import Testing
 @Suite("epf search and epf lookup LINK")
 struct SearchCommandTests {
     /// The JSON document on standard output.
-    static func document(_ result: CLIRunner.Result) throws -> [String: Any] {
+    static func document(_ result: EPFRunner.Result) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     }
 
-    static func results(_ result: CLIRunner.Result) throws -> [[String: Any]] {
+    static func results(_ result: EPFRunner.Result) throws -> [[String: Any]] {
         try #require(try document(result)["results"] as? [[String: Any]])
     }
 

@@ -1,3 +1,4 @@
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -35,7 +36,7 @@ struct TablePrefixTests {
         // epf_: the prefix the import's help suggests, beside the importer's own tables.
         for prefix in ["x_", "epf_"] {
             let prefixed = cli.path("prefixed-\(prefix).sqlite")
-            let imported = try cli.run(["import", "--table-prefix", prefix, "--db", prefixed] + CLIRunner.sampleFeedsInOrder)
+            let imported = try cli.run(["import", "--table-prefix", prefix, "--db", prefixed] + SampleFeeds.pathsInOrder)
             #expect(imported.status == 0, "\(imported.stderr)")
             for query in Self.queries {
                 let expected = try cli.run(query + ["--db", plain])
@@ -63,7 +64,7 @@ struct TablePrefixTests {
         defer { cli.cleanUp() }
         let catalog = cli.path("two.sqlite")
         for prefix in ["x_", "y_"] {
-            let imported = try cli.run(["import", "--table-prefix", prefix, "--db", catalog, CLIRunner.sampleFeed("itunes20261101")])
+            let imported = try cli.run(["import", "--table-prefix", prefix, "--db", catalog, SampleFeeds.path("itunes20261101")])
             #expect(imported.status == 0, "\(imported.stderr)")
         }
         for query in [["lookup", "364709193"], ["search", "chess"]] {

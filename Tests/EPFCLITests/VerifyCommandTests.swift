@@ -1,3 +1,4 @@
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -6,13 +7,13 @@ struct VerifyCommandTests {
     @Test func sampleFeedsVerifyWithoutACatalog() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let result = try cli.run(["verify", CLIRunner.packageRoot.appendingPathComponent("SampleFeeds").path])
+        let result = try cli.run(["verify", SampleFeeds.folder.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("14 file(s) verified: 13 clean, 1 repairable, 0 damaged"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: cli.path("catalog.sqlite")))
         // --require-clean: a repairable file is not good enough.
-        let strict = try cli.run(["verify", "--require-clean", CLIRunner.sampleFeed("itunes20261101")])
+        let strict = try cli.run(["verify", "--require-clean", SampleFeeds.path("itunes20261101")])
         #expect(strict.status == 1)
     }
 
@@ -21,7 +22,7 @@ struct VerifyCommandTests {
         defer { cli.cleanUp() }
         let feed = cli.path("itunes20261103")
         try FileManager.default.createDirectory(atPath: feed, withIntermediateDirectories: true)
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: CLIRunner.sampleFeed("itunes20261101") + "/storefront"))
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: SampleFeeds.path("itunes20261101") + "/storefront"))
         bytes.removeLast(5)
         try bytes.write(to: URL(fileURLWithPath: feed + "/storefront"))
         let result = try cli.run(["verify", "--format", "json", feed])

@@ -1,5 +1,6 @@
 import EPFCatalog
 import EPFSQLite
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -9,8 +10,7 @@ import Testing
 struct CatalogQueryTests {
     /// SampleFeeds/FEED/TABLE.
     static func sampleFile(_ feed: String, _ table: String) throws -> [UInt8] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return try [UInt8](Data(contentsOf: root.appendingPathComponent("SampleFeeds/\(feed)/\(table)")))
+        try fileBytes(SampleFeeds.url(feed).appendingPathComponent(table))
     }
 
     /// A catalog with `tables` of itunes20261101 (and the pricing feed's

@@ -1,4 +1,5 @@
 import EPFFormat
+import EPFTestSupport
 import Testing
 
 /// Regressions from the damaged-input corpus and the fuzzer (scripts/fuzz):

@@ -1,4 +1,5 @@
 import EPFFormat
+import EPFTestSupport
 import Testing
 
 @Suite("Header parser")

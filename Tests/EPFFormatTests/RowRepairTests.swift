@@ -1,4 +1,5 @@
 import EPFFormat
+import EPFTestSupport
 import Testing
 
 /// Rows with more fields than columns: a stray 0x01 inside free text.

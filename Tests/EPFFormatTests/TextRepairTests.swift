@@ -1,4 +1,5 @@
 import EPFFormat
+import EPFTestSupport
 import Testing
 
 private func needsRepair(_ bytes: [UInt8]) -> Bool {

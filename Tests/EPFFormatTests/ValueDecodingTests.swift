@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import EPFFormat
+import EPFTestSupport
 import Testing
 
 /// Calls `body` with a pointer to the UTF-8 of `text` (never nil, even when

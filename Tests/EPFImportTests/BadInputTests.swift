@@ -1,6 +1,7 @@
 import EPFCatalog
 import EPFSQLite
 import EPFImport
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -51,16 +52,11 @@ struct LocatedRows {
 
 /// Deterministic pseudo-random bytes (SplitMix64), so a failure can be replayed.
 func garbageBytes(count: Int, seed: UInt64) -> [UInt8] {
-    var state = seed
+    var generator = SeededGenerator(seed: seed)
     var bytes: [UInt8] = []
     bytes.reserveCapacity(count)
     while bytes.count < count {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        withUnsafeBytes(of: z) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: generator.next()) { bytes.append(contentsOf: $0) }
     }
     return Array(bytes.prefix(count))
 }
@@ -150,7 +146,7 @@ struct DamagedImport {
         damage: ([UInt8]) throws -> [UInt8]
     ) throws {
         catalog = folder.appendingPathComponent("catalog.sqlite").path
-        let base = try runImport([Fixtures.feed("itunes20261101").path], catalog: catalog)
+        let base = try runImport([SampleFeeds.path("itunes20261101")], catalog: catalog)
         try #require(base.count == 9 && base.allSatisfy { $0.status == .applied })
         before = try CatalogSnapshot(path: catalog)
         journalBefore = try JournalRow.all(in: catalog)
@@ -158,7 +154,7 @@ struct DamagedImport {
         try FileManager.default.createDirectory(at: damagedFolder, withIntermediateDirectories: true)
         let copy = try copyFeed("itunes20261101", into: damagedFolder)
         let target = copy.appendingPathComponent(table)
-        original = try Fixtures.bytes(target)
+        original = try fileBytes(target)
         try write(try damage(original), to: target)
         damagedPath = target.path
         reports = try runImport([copy.path], catalog: catalog, options: options)
@@ -300,7 +296,7 @@ struct BadInputTests {
             #expect(report.skipped == 1)
             #expect(report.outcome?.rowsAfter == 25)
             #expect(report.warnings.contains { $0.contains("repeated a key") })
-            let catalog = try RawCatalog(path: run.catalog)
+            let catalog = try RawSQLiteReader(path: run.catalog)
             #expect(try catalog.rows("SELECT count(*) FROM application") == [[.integer(25)]])
             #expect(try catalog.rows("SELECT title FROM application WHERE application_id = 364709193") == [[.string("Chess Master Classic (again)")]])
             let journal = try JournalRow.all(in: run.catalog).last { $0.sourcePath == run.damagedPath }
@@ -321,7 +317,7 @@ struct HeaderAndColumnTests {
         options: ImportOptions = ImportOptions()
     ) throws -> (catalog: String, path: String, before: CatalogSnapshot, report: FileReport?) {
         let catalog = folder.appendingPathComponent("catalog.sqlite").path
-        let base = try runImport([Fixtures.feed("itunes20261101").path], catalog: catalog)
+        let base = try runImport([SampleFeeds.path("itunes20261101")], catalog: catalog)
         try #require(base.allSatisfy { $0.status == .applied })
         let before = try CatalogSnapshot(path: catalog)
         let feedFolder = folder.appendingPathComponent(feed, isDirectory: true)
@@ -343,7 +339,7 @@ struct HeaderAndColumnTests {
             let report = try #require(run.report)
             #expect(report.status == .applied, "\(report.error ?? "")")
             #expect(report.warnings.contains("column shape: unknown type 'GEOMETRY': stored as text"), "\(report.warnings)")
-            let catalog = try RawCatalog(path: run.catalog)
+            let catalog = try RawSQLiteReader(path: run.catalog)
             #expect(try catalog.rows("SELECT shape, label FROM widget ORDER BY widget_id") == [
                 [.string("POINT(1 2)"), .string("a")], [.string("42"), .string("b")],
             ])
@@ -367,7 +363,7 @@ struct HeaderAndColumnTests {
             #expect(report.counts.nonNumericIntegers == 3)
             #expect(report.counts.nonBooleanValues == 2)
             #expect(report.counts.nonNumericDecimals == 2)
-            let catalog = try RawCatalog(path: run.catalog)
+            let catalog = try RawSQLiteReader(path: run.catalog)
             let rows = try catalog.rows("SELECT size, flag, price FROM widget ORDER BY widget_id")
             try #require(rows.count == 3)
             #expect(rows[0] == [.string("n/a"), .string("yes"), .string("free")])
@@ -393,7 +389,7 @@ struct HeaderAndColumnTests {
             let run = try Self.importOnTop(bytes, table: "widget", in: folder)
             let report = try #require(run.report)
             #expect(report.status == .applied, "\(report.error ?? "")")
-            let catalog = try RawCatalog(path: run.catalog)
+            let catalog = try RawSQLiteReader(path: run.catalog)
             #expect(try catalog.rows("SELECT * FROM widget ORDER BY widget_id, language_code") == [
                 [.null, .integer(1), .text([]), .null, .null],
                 [.integer(1_793_664_000_000), .text([]), .string("EN"), .string("a"), .integer(5)],
@@ -412,7 +408,7 @@ struct HeaderAndColumnTests {
             let report = try #require(run.report)
             #expect(report.status == .applied, "\(report.error ?? "")")
             #expect(report.warnings.contains("declared key column 'maker_id' is not one of the columns: dropped from the key"), "\(report.warnings)")
-            let catalog = try RawCatalog(path: run.catalog)
+            let catalog = try RawSQLiteReader(path: run.catalog)
             let index = try #require(try catalog.rows("SELECT name FROM pragma_index_list('widget') WHERE \"unique\" = 1").first?.first?.string)
             #expect(try catalog.rows("SELECT name FROM pragma_index_info('\(index)')") == [[.string("widget_id")]])
             #expect(try catalog.rows("SELECT count(*) FROM widget") == [[.integer(2)]])
@@ -477,7 +473,7 @@ struct HeaderAndColumnTests {
                 [.integer(1_793_664_000_000), .integer(1), .string("round"), .string("a")],
                 [.integer(1_793_664_000_000), .integer(2), .string("square"), .null],
             ]))
-            let catalog = try RawCatalog(path: run.catalog)
+            let catalog = try RawSQLiteReader(path: run.catalog)
             #expect(try catalog.rows("SELECT count(*) FROM pragma_index_list('widget') WHERE \"unique\" = 1") == [[.integer(1)]])
         }
     }
@@ -505,7 +501,7 @@ struct HeaderAndColumnTests {
             reference.apply(try ReferenceFile(bytes: file), as: "device_type")
             #expect(reference.tables["device_type"]?.columns == ["export_date", "device_type_id", "name", "short_name"])
             try SampleFeedsTests.expectCatalog(at: run.catalog, equals: reference)
-            let catalog = try RawCatalog(path: run.catalog)
+            let catalog = try RawSQLiteReader(path: run.catalog)
             #expect(try catalog.rows("SELECT device_type_id, name, short_name FROM device_type ORDER BY device_type_id") == [
                 [.integer(1), .string("iPhone (all)"), .string("phone")],
                 [.integer(2), .string("iPod touch"), .null],

@@ -2,6 +2,7 @@ import EPFCatalog
 import EPFSQLite
 import EPFFormat
 import EPFImport
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -83,10 +84,10 @@ struct CorpusCase: Sendable, CustomTestStringConvertible {
 /// separators, repeated keys, NUL bytes, 10 MB fields, too many columns,
 /// Windows row ends, and the header damage the format allows.
 enum DamagedCorpus {
-    static let application = (try? Fixtures.bytes(Fixtures.feed("itunes20261101").appendingPathComponent("application"))) ?? []
-    static let incremental = (try? Fixtures.bytes(Fixtures.feed("itunes20261102").appendingPathComponent("application"))) ?? []
-    static let storefront = (try? Fixtures.bytes(Fixtures.feed("itunes20261101").appendingPathComponent("storefront"))) ?? []
-    static let price = (try? Fixtures.bytes(Fixtures.feed("pricing20261101").appendingPathComponent("application_price"))) ?? []
+    static let application = (try? fileBytes(SampleFeeds.url("itunes20261101").appendingPathComponent("application"))) ?? []
+    static let incremental = (try? fileBytes(SampleFeeds.url("itunes20261102").appendingPathComponent("application"))) ?? []
+    static let storefront = (try? fileBytes(SampleFeeds.url("itunes20261101").appendingPathComponent("storefront"))) ?? []
+    static let price = (try? fileBytes(SampleFeeds.url("pricing20261101").appendingPathComponent("application_price"))) ?? []
 
     static let all: [CorpusCase] = truncations() + flips() + swaps() + repeatedKeys() + nulBytes() + hugeFields() + wideHeaders()
         + windowsRowEnds() + headerDamage() + otherRows() + compressed()

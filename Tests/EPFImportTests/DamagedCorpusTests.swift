@@ -2,12 +2,12 @@ import EPFCatalog
 import EPFSQLite
 import EPFFormat
 import EPFImport
+import EPFTestSupport
 import Foundation
 import Testing
 
 // Plain values (arrays of bytes and numbers), declared in other files of
 // this target: shared between test cases only to be read.
-extension StoredValue: @unchecked Sendable {}
 extension CatalogSnapshot.Table: @unchecked Sendable {}
 extension CatalogSnapshot: @unchecked Sendable {}
 
@@ -20,9 +20,9 @@ struct BaseCatalog: Sendable {
     static let shared: Result<BaseCatalog, any Error> = Result {
         try withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("catalog.sqlite").path
-            let reports = try runImport([Fixtures.feed("itunes20261101").path], catalog: path)
+            let reports = try runImport([SampleFeeds.path("itunes20261101")], catalog: path)
             guard reports.allSatisfy({ $0.status == .applied }) else { throw RawSQLiteError(description: "the base import failed") }
-            return BaseCatalog(bytes: try Fixtures.bytes(URL(fileURLWithPath: path)), snapshot: try CatalogSnapshot(path: path))
+            return BaseCatalog(bytes: try fileBytes(URL(fileURLWithPath: path)), snapshot: try CatalogSnapshot(path: path))
         }
     }
 }
@@ -119,8 +119,7 @@ func withScratchFolder<T>(_ body: (URL) throws -> T) throws -> T {
     let memory = FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isDirectory) && isDirectory.boolValue
         && FileManager.default.isWritableFile(atPath: "/dev/shm")
     let root = memory ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
-    let folder = root.appendingPathComponent("epf-corpus-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try TemporaryFolder.create("epf-corpus", in: root)
     defer { try? FileManager.default.removeItem(at: folder) }
     return try body(folder)
 }

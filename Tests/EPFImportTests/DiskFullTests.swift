@@ -3,6 +3,7 @@ import EPFSQLite
 import EPFImport
 import EPFInput
 import EPFSynthetic
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -17,9 +18,9 @@ struct DiskFullTests {
             try FileManager.default.createDirectory(atPath: feed, withIntermediateDirectories: true)
             try FeedGenerator(rows: 1500, seed: 5, storefronts: 0).writeApplication(to: feed)
             let catalog = folder.appendingPathComponent("c.sqlite").path
-            let baseline = try runImport([Fixtures.feed("itunes20261101").path], catalog: catalog)
+            let baseline = try runImport([SampleFeeds.path("itunes20261101")], catalog: catalog)
             #expect(baseline.allSatisfy { $0.status == .applied })
-            let before = try RawCatalog(path: catalog).rows("SELECT * FROM application ORDER BY application_id")
+            let before = try RawSQLiteReader(path: catalog).rows("SELECT * FROM application ORDER BY application_id")
 
             var options = ImportOptions()
             options.chunkSize = 128 << 10
@@ -37,7 +38,7 @@ struct DiskFullTests {
                 #expect(report.error?.contains("it resumes from its last checkpoint") == true)
             }
             // The live table is as it was; what was committed waits to resume.
-            let stored = try RawCatalog(path: catalog)
+            let stored = try RawSQLiteReader(path: catalog)
             #expect(try stored.rows("SELECT * FROM application ORDER BY application_id") == before)
             let committed = try #require(try stored.rows("SELECT records FROM epf_checkpoint").first?.first)
             #expect(committed != .null)
@@ -61,17 +62,17 @@ struct DiskFullTests {
             // The journal keeps the whole file's fingerprint, though this run read only its end.
             let fingerprint = try XXH64.fingerprint(ofFile: feed + "/application")
             #expect(
-                try RawCatalog(path: catalog).rows(
+                try RawSQLiteReader(path: catalog).rows(
                     "SELECT origin_hash FROM epf_journal WHERE status = 'applied' AND table_name = 'application' ORDER BY id DESC LIMIT 1")
                     == [[.string(fingerprint)]])
             #expect(notes.contains { $0.hasPrefix("resuming \(feed)/application after record ") }, "\(notes)")
 
             // The same rows as a load that never stopped.
             let fresh = folder.appendingPathComponent("fresh.sqlite").path
-            _ = try runImport([Fixtures.feed("itunes20261101").path, feed], catalog: fresh)
+            _ = try runImport([SampleFeeds.path("itunes20261101"), feed], catalog: fresh)
             #expect(
-                try RawCatalog(path: catalog).rows("SELECT * FROM application ORDER BY application_id")
-                    == (try RawCatalog(path: fresh).rows("SELECT * FROM application ORDER BY application_id")))
+                try RawSQLiteReader(path: catalog).rows("SELECT * FROM application ORDER BY application_id")
+                    == (try RawSQLiteReader(path: fresh).rows("SELECT * FROM application ORDER BY application_id")))
         }
     }
 }

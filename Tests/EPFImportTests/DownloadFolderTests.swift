@@ -2,6 +2,7 @@ import EPFCatalog
 import EPFSQLite
 import EPFImport
 import EPFInput
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -9,18 +10,10 @@ import Testing
 /// fails the test with its output when it fails.
 @discardableResult
 func shell(_ command: String, in folder: URL) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", command]
-    process.currentDirectoryURL = folder
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw RawSQLiteError(description: "`\(command)` failed (\(process.terminationStatus)): \(output)")
+    let run = try runShell(command, in: folder, withStandardError: true)
+    let output = String(decoding: run.output, as: UTF8.self)
+    guard run.status == 0 else {
+        throw RawSQLiteError(description: "`\(command)` failed (\(run.status)): \(output)")
     }
     return output
 }
@@ -137,7 +130,7 @@ struct DownloadFolderTests {
                 at: incremental.appendingPathComponent("itunes20261102"), to: incremental.appendingPathComponent("itunes20261103"))
             // Cut the 2nd's application file short: no footer.
             let damaged = incremental.appendingPathComponent("itunes20261102/application")
-            let bytes = try Fixtures.bytes(damaged)
+            let bytes = try fileBytes(damaged)
             try write(Array(bytes.prefix(bytes.count - 30)), to: damaged)
 
             let catalog = folder.appendingPathComponent("catalog.sqlite").path
@@ -162,7 +155,7 @@ struct DownloadFolderTests {
     func shrinkingFullIsRefused() throws {
         try withTemporaryFolder { folder in
             let catalog = folder.appendingPathComponent("catalog.sqlite").path
-            _ = try runScheduledImport([Fixtures.feed("itunes20261101").path], catalog: catalog)
+            _ = try runScheduledImport([SampleFeeds.path("itunes20261101")], catalog: catalog)
             let before = try CatalogSnapshot(path: catalog)
             let small = folder.appendingPathComponent("itunes20261108", isDirectory: true)
             try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
@@ -180,7 +173,7 @@ struct DownloadFolderTests {
 
             let allowed = try runScheduledImport([small.path], catalog: catalog, options: ImportOptions(allowShrink: true))
             #expect(allowed.reports.first?.status == .applied)
-            #expect(try RawCatalog(path: catalog).rows("SELECT count(*) FROM storefront") == [[.integer(1)]])
+            #expect(try RawSQLiteReader(path: catalog).rows("SELECT count(*) FROM storefront") == [[.integer(1)]])
         }
     }
 
@@ -257,7 +250,7 @@ struct DownloadFolderTests {
             let failure = reports.first { $0.status == .failed }
             #expect(failure?.error?.contains("md5 mismatch") == true)
             #expect(failure?.error?.contains("itunes20261101.tbz") == true)
-            #expect(try RawCatalog(path: catalog).liveTables().isEmpty)
+            #expect(try RawSQLiteReader(path: catalog).liveTables().isEmpty)
         }
     }
 
@@ -284,7 +277,7 @@ struct DownloadFolderTests {
             let current = root.appendingPathComponent("current")
             try shell("tar -cjf itunes20261101.tbz itunes20261101 && rm -r itunes20261101", in: current)
             let archive = current.appendingPathComponent("itunes20261101.tbz")
-            var bytes = try Fixtures.bytes(archive)
+            var bytes = try fileBytes(archive)
             bytes[bytes.count / 2] ^= 0xFF
             try write(bytes, to: archive)
             let catalog = folder.appendingPathComponent("catalog.sqlite").path
@@ -293,7 +286,7 @@ struct DownloadFolderTests {
             #expect(!itunes.isEmpty && itunes.allSatisfy { $0.status != .applied })
             #expect(itunes.contains { $0.status == .failed && ($0.error ?? "").contains("itunes20261101.tbz") })
             #expect(reports.filter { $0.feed == "pricing" }.map(\.status) == [.applied])
-            #expect(try RawCatalog(path: catalog).liveTables() == ["application_price"])
+            #expect(try RawSQLiteReader(path: catalog).liveTables() == ["application_price"])
         }
     }
 
@@ -337,8 +330,8 @@ struct DownloadFolderTests {
     func olderFullAfterNewerDay() throws {
         try withTemporaryFolder { folder in
             let catalog = folder.appendingPathComponent("catalog.sqlite").path
-            _ = try runScheduledImport([Fixtures.feed("itunes20261101").path, Fixtures.feed("itunes20261102").path], catalog: catalog)
-            let again = try runScheduledImport([Fixtures.feed("itunes20261101").path], catalog: catalog, force: false)
+            _ = try runScheduledImport([SampleFeeds.path("itunes20261101"), SampleFeeds.path("itunes20261102")], catalog: catalog)
+            let again = try runScheduledImport([SampleFeeds.path("itunes20261101")], catalog: catalog, force: false)
             #expect(again.reports.isEmpty)
             try SampleFeedsTests.expectCatalog(
                 at: catalog, equals: try SampleFeedsTests.referenceCatalog(after: ["itunes20261101", "itunes20261102"]))

@@ -1,6 +1,7 @@
 import EPFCatalog
 import EPFSQLite
 import EPFImport
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 struct LookupIndexTests {
     /// The query plan SQLite picks for `sql`, as its detail lines.
     static func plan(_ sql: String, in catalog: String) throws -> [String] {
-        try RawCatalog(path: catalog).rows("EXPLAIN QUERY PLAN " + sql).compactMap { $0.last?.string }
+        try RawSQLiteReader(path: catalog).rows("EXPLAIN QUERY PLAN " + sql).compactMap { $0.last?.string }
     }
 
     @Test("Link tables are searched by application_id through an index, after a FULL swap and an INCREMENTAL alike")
@@ -18,13 +19,13 @@ struct LookupIndexTests {
         try withTemporaryFolder { folder in
             let catalog = folder.appendingPathComponent("catalog.sqlite").path
             for feeds in [["itunes20261101"], ["itunes20261101", "itunes20261102"]] {
-                _ = try runImport(feeds.map { Fixtures.feed($0).path }, catalog: catalog)
+                _ = try runImport(feeds.map { SampleFeeds.path($0) }, catalog: catalog)
                 for table in ["genre_application", "artist_application"] {
                     let details = try Self.plan("SELECT * FROM \(table) WHERE application_id = 364709193", in: catalog)
                     #expect(details.contains { $0.contains("USING INDEX \(table)_by_application_id") }, "\(table): \(details)")
                 }
                 // Tables led by application_id use their key; none gets a second index.
-                let indexes = try RawCatalog(path: catalog).rows("SELECT name FROM pragma_index_list('application_device_type')")
+                let indexes = try RawSQLiteReader(path: catalog).rows("SELECT name FROM pragma_index_list('application_device_type')")
                 #expect(indexes.count == 1)
             }
             try SampleFeedsTests.expectCatalog(

@@ -1,91 +1,11 @@
+import EPFTestSupport
 import Foundation
 
 // An independent, deliberately simple reference for what a catalog must hold
 // after importing EPF files. It shares no code with EPFFormat or EPFCatalog:
 // it reads whole files as byte arrays, splits them the slow obvious way and
-// applies FULL and INCREMENTAL files to dictionaries.
-
-/// A value in its stored form: what the reference expects and what SQLite
-/// holds (the case is the storage class). Text is kept as bytes, so two
-/// texts are equal only when they are equal byte for byte.
-enum StoredValue: Hashable, CustomStringConvertible {
-    case null
-    case integer(Int64)
-    case real(Double)
-    case text([UInt8])
-    case blob([UInt8])
-
-    static func string(_ text: String) -> StoredValue { .text(Array(text.utf8)) }
-
-    /// The text, if the value is valid UTF-8 text.
-    var string: String? {
-        guard case .text(let bytes) = self else { return nil }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    var integer: Int64? {
-        if case .integer(let value) = self { return value }
-        return nil
-    }
-
-    var storageClass: String {
-        switch self {
-        case .null: return "NULL"
-        case .integer: return "INTEGER"
-        case .real: return "REAL"
-        case .text: return "TEXT"
-        case .blob: return "BLOB"
-        }
-    }
-
-    var description: String {
-        switch self {
-        case .null: return "NULL"
-        case .integer(let value): return "INTEGER \(value)"
-        case .real(let value): return "REAL \(value)"
-        case .text(let bytes):
-            let shown = String(decoding: bytes.prefix(80), as: UTF8.self).debugDescription
-            return "TEXT \(shown)\(bytes.count > 80 ? "… (\(bytes.count) bytes)" : "")"
-        case .blob(let bytes): return "BLOB (\(bytes.count) bytes)"
-        }
-    }
-
-    /// SQLite's order (BINARY collation): NULL, then numbers by value, then
-    /// text by bytes, then blobs by bytes.
-    static func precedes(_ lhs: StoredValue, _ rhs: StoredValue) -> Bool {
-        func rank(_ value: StoredValue) -> Int {
-            switch value {
-            case .null: return 0
-            case .integer, .real: return 1
-            case .text: return 2
-            case .blob: return 3
-            }
-        }
-        func number(_ value: StoredValue) -> Double {
-            switch value {
-            case .integer(let number): return Double(number)
-            case .real(let number): return number
-            default: return 0
-            }
-        }
-        if rank(lhs) != rank(rhs) { return rank(lhs) < rank(rhs) }
-        switch (lhs, rhs) {
-        case (.integer(let a), .integer(let b)): return a < b
-        case (.text(let a), .text(let b)), (.blob(let a), .blob(let b)): return a.lexicographicallyPrecedes(b)
-        case (.null, .null): return false
-        default: return number(lhs) < number(rhs)
-        }
-    }
-
-    /// Rows compared value by value, in `precedes` order.
-    static func rowOrder(_ lhs: [StoredValue], _ rhs: [StoredValue]) -> Bool {
-        for (a, b) in zip(lhs, rhs) {
-            if precedes(a, b) { return true }
-            if precedes(b, a) { return false }
-        }
-        return lhs.count < rhs.count
-    }
-}
+// applies FULL and INCREMENTAL files to dictionaries. Its values are
+// `StoredValue`s (EPFTestSupport), what the raw SQLite reader gives back.
 
 /// A reference reader error: the file does not have the shape the reference
 /// expects of good input.

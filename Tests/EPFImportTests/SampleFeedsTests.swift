@@ -1,6 +1,7 @@
 import EPFCatalog
 import EPFSQLite
 import EPFImport
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -13,12 +14,12 @@ struct SampleFeedsTests {
 
     /// A feed folder's table files as the reference reads them, in name order.
     static func referenceFiles(of feed: String) throws -> [(path: String, table: String, file: ReferenceFile)] {
-        let folder = Fixtures.feed(feed)
+        let folder = SampleFeeds.url(feed)
         return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
             .filter { !$0.hasPrefix(".") }
             .map { name in
                 let url = folder.appendingPathComponent(name)
-                return (url.path, name.replacingOccurrences(of: "-", with: "_"), try ReferenceFile(bytes: Fixtures.bytes(url)))
+                return (url.path, name.replacingOccurrences(of: "-", with: "_"), try ReferenceFile(bytes: fileBytes(url)))
             }
     }
 
@@ -36,14 +37,14 @@ struct SampleFeedsTests {
     /// Imports `feeds` (paths into SampleFeeds) into a new catalog in `folder`.
     static func importFeeds(_ feeds: [String], into folder: URL) throws -> (catalog: String, reports: [FileReport]) {
         let catalog = folder.appendingPathComponent("catalog.sqlite").path
-        let reports = try runImport(feeds.map { Fixtures.feed($0).path }, catalog: catalog)
+        let reports = try runImport(feeds.map { SampleFeeds.path($0) }, catalog: catalog)
         return (catalog, reports)
     }
 
     /// Compares every table of the catalog at `path` with `reference`: the
     /// same tables, columns, rows (in key order), values and storage classes.
     static func expectCatalog(at path: String, equals reference: ReferenceCatalog, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let catalog = try RawCatalog(path: path)
+        let catalog = try RawSQLiteReader(path: path)
         let tables = try catalog.liveTables()
         #expect(tables == reference.tables.keys.sorted(), "live tables", sourceLocation: sourceLocation)
         for name in reference.tables.keys.sorted() where tables.contains(name) {
@@ -91,7 +92,7 @@ struct SampleFeedsTests {
         try withTemporaryFolder { folder in
             let catalog = folder.appendingPathComponent("catalog.sqlite").path
             let reports = try runImport(
-                Self.feeds.map { Fixtures.feed($0).path }, catalog: catalog, options: ImportOptions(chunkSize: chunkSize))
+                Self.feeds.map { SampleFeeds.path($0) }, catalog: catalog, options: ImportOptions(chunkSize: chunkSize))
             for report in reports where report.status != .applied {
                 Issue.record("\(report.path): \(report.status): \(report.error ?? "")")
             }
@@ -117,7 +118,7 @@ struct SampleFeedsTests {
     func specialRows() throws {
         try withTemporaryFolder { folder in
             let (path, _) = try Self.importFeeds(Self.feeds, into: folder)
-            let catalog = try RawCatalog(path: path)
+            let catalog = try RawSQLiteReader(path: path)
             func value(_ table: String, _ column: String, _ condition: String) throws -> StoredValue? {
                 let rows = try catalog.rows("SELECT \(sqlName(column)) FROM \(sqlName(table)) WHERE \(condition)")
                 #expect(rows.count == 1, "\(table) where \(condition): \(rows.count) rows")
@@ -226,7 +227,7 @@ struct SampleFeedsTests {
                 #expect(report.feedDate == (isIncremental ? "2026-11-02" : "2026-11-01"))
                 #expect(report.exportDate == (isIncremental ? 1_793_577_600_000 : 1_793_491_200_000))
                 #expect(report.skipped == 0)
-                #expect(report.size == Int64(try Fixtures.bytes(URL(fileURLWithPath: report.path)).count))
+                #expect(report.size == Int64(try fileBytes(URL(fileURLWithPath: report.path)).count))
                 let isStrayFile = folderName == "itunes20261101" && report.table == "application"
                 #expect(report.repaired == (isStrayFile ? 1 : 0), "repaired in \(report.path)")
                 #expect(report.counts.rejoinedRows == (isStrayFile ? 1 : 0))

@@ -35,27 +35,16 @@ struct ParallelBzip2StreamTests {
 
     static let mixedLevel1: [UInt8] = try! Bzip2StreamTests.bzip2(mixedText, level: 1)
 
-    /// Every byte the stream gives, read `chunk` bytes at a time.
-    static func readAll(_ stream: ParallelBzip2Stream, chunk: Int = 1 << 20) throws -> [UInt8] {
-        var result: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: chunk)
-        while true {
-            let count = try buffer.withUnsafeMutableBytes { try stream.read(into: $0) }
-            if count == 0 { return result }
-            result += buffer[0..<count]
-        }
-    }
-
     static func decompress(_ compressed: [UInt8], chunk: Int = 1 << 20, inFlight: Int = 4) throws -> [UInt8] {
         let path = try temporaryFile(compressed, suffix: ".bz2")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        return try readAll(ParallelBzip2Stream(path: path, maxBlocksInFlight: inFlight), chunk: chunk)
+        return try readAll(ParallelBzip2Stream(path: path, maxBlocksInFlight: inFlight), size: chunk)
     }
 
     static func error(_ compressed: [UInt8]) throws -> InputError? {
         let path = try temporaryFile(compressed, suffix: ".bz2")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let error = #expect(throws: InputError.self) { _ = try readAll(ParallelBzip2Stream(path: path)) }
+        let error = #expect(throws: InputError.self) { _ = try readAll(ParallelBzip2Stream(path: path), size: 1 << 20) }
         #expect(error?.path == path)
         return error
     }
@@ -94,7 +83,7 @@ struct ParallelBzip2StreamTests {
         // Cut the first block twice, the fourth once, and the last just
         // before the end of the stream, where no magic is.
         stream.falseMagicsForTesting = [starts[0] + 8_001, starts[0] + 100_003, starts[3] + 77_777, starts.last! - 999]
-        #expect(try Self.readAll(stream) == Self.mixedText)
+        #expect(try readAll(stream, size: 1 << 20) == Self.mixedText)
         #expect(stream.mergedPieces == 4)
     }
 
@@ -133,7 +122,7 @@ struct ParallelBzip2StreamTests {
             seen.bytes += bytes
             md5.update(bytes)
         }
-        _ = try Self.readAll(stream, chunk: 100_000)
+        _ = try readAll(stream, size: 100_000)
         #expect(seen.bytes == compressed)
         #expect(MD5.hex(md5.finalize()) == MD5Tests.md5(compressed))
         #expect(stream.sourceBytesRead == stream.sourceSize)

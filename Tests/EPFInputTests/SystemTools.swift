@@ -1,3 +1,4 @@
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -6,16 +7,9 @@ import Testing
 /// fails when the script does.
 @discardableResult
 func shellOutput(_ script: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", script]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "\(script)", sourceLocation: sourceLocation)
-    return Array(data)
+    let run = try runShell(script)
+    #expect(run.status == 0, "\(script)", sourceLocation: sourceLocation)
+    return run.output
 }
 
 /// The standard output of `command 'FILE'`, where FILE holds `bytes`

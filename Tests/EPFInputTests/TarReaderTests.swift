@@ -1,4 +1,5 @@
 import EPFInput
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -30,8 +31,7 @@ struct TarFolder {
     let root: String
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("epf-tar-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        root = try TemporaryFolder.create("epf-tar").path
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: root) }
@@ -51,17 +51,6 @@ struct TarFolder {
     /// An archive of `paths`, entries in name order.
     func tar(format: String, _ paths: String = "itunes20261101") throws -> [UInt8] {
         try run("tar --sort=name --format=\(format) -cf - \(paths)")
-    }
-}
-
-/// Everything left in `stream`, read `size` bytes at a time.
-func readAll(_ stream: any ByteStream, size: Int = 1000) throws -> [UInt8] {
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: size)
-    while true {
-        let count = try buffer.withUnsafeMutableBytes { try stream.read(into: $0) }
-        if count == 0 { return bytes }
-        bytes += buffer[0..<count]
     }
 }
 

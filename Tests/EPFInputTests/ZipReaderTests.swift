@@ -1,4 +1,5 @@
 import EPFInput
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -27,11 +28,6 @@ struct ZipFolder {
     /// Runs a shell script in the folder.
     @discardableResult
     func run(_ script: String) throws -> [UInt8] { try folder.run(script) }
-}
-
-/// A file's bytes.
-func fileBytes(_ path: String) throws -> [UInt8] {
-    Array(try Data(contentsOf: URL(fileURLWithPath: path)))
 }
 
 /// Every file entry of the zip at `path`, with its bytes, read `readSize`

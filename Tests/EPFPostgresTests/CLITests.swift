@@ -1,3 +1,4 @@
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ struct CLITests {
         let password = "epf-test-password"
         #expect(database.url.contains(password))
         try withTemporaryFolder { folder in
-            let feeds = Fixtures.feedsInOrder.map(Fixtures.feed)
+            let feeds = SampleFeeds.pathsInOrder
             let first = try EPFRunner.run(["import", "--db", database.url, "--format", "json"] + feeds, in: folder)
             #expect(first.status == 0, "\(first.stderr)")
             #expect(first.stdout.contains("\"applied\" : 14"), "\(first.stdout)")
@@ -46,7 +47,7 @@ struct CLITests {
     func tablePrefix() throws {
         let prefixed = try TestDatabase()
         try withTemporaryFolder { folder in
-            let feeds = Fixtures.feedsInOrder.map(Fixtures.feed)
+            let feeds = SampleFeeds.pathsInOrder
             let sqlite = folder.appendingPathComponent("plain.sqlite").path
             #expect(try EPFRunner.run(["import", "--db", sqlite] + feeds, in: folder).status == 0)
             let imported = try EPFRunner.run(["import", "--table-prefix", "x_", "--db", prefixed.url] + feeds, in: folder)

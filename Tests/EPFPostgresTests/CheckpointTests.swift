@@ -3,6 +3,7 @@ import EPFFormat
 import EPFImport
 import EPFPostgres
 import EPFSynthetic
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -123,7 +124,7 @@ struct CheckpointTests {
             #expect(!text.contains("not-the-password-42"), "\(text)")
             #expect(text.contains("postgres://epf@"), "\(text)")
         }
-        let reports = try runImport([Fixtures.feed("itunes20261101")], into: try database.store())
+        let reports = try runImport([SampleFeeds.path("itunes20261101")], into: try database.store())
         #expect(reports.allSatisfy { $0.status == .applied })
         let journal = try database.connect().query("SELECT concat_ws(' ', source_path, message, details) FROM epf_journal")
         #expect(!journal.isEmpty)

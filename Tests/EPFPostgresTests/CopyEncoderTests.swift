@@ -1,5 +1,6 @@
 import EPFFormat
 import EPFPostgres
+import EPFTestSupport
 import Testing
 
 /// The COPY text of records, without a server.

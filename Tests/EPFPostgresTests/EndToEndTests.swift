@@ -3,6 +3,7 @@ import EPFFormat
 import EPFImport
 import EPFPostgres
 import EPFSynthetic
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
 struct EndToEndTests {
     @Test("Sample feeds: every table equals SQLite's after each feed", arguments: 1...4)
     func sampleFeeds(feedCount: Int) throws {
-        let paths = Fixtures.feedsInOrder.prefix(feedCount).map(Fixtures.feed)
+        let paths = SampleFeeds.pathsInOrder.prefix(feedCount)
         let database = try TestDatabase()
         try withTemporaryFolder { folder in
             let run = try importIntoBoth(Array(paths), folder: folder, database: database)
@@ -35,7 +36,7 @@ struct EndToEndTests {
     @Test("Running the same import again imports nothing")
     func rerun() throws {
         let database = try TestDatabase()
-        let paths = Fixtures.feedsInOrder.map(Fixtures.feed)
+        let paths = SampleFeeds.pathsInOrder
         let first = try runImport(paths, into: try database.store())
         #expect(first.allSatisfy { $0.status == .applied })
         let store = try database.store()
@@ -69,7 +70,7 @@ struct EndToEndTests {
         let database = try TestDatabase()
         try withTemporaryFolder { folder in
             let run = try importIntoBoth(
-                Fixtures.feedsInOrder.map(Fixtures.feed), folder: folder, database: database,
+                SampleFeeds.pathsInOrder, folder: folder, database: database,
                 postgresOptions: PostgresStoreOptions(unloggedStaging: true))
             #expect(run.postgresReports.allSatisfy { $0.status == .applied })
             let connection = try database.connect()
@@ -192,7 +193,7 @@ struct EndToEndTests {
         let database = try TestDatabase()
         try withTemporaryFolder { folder in
             let feed = folder.appendingPathComponent("itunes20261101")
-            try FileManager.default.copyItem(atPath: Fixtures.feed("itunes20261101"), toPath: feed.path)
+            try FileManager.default.copyItem(atPath: SampleFeeds.path("itunes20261101"), toPath: feed.path)
             // Cut the footer off one file.
             let storefront = feed.appendingPathComponent("storefront")
             var bytes = [UInt8](try Data(contentsOf: storefront))

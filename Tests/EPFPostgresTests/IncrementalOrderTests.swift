@@ -1,3 +1,4 @@
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -10,13 +11,13 @@ struct IncrementalOrderTests {
     func incrementalBeforeFull() throws {
         let database = try TestDatabase()
         try withTemporaryFolder { folder in
-            let early = try EPFRunner.run(["import", "--db", database.url, Fixtures.feed("itunes20261102")], in: folder)
+            let early = try EPFRunner.run(["import", "--db", database.url, SampleFeeds.path("itunes20261102")], in: folder)
             #expect(early.status == 1)
             #expect(early.stderr.contains("the catalog has no application table yet"), "\(early.stderr)")
             #expect(early.stderr.contains("Import the itunes FULL export dated 2026-11-02 or earlier"), "\(early.stderr)")
             #expect(early.stderr.contains("--force"))
 
-            let samples = URL(fileURLWithPath: Fixtures.feed("itunes20261101")).deletingLastPathComponent().path
+            let samples = URL(fileURLWithPath: SampleFeeds.path("itunes20261101")).deletingLastPathComponent().path
             let all = try EPFRunner.run(["import", "--db", database.url, samples], in: folder)
             #expect(all.status == 0, "\(all.stderr)")
             #expect(!all.stderr.contains("older than"), "\(all.stderr)")

@@ -3,6 +3,7 @@ import EPFSQLite
 import EPFFormat
 import EPFImport
 import EPFPostgres
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -22,7 +23,7 @@ struct QueryTests {
     static func withBoth(feedCount: Int = 4, _ body: (Both, TestDatabase) throws -> Void) throws {
         let database = try TestDatabase()
         try withTemporaryFolder { folder in
-            let paths = Fixtures.feedsInOrder.prefix(feedCount).map(Fixtures.feed)
+            let paths = SampleFeeds.pathsInOrder.prefix(feedCount)
             let run = try importIntoBoth(Array(paths), folder: folder, database: database)
             #expect(run.postgresReports.allSatisfy { $0.status == .applied }, "\(run.postgresReports.compactMap(\.error))")
             try body(Both(sqlite: try Catalog(path: run.sqlite), postgres: try PostgresCatalog(target: database.target)), database)

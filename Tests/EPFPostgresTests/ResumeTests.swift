@@ -2,12 +2,9 @@ import EPFCatalog
 import EPFFormat
 import EPFPostgres
 import EPFSynthetic
+import EPFTestSupport
 import Foundation
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Kills `epf import --db postgres://...` with SIGKILL at each named phase
 /// (the test-only fault points) and at random moments, then runs the same
@@ -36,20 +33,11 @@ struct ResumeTests {
         let duration: Duration
 
         init() throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("epf-pgresume-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let day1 = folder.appendingPathComponent("itunes20261201").path
-            let day2 = folder.appendingPathComponent("itunes20261202").path
-            let day3 = folder.appendingPathComponent("itunes20261203").path
-            for (path, rows, seed) in [(day1, 1500, 1), (day2, 2000, 2), (day3, 800, 3)] {
-                let generated = try EPFRunner.run(
-                    ["generate", "--out", path, "--rows", "\(rows)", "--seed", "\(seed)", "--storefronts", "2"], in: folder)
-                #expect(generated.status == 0, "\(generated.stderr)")
-            }
-            try ResumeTests.makeIncremental(day3)
-            days = [day2, day3]
+            folder = try TemporaryFolder.create("epf-pgresume")
+            let generated = try GeneratedDays(in: folder)
+            days = [generated.day2, generated.day3]
             baseline = try TestDatabase()
-            let first = try EPFRunner.run(["import", "--db", baseline.url, day1], in: folder)
+            let first = try EPFRunner.run(["import", "--db", baseline.url, generated.day1], in: folder)
             #expect(first.status == 0, "\(first.stderr)")
             try ResumeTests.waitForImportSessions(to: baseline)
 
@@ -85,16 +73,6 @@ struct ResumeTests {
         }
     }
 
-    /// Day 3's application table as an INCREMENTAL file.
-    static func makeIncremental(_ folder: String) throws {
-        let path = (folder as NSString).appendingPathComponent("application")
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        let mode = try #require(bytes.range(of: Data("#exportMode:FULL".utf8)))
-        bytes.replaceSubrange(mode, with: Data("#exportMode:INCREMENTAL".utf8))
-        try bytes.write(to: URL(fileURLWithPath: path))
-        try FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent("application_price"))
-    }
-
     /// Waits until the sessions of a killed `epf` have ended on the server.
     /// A killed client's session ends when its server process notices the
     /// closed socket, after the statement it is running; until then it
@@ -111,27 +89,13 @@ struct ResumeTests {
         Issue.record("the sessions of a killed import are still there after 30 seconds")
     }
 
-    enum Moment: CustomStringConvertible {
-        /// At a fault point (`EPF_TEST_FAULT`).
-        case at(String)
-        /// After this share of an uninterrupted import's time.
-        case after(Double)
-
-        var description: String {
-            switch self {
-            case .at(let point): "at \(point)"
-            case .after(let share): "after \(Int(share * 100))% of the import's time"
-            }
-        }
-    }
-
     /// The trials: every fault point, then random moments (a fixed seed,
     /// so a failure can be run again).
-    static var trials: [Moment] {
+    static var trials: [KillMoment] {
         let points = ["checkpoint:1", "checkpoint:6", "before-index:1", "before-index:3", "in-apply:1", "in-apply:2", "after-apply:1"]
         var random = SplitMix64(seed: 20_261_207)
-        let randoms = (0..<5).map { _ in Moment.after(0.1 + Double(random.next() % 800) / 1000) }
-        return points.map(Moment.at) + randoms
+        let randoms = (0..<5).map { _ in KillMoment.after(0.1 + Double(random.next() % 800) / 1000) }
+        return points.map(KillMoment.at) + randoms
     }
 
     /// An application in every state of the catalog, rewritten by day 3.
@@ -157,22 +121,8 @@ struct ResumeTests {
         for (number, moment) in Self.trials.enumerated() {
             let trial = "trial \(number) (\(moment))"
             let database = try TestDatabase(template: fixture.baseline)
-            var environment = Self.hooks
-            var delay: Duration?
-            switch moment {
-            case .at(let point): environment["EPF_TEST_FAULT"] = point
-            case .after(let share): delay = fixture.duration * share
-            }
-            let process = try EPFRunner.process(["import", "--db", database.url] + fixture.days, in: fixture.folder, environment: environment)
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            if let delay {
-                Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
-                kill(process.processIdentifier, SIGKILL)
-            }
-            process.waitUntilExit()
-            let wasKilled = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+            let wasKilled = try moment.run(
+                ["import", "--db", database.url] + fixture.days, in: fixture.folder, environment: Self.hooks, uninterrupted: fixture.duration)
             if wasKilled { killed += 1 }
             if case .at = moment { #expect(wasKilled, "\(trial): the fault point was not reached") }
             try Self.waitForImportSessions(to: database)

@@ -1,29 +1,9 @@
 import EPFCatalog
 import EPFSQLite
 import EPFFormat
+import EPFTestSupport
 import Foundation
 import Testing
-
-/// Builds a table file's bytes: a header and rows of fields.
-struct TableBytes {
-    var columns: [String]
-    var types: [String]
-    var key: [String]
-    var mode = "FULL"
-    var rows: [[String]] = []
-
-    var bytes: [UInt8] {
-        var lines = [
-            "#" + columns.joined(separator: "\u{1}"),
-            "#primaryKey:" + key.joined(separator: "\u{1}"),
-            "#dbTypes:" + types.joined(separator: "\u{1}"),
-            "#exportMode:" + mode,
-        ]
-        lines += rows.map { $0.joined(separator: "\u{1}") }
-        lines.append("#recordsWritten:\(rows.count)")
-        return lines.flatMap { Array($0.utf8) + [0x02, 0x0A] }
-    }
-}
 
 /// A catalog in a temporary folder.
 final class TemporaryCatalog {
@@ -34,8 +14,7 @@ final class TemporaryCatalog {
     var store: SQLiteCatalogStore { openStore! }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("epf-catalog-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder.create("epf-catalog")
         path = folder.appendingPathComponent("catalog.sqlite").path
         openStore = try SQLiteCatalogStore(path: path)
     }
