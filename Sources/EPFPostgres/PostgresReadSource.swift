@@ -10,7 +10,9 @@ import EPFTextSearch
 ///
 /// Not thread-safe: one connection, used from one thread at a time.
 public final class PostgresReadSource: CatalogAdminSource {
+    /// The catalog's server and database.
     public let target: PostgresTarget
+    /// The one connection every query runs on.
     public let connection: PostgresConnection
     /// Cuts a search's words as the index was cut (made on first search).
     private var tokenizer: SearchTokenizer?

@@ -33,6 +33,7 @@ public final class SQLiteReadSource: CatalogAdminSource {
 
     public var displayName: String { database.path }
 
+    /// The read-only connection (`database`).
     public var connection: SQLiteDatabase { database }
 
     public func parameter(_ number: Int) -> String { "?\(number)" }

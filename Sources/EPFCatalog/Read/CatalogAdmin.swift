@@ -24,7 +24,9 @@ public protocol CatalogAdmin: AnyObject {
 
 /// One EPF table of a catalog, for `epf tables`.
 public struct CatalogTableSummary: Sendable, Equatable {
+    /// The table's name in the catalog (with its prefix).
     public var name: String
+    /// How many rows it has.
     public var rows: Int
     /// FULL or INCREMENTAL: how the last applied file was applied.
     public var lastMode: String?
@@ -35,6 +37,7 @@ public struct CatalogTableSummary: Sendable, Equatable {
     /// The file the last import read.
     public var source: String?
 
+    /// A summary; what the journal does not tell is nil.
     public init(name: String, rows: Int, lastMode: String? = nil, lastImport: String? = nil, exportDate: Int64? = nil, source: String? = nil) {
         self.name = name
         self.rows = rows

@@ -9,6 +9,7 @@ public final class CatalogAdminEngine<Source: CatalogAdminSource>: CatalogAdmin 
     /// The backend: its connection and SQL spelling.
     public let source: Source
 
+    /// The admin side of the catalog `source` reads.
     public init(source: Source) {
         self.source = source
     }

@@ -76,7 +76,8 @@ extension CatalogReadSource {
     }
 
     /// `error` as `attempt` throws it.
-    public func readError(_ error: Failure, while action: String) -> CatalogError {
+    @usableFromInline
+    package func readError(_ error: Failure, while action: String) -> CatalogError {
         var wrapped = error.catalogError(while: action)
         switch wrapped.kind {
         case .corrupt, .connection:

@@ -11,6 +11,7 @@ public struct SearchRowsSQL: Sendable {
     /// The search order, after `ORDER BY`: `s.rowid`.
     public var order: String
 
+    /// The pieces, as `CatalogReadSource.searchRows` spells them.
     public init(from: String, applicationID: String, order: String) {
         self.from = from
         self.applicationID = applicationID
@@ -24,9 +25,12 @@ public struct SearchRowsSQL: Sendable {
 /// matches), each in the backend's query language (an FTS5 expression, a
 /// `tsquery`).
 public struct SearchMatch: Sendable, Equatable {
+    /// Every word as a whole word.
     public var words: String
+    /// Every word as a word or a prefix, but not every one as a whole word.
     public var prefixOnly: String
 
+    /// The two values, in the backend's query language.
     public init(words: String, prefixOnly: String) {
         self.words = words
         self.prefixOnly = prefixOnly
