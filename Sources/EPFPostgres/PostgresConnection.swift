@@ -53,6 +53,18 @@ public final class PostgresConnection {
         return rows(of: result)
     }
 
+    /// Runs one statement with `parameters` (nil is NULL) and hands each
+    /// row of its result to `body`, in order, read in place.
+    public func forEachRow(_ sql: String, _ parameters: [String?], _ body: (PostgresRow) -> Void) throws(PostgresError) {
+        let result = withParameters(parameters) { values in
+            PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+        }
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        guard let result else { return }
+        for row in 0..<PQntuples(result) { body(PostgresRow(result, row: row)) }
+    }
+
     /// The first column of the first row, as text.
     public func scalar(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> String? {
         try query(sql, parameters).first?.first ?? nil
@@ -85,10 +97,13 @@ public final class PostgresConnection {
         return false
     }
 
+    /// Whether a transaction is open.
+    public var inTransaction: Bool { PQtransactionStatus(handle) != PQTRANS_IDLE }
+
     /// Rolls back an open transaction, if any; errors are ignored (the
     /// connection may be gone).
     public func rollback() {
-        if PQtransactionStatus(handle) != PQTRANS_IDLE {
+        if inTransaction {
             PQclear(PQexec(handle, "ROLLBACK"))
         }
     }

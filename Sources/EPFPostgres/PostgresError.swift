@@ -61,3 +61,7 @@ extension CatalogError {
         self.init(error.kind, detail: "\(action): \(error.message)", hint: error.hint, underlying: error)
     }
 }
+
+extension PostgresError: CatalogErrorConvertible {
+    public func catalogError(while action: String) -> CatalogError { CatalogError(self, while: action) }
+}

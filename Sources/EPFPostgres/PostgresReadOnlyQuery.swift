@@ -17,10 +17,10 @@ import EPFCatalog
 ///   SQLite holds decimals), booleans as 1 and 0, everything else (dates,
 ///   text, arrays, JSON) as PostgreSQL writes it.
 public enum PostgresReadOnlyQuery {
-    public static func run(_ sql: String, at target: PostgresTarget) throws(ReadOnlyQueryError) -> (columns: [String], rows: [[SQLValue]]) {
-        let connection: PostgresConnection
+    /// Runs `sql` on `connection`, in a transaction of its own (none may
+    /// be open), rolled back after.
+    public static func run(_ sql: String, on connection: PostgresConnection) throws(ReadOnlyQueryError) -> (columns: [String], rows: [[SQLValue]]) {
         do {
-            connection = try PostgresConnection(target, applicationName: "epf sql")
             try connection.execute("BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY; SELECT 1")
         } catch {
             throw .failed(error.message)
@@ -44,15 +44,12 @@ extension PostgresConnection {
         case PGRES_COMMAND_OK:
             return ([], [])
         case PGRES_TUPLES_OK:
-            let columnCount = PQnfields(result)
-            let columns = (0..<columnCount).map { String(cString: PQfname(result, $0)) }
-            let types = (0..<columnCount).map { PQftype(result, $0) }
+            guard let result else { return ([], []) }
+            let columns = (0..<PQnfields(result)).map { String(cString: PQfname(result, $0)) }
             var rows: [[SQLValue]] = []
             for row in 0..<PQntuples(result) {
-                rows.append((0..<columnCount).map { column in
-                    guard PQgetisnull(result, row, column) == 0 else { return .null }
-                    return Self.value(String(cString: PQgetvalue(result, row, column)), type: types[Int(column)])
-                })
+                let values = PostgresRow(result, row: row)
+                rows.append((0..<values.count).map(values.value))
             }
             return (columns, rows)
         default:
@@ -65,20 +62,6 @@ extension PostgresConnection {
         case "25006"?: return .notReadOnly
         case "42601"? where failure.message.contains("multiple commands"): return .severalStatements
         default: return .failed(failure.message)
-        }
-    }
-
-    /// A value of the type with OID `type`, as SQLite would hold it.
-    static func value(_ text: String, type: Oid) -> SQLValue {
-        switch type {
-        case 20, 21, 23, 26:  // int8, int2, int4, oid
-            return Int64(text).map(SQLValue.integer) ?? .text(text)
-        case 700, 701, 1700:  // float4, float8, numeric
-            return Double(text).map(SQLValue.real) ?? .text(text)
-        case 16:  // bool
-            return .integer(text == "t" ? 1 : 0)
-        default:
-            return .text(text)
         }
     }
 }

@@ -57,3 +57,7 @@ extension CatalogError {
         self.init(error.kind, detail: "\(action): \(error.message)", hint: CatalogError.hint(for: error.kind), underlying: error)
     }
 }
+
+extension SQLiteError: CatalogErrorConvertible {
+    public func catalogError(while action: String) -> CatalogError { CatalogError(self, while: action) }
+}

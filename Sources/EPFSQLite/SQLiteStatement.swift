@@ -113,33 +113,18 @@ public final class SQLiteStatement {
 
     // MARK: Reading the current row
 
-    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+    public var columnCount: Int { row.count }
 
-    public func columnName(_ index: Int) -> String {
-        String(cString: sqlite3_column_name(handle, Int32(index)))
-    }
+    public func columnName(_ index: Int) -> String { row.name(index) }
 
-    public func value(_ index: Int) -> SQLValue {
-        let column = Int32(index)
-        switch sqlite3_column_type(handle, column) {
-        case SQLITE_NULL: return .null
-        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
-        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
-        default:
-            // TEXT, and BLOB read as its bytes (the importer never stores BLOBs).
-            let count = Int(sqlite3_column_bytes(handle, column))
-            guard let bytes = sqlite3_column_text(handle, column) else { return .text("") }
-            return .text(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
-        }
-    }
+    public func value(_ index: Int) -> SQLValue { row.value(index) }
 
     public func int64(_ index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
 
-    public func string(_ index: Int) -> String? {
-        if case .text(let text) = value(index) { return text }
-        if case .null = value(index) { return nil }
-        return value(index).textValue
-    }
+    public func string(_ index: Int) -> String? { row.text(index) }
+
+    /// The current row, read in place.
+    public var row: SQLiteRow { SQLiteRow(handle) }
 
     /// All rows of the statement as values, with `values` bound.
     public func rows(_ values: [SQLValue] = []) throws(SQLiteError) -> [[SQLValue]] {

@@ -45,7 +45,7 @@ struct HistoryCommand: ParsableCommand {
         let rows: [[SQLValue]]
         do {
             guard
-                let found = try catalog.location.journal(feed: feed, table: table, status: status?.rawValue, limit: limit)
+                let found = try catalog.location.openAdmin().journal(feed: feed, table: table, status: status?.rawValue, limit: limit)
             else {
                 Console.message("epf history: \(catalog.displayName) has no import journal yet; run `epf import` first")
                 throw ExitCode(1)

@@ -33,7 +33,7 @@ enum ResultOutput {
     {
         let catalog: any CatalogQuerying
         do {
-            catalog = try location.queries(tablePrefix: tablePrefix)
+            catalog = try location.openReader(tablePrefix: tablePrefix)
         } catch {
             Console.message("epf \(command): \(error.description)")
             throw ExitCode(1)

@@ -25,7 +25,7 @@ struct SQLCommand: ParsableCommand {
     func run() throws {
         let result: (columns: [String], rows: [[SQLValue]])
         do {
-            result = try catalog.location.readOnlyQuery(statement)
+            result = try catalog.location.openAdmin().readOnlyQuery(statement)
         } catch let error as CatalogError {
             Console.message("epf sql: \(error.description)")
             throw ExitCode(1)

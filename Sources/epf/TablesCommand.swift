@@ -19,9 +19,9 @@ struct TablesCommand: ParsableCommand {
     var format: OutputFormat = .table
 
     func run() throws {
-        let tables: [CatalogLocation.TableSummary]
+        let tables: [CatalogTableSummary]
         do {
-            tables = try catalog.location.tables(prefix: prefix.tablePrefix)
+            tables = try catalog.location.openAdmin().tables(prefix: prefix.tablePrefix)
         } catch {
             Console.message("epf tables: \(error.description)")
             throw ExitCode(1)

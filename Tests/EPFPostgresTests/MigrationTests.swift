@@ -97,7 +97,7 @@ struct PostgresMigrationTests {
         #expect(try connection.scalar("SELECT count(*) FROM epf_journal") == "2")
         let applied = try #require(try store?.appliedFiles())
         #expect(applied.map(\.feedDate) == ["20261101"] && applied.map(\.originSize) == [805])
-        #expect(try PostgresCatalogReader.tables(at: database.target).map(\.name) == ["genre"])
+        #expect(try PostgresCatalogReader(target: database.target).tables().map(\.name) == ["genre"])
 
         store = nil
         let before = try Self.shape(database)
@@ -120,6 +120,6 @@ struct PostgresMigrationTests {
             error.description
                 == "\(database.target.redacted) was written by a newer version of epf (schema step journal-origin-colour unknown to this one); use that version or newer")
         #expect(try Self.shape(database) == before)
-        #expect(try PostgresCatalogReader.tables(at: database.target).map(\.name) == ["genre"])
+        #expect(try PostgresCatalogReader(target: database.target).tables().map(\.name) == ["genre"])
     }
 }

@@ -1,13 +1,14 @@
 /// The questions of Apple's Search and Lookup APIs, answered from a
 /// catalog, whatever store holds it: `Catalog` (SQLite) and
 /// `PostgresCatalog` (EPFPostgres) give the same `SearchResponse` for the
-/// same catalog content, in the same order.
+/// same catalog content, in the same order, being the same engine
+/// (`CatalogReadEngine`) over their backend's `CatalogReadSource`.
 ///
-/// What every store shares lives beside this protocol, so that it is
-/// written once: the country a user types (`StorefrontRequest`), a result
-/// assembled from rows (`ResultAssembly`), the language a detail row is
-/// chosen by (`Language`), the paging of whole-word then prefix-only
-/// matches (`SearchPaging`), and the words of a search (`SearchQuery`,
+/// What the engine draws on lives beside it, so that it is written once:
+/// the country a user types (`StorefrontRequest`), a result assembled from
+/// rows (`ResultAssembly`), the language a detail row is chosen by
+/// (`Language`), the paging of whole-word then prefix-only matches
+/// (`SearchPaging`), and the words of a search (`SearchQuery`,
 /// `SearchTokenizer`).
 ///
 /// Implementations are not thread-safe: one connection, used from one

@@ -1,7 +1,5 @@
-/// How the rows a store reads become a `SoftwareResult`: the same code for
-/// every store (`Catalog`, `PostgresCatalog`), so that the answers agree.
-/// A store reads the rows its own way (SQLite values, PostgreSQL text) and
-/// hands them over as text.
+/// How the rows the read engine reads become a `SoftwareResult`
+/// (`CatalogReadEngine`), whatever backend they come from.
 public enum ResultAssembly {
     /// The response to a lookup of `ids`: in the order given, each ID once,
     /// unknown IDs (`fetch` gives nil) left out.
@@ -30,14 +28,6 @@ public enum ResultAssembly {
             detail: "the catalog has no search index (\(name))",
             hint: "Import the application table again with this version of epf (epf import --force ...)")
     }
-
-    /// The `application` columns a result reads, in this order (those the
-    /// table has).
-    public static let applicationColumns = ApplicationColumns.wanted
-
-    /// The `application_detail` columns a result reads, of those in
-    /// `columns`, in a fixed order.
-    public static func detailColumns(in columns: [String]) -> [String] { DetailColumns.wanted(in: columns) }
 
     /// Sets the field an `application` column fills.
     public static func setApplication(_ column: String, _ text: String?, in result: inout SoftwareResult) {

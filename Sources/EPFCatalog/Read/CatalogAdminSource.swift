@@ -1,0 +1,14 @@
+/// What a backend adds to its `CatalogReadSource` for `CatalogAdminEngine`
+/// (`epf tables`, `epf history`, `epf sql`): the SQL and the checks that
+/// differ, nothing of what is listed or in which order.
+public protocol CatalogAdminSource: CatalogReadSource {
+    /// The catalog's tables (not views), without the database's own
+    /// (SQLite's `sqlite_...`), in any order.
+    func baseTables() throws(Failure) -> [String]
+    /// SQL for the whole seconds between two ISO 8601 timestamps stored
+    /// as text, `start` and `end` (column names), as an integer.
+    func secondsBetween(_ start: String, _ end: String) -> String
+    /// Runs exactly one statement that only reads: SQLite refuses writes
+    /// when it prepares, PostgreSQL runs it in a READ ONLY transaction.
+    func readOnlyQuery(_ sql: String) throws(ReadOnlyQueryError) -> (columns: [String], rows: [[SQLValue]])
+}

@@ -1,0 +1,306 @@
+/// Answers the questions of Apple's Search and Lookup APIs from a catalog,
+/// whatever backend holds it: lookup by Apple ID or product link, search
+/// by words in the title, prices in a storefront. Results are
+/// `SearchResponse` values that encode to the JSON shape of Apple's
+/// responses. `Catalog` (SQLite) and `PostgresCatalog` are this engine over
+/// their backend's `CatalogReadSource`.
+///
+/// The engine is the algorithm, written once: which rows a result draws on
+/// and in which order (`CatalogReadQueries`, `CatalogSearchQueries`), how
+/// a result is made of them (`ResultAssembly`), the paging of whole-word
+/// then prefix-only matches (`SearchPaging`), the country a user types
+/// (`StorefrontRequest`), every message. A source gives SQL spelling and
+/// runs queries. The hot paths are `@inlinable`, so that a concrete
+/// engine (`Catalog`) is specialized for its source where it is used: no
+/// dynamic dispatch per row.
+///
+/// A catalog imported with `--table-prefix` is read through its prefixed
+/// tables (`CatalogTableNames`). The tables a result draws on
+/// (`application`; `application_price`, `storefront`, `genre`,
+/// `genre_application`, `artist`, `artist_application`,
+/// `application_detail`, `application_popularity_per_genre` when
+/// imported) are found once, when opening; a table that is absent leaves
+/// its fields out of the results.
+///
+/// Each lookup or search reads one snapshot (`CatalogReadSource.
+/// snapshotStatement`): an import that applies meanwhile is seen whole or not
+/// at all, never half of a swap. Never writes.
+///
+/// Not thread-safe: one engine (one connection, its prepared statements)
+/// is used from one thread at a time; open one per thread.
+public final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQuerying {
+    /// The backend: its connection and SQL spelling.
+    public let source: Source
+    /// The names of the EPF tables: the prefix they were imported with.
+    public let names: CatalogTableNames
+    /// The tables (and views) of the catalog, by name.
+    @usableFromInline let tables: Set<String>
+    /// The SQL of a lookup's rows.
+    @usableFromInline let queries: CatalogReadQueries
+
+    /// Opens the catalog `source` reads. Throws when it has no application
+    /// table.
+    ///
+    /// - Parameter tablePrefix: the prefix the catalog's tables were
+    ///   imported with (`epf import --table-prefix`); nil finds it
+    ///   (`CatalogTableNames.resolve`), and throws when the catalog holds
+    ///   application tables under several prefixes.
+    public init(source: Source, tablePrefix: String? = nil) throws(CatalogError) {
+        self.source = source
+        let catalog = source.displayName
+        let action = "opening the catalog \(catalog)"
+        let tables = try source.attempt(action) { () throws(Source.Failure) in try source.relations() }
+        let names: CatalogTableNames
+        do {
+            names = try CatalogTableNames.resolve(given: tablePrefix, tables: tables, columns: source.columnNames(of:), catalog: catalog)
+        } catch let error as CatalogError {
+            throw error
+        } catch let error as Source.Failure {
+            throw source.readError(error, while: action)
+        } catch {
+            throw CatalogError(.failed, detail: "\(action): \(error)", hint: "")
+        }
+        guard tables.contains(names("application")) else { throw names.noApplicationTable(in: catalog) }
+        let (applicationColumns, detailColumns) = try source.attempt(action) { () throws(Source.Failure) in
+            let present = Set(try source.columnNames(of: names("application")))
+            let detail = tables.contains(names("application_detail")) ? DetailColumns.wanted(in: try source.columnNames(of: names("application_detail"))) : []
+            return (ApplicationColumns.wanted.filter(present.contains), detail)
+        }
+        self.tables = tables
+        self.names = names
+        queries = CatalogReadQueries(source, names: names, tables: tables, applicationColumns: applicationColumns, detailColumns: detailColumns)
+    }
+
+    // MARK: Questions
+
+    /// The applications with these Apple IDs, priced in `storefront` (one
+    /// `storefront(for:)` resolved).
+    @inlinable
+    public func lookup(ids: [Int64], in storefront: Storefront, language: Language? = nil) throws(CatalogError) -> SearchResponse {
+        try snapshot { () throws(CatalogError) -> SearchResponse in
+            try ResultAssembly.lookup(ids) { (id) throws(CatalogError) in
+                try source.attempt("looking up \(id)") { () throws(Source.Failure) in
+                    try application(id: id, storefront: storefront, language: language)
+                }
+            }
+        }
+    }
+
+    /// `search(term:country:entity:limit:offset:)` in a storefront already
+    /// resolved.
+    ///
+    /// Order: titles holding every word as a whole word come first, then
+    /// those that hold some word only as the beginning of a longer one
+    /// (`chess` finds `Chess Pro` before `Chessboard`); within each, titles
+    /// of fewer words, then shorter ones (`SearchOrder`, which is bm25's
+    /// order for titles). When the catalog has prices, only applications
+    /// with a price in the storefront are found, as Apple's search finds
+    /// only what a storefront sells.
+    @inlinable
+    public func search(
+        term: String, in storefront: Storefront, language: Language? = nil, entity: SoftwareEntity? = nil, limit: Int = 50,
+        offset: Int = 0
+    ) throws(CatalogError) -> SearchResponse {
+        try ResultAssembly.checkPage(limit: limit, offset: offset)
+        let index = SearchIndex.tableName(for: names("application"))
+        guard tables.contains(index) else { throw ResultAssembly.noSearchIndex(index) }
+        let queries = try CatalogSearchQueries(source, index: index, names: names, tables: tables, entity: entity)
+        guard let match = try source.searchMatch(term), limit > 0 else { return SearchResponse(results: []) }
+        return try snapshot { () throws(CatalogError) -> SearchResponse in
+            guard try source.attempt("reading the search index", { () throws(Source.Failure) in try source.isCurrentSearchIndex(index) }) else {
+                throw CatalogError(
+                    .incompatible,
+                    detail: "the catalog's search index (\(index)) was built by an older version of epf",
+                    hint: "Import the itunes feed's application table again (epf import --force ...) to rebuild it")
+            }
+            let ids = try source.attempt("searching for '\(term)'") { () throws(Source.Failure) -> [Int64] in
+                try SearchPaging.ids(
+                    limit: limit, offset: offset,
+                    wordMatches: { (limit, offset) throws(Source.Failure) in
+                        try matchingIDs(queries, index: index, match.words, storefront, limit: limit, offset: offset)
+                    },
+                    wordMatchCount: { () throws(Source.Failure) in try matchCount(queries, match.words, storefront) },
+                    prefixOnlyMatches: { (limit, offset) throws(Source.Failure) in
+                        try matchingIDs(queries, index: index, match.prefixOnly, storefront, limit: limit, offset: offset)
+                    })
+            }
+            var results: [SoftwareResult] = []
+            for id in ids {
+                if let result = try source.attempt(
+                    "searching for '\(term)'", { () throws(Source.Failure) in try application(id: id, storefront: storefront, language: language) })
+                {
+                    results.append(result)
+                }
+            }
+            return SearchResponse(results: results)
+        }
+    }
+
+    /// The storefront `country` names: ISO 3166 alpha-2 (`US`, `jp`),
+    /// alpha-3 (`USA`) or a storefront ID (`143441`), mapped through the
+    /// catalog's `storefront` table; nil means the United States.
+    ///
+    /// Throws a `CatalogError` naming the countries the catalog has when
+    /// `country` is not one of them.
+    public func storefront(for country: String?) throws(CatalogError) -> Storefront {
+        try StorefrontRequest.resolve(
+            country, hasTable: queries.storefrontByID != nil,
+            byID: { (id) throws(CatalogError) in
+                try storefrontRow("reading storefront \(id)", queries.storefrontByID, .integer(id))
+            },
+            byCode: { (code) throws(CatalogError) in
+                try storefrontRow("finding country '\(country?.trimmingWhitespace ?? "")'", queries.storefrontByCode, .text(code))
+            },
+            knownCodes: { () throws(CatalogError) in
+                try source.attempt("listing storefronts") { () throws(Source.Failure) -> [String] in
+                    var codes: [String] = []
+                    if let sql = queries.countryCodes {
+                        try source.forEachRow(sql, SQLArguments()) { row in
+                            if let code = row.text(0) { codes.append(code) }
+                        }
+                    }
+                    return codes
+                }
+            })
+    }
+
+    // MARK: Searching
+
+    /// Apple IDs of the matches of `match`, in search order.
+    @inlinable
+    func matchingIDs(_ queries: CatalogSearchQueries, index: String, _ match: String, _ storefront: Storefront, limit: Int, offset: Int)
+        throws(Source.Failure) -> [Int64]
+    {
+        guard limit > 0 else { return [] }
+        var arguments = SQLArguments(.text(match))
+        if queries.byStorefront { arguments.append(.integer(storefront.id)) }
+        arguments.append(.integer(Int64(limit)))
+        arguments.append(.integer(Int64(offset)))
+        return try source.searchPage(index: index, match: match, pageEnd: offset + limit) { () throws(Source.Failure) -> [Int64] in
+            var ids: [Int64] = []
+            try source.forEachRow(queries.page, arguments) { row in
+                if let id = row.integer(0) { ids.append(id) }
+            }
+            return ids
+        }
+    }
+
+    /// How many rows match `match` and pass the filters.
+    @inlinable
+    func matchCount(_ queries: CatalogSearchQueries, _ match: String, _ storefront: Storefront) throws(Source.Failure) -> Int {
+        var arguments = SQLArguments(.text(match))
+        if queries.byStorefront { arguments.append(.integer(storefront.id)) }
+        var count = 0
+        try source.forEachRow(queries.count, arguments) { row in count = Int(row.integer(0) ?? 0) }
+        return count
+    }
+
+    // MARK: Reading
+
+    /// The `storefront` row `sql` finds for `value`, if any.
+    func storefrontRow(_ action: @autoclosure () -> String, _ sql: String?, _ value: SQLValue) throws(CatalogError) -> Storefront? {
+        guard let sql else { return nil }
+        return try source.attempt(action()) { () throws(Source.Failure) -> Storefront? in
+            var found: Storefront?
+            try source.forEachRow(sql, SQLArguments(value)) { row in
+                if found == nil { found = Storefront(id: row.integer(0) ?? 0, countryCode: row.text(1), name: row.text(2)) }
+            }
+            return found
+        }
+    }
+
+    /// One application as a result, or nil when the catalog has no such ID.
+    @inlinable
+    func application(id: Int64, storefront: Storefront, language: Language?) throws(Source.Failure) -> SoftwareResult? {
+        var found: SoftwareResult?
+        try source.forEachRow(queries.application, SQLArguments(.integer(id))) { row in
+            var result = SoftwareResult(trackId: id)
+            for (index, column) in queries.applicationColumns.enumerated() {
+                ResultAssembly.setApplication(column, row.text(index + 1), in: &result)
+            }
+            found = result
+        }
+        guard var result = found else { return nil }
+        try addArtist(to: &result)
+        try addGenres(to: &result)
+        try addPrice(to: &result, storefront: storefront)
+        try addDetail(to: &result, language: language)
+        try addPopularity(to: &result, storefront: storefront)
+        return result
+    }
+
+    /// `artistId`: the application's artist whose name is its
+    /// `artist_name`, else an actual artist, else the smallest ID.
+    @inlinable
+    func addArtist(to result: inout SoftwareResult) throws(Source.Failure) {
+        guard let sql = queries.artist else { return }
+        let arguments =
+            queries.artistByName
+            ? SQLArguments(.integer(result.trackId), result.artistName.map(SQLValue.text) ?? .null) : SQLArguments(.integer(result.trackId))
+        var artist: Int64?
+        try source.forEachRow(sql, arguments) { row in artist = row.integer(0) ?? 0 }
+        if let artist { result.artistId = artist }
+    }
+
+    /// `genres`, `genreIds`, `primaryGenre*`: primary first, then by ID.
+    @inlinable
+    func addGenres(to result: inout SoftwareResult) throws(Source.Failure) {
+        guard let sql = queries.genres else { return }
+        var rows: [(id: Int64, name: String?)] = []
+        try source.forEachRow(sql, SQLArguments(.integer(result.trackId))) { row in rows.append((row.integer(0) ?? 0, row.text(1))) }
+        ResultAssembly.addGenres(rows, withNames: queries.genresWithNames, to: &result)
+    }
+
+    /// `price`, `currency`, `formattedPrice` in `storefront`.
+    @inlinable
+    func addPrice(to result: inout SoftwareResult, storefront: Storefront) throws(Source.Failure) {
+        guard let sql = queries.price else { return }
+        var price: (Double?, String?)?
+        try source.forEachRow(sql, SQLArguments(.integer(result.trackId), .integer(storefront.id))) { row in
+            price = (row.number(0), row.text(1))
+        }
+        if let (amount, currency) = price { ResultAssembly.addPrice(amount, currency: currency, to: &result) }
+    }
+
+    /// From `application_detail`: the name, description and release notes
+    /// in `language` (when the application has that language), the
+    /// developer's site, screenshots, and the languages it has. Without a
+    /// language, English for all but the name and description.
+    @inlinable
+    func addDetail(to result: inout SoftwareResult, language: Language?) throws(Source.Failure) {
+        guard let sql = queries.detail else { return }
+        var rows: [[String: String]] = []
+        try source.forEachRow(sql, SQLArguments(.integer(result.trackId))) { row in
+            var values: [String: String] = [:]
+            for (index, column) in queries.detailColumns.enumerated() {
+                if let text = row.text(index), !text.isEmpty { values[column] = text }
+            }
+            rows.append(values)
+        }
+        ResultAssembly.addDetail(rows, language: language, to: &result)
+    }
+
+    /// The application's ranks in the storefront's popularity charts.
+    @inlinable
+    func addPopularity(to result: inout SoftwareResult, storefront: Storefront) throws(Source.Failure) {
+        guard let sql = queries.popularity else { return }
+        var ranks: [PopularityRank] = []
+        try source.forEachRow(sql, SQLArguments(.integer(result.trackId), .integer(storefront.id))) { row in
+            guard let rank = row.integer(2) else { return }
+            ranks.append(PopularityRank(genreId: String(row.integer(0) ?? 0), genreName: row.text(1), rank: Int(rank)))
+        }
+        ResultAssembly.addPopularity(ranks, to: &result)
+    }
+
+    /// Runs `body` in one read transaction, so that every table it reads
+    /// comes from the same state of the catalog (inside the transaction
+    /// the caller has open, if any).
+    @inlinable
+    func snapshot<T>(_ body: () throws(CatalogError) -> T) throws(CatalogError) -> T {
+        let connection = source.connection
+        guard !connection.inTransaction else { return try body() }
+        try source.attempt("starting a read") { () throws(Source.Failure) in try connection.execute(source.snapshotStatement) }
+        defer { connection.rollback() }
+        return try body()
+    }
+}

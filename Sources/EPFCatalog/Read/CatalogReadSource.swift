@@ -1,0 +1,93 @@
+/// What a backend gives the read engine (`CatalogReadEngine`): its SQL
+/// spelling and the running of queries, nothing of what the questions are.
+/// The engine decides which rows, in which order, how a result is made of
+/// them, how a search is paged and filtered, and every message; a source
+/// says how its database writes a parameter or a bytewise order, runs a
+/// query (from a cache of prepared statements where it has one), opens a
+/// snapshot, and reads its search index.
+///
+/// Not thread-safe: one connection, used from one thread at a time.
+public protocol CatalogReadSource: AnyObject {
+    /// The connection queries run on.
+    associatedtype Connection: SQLReadConnection
+    /// The backend's own error (`SQLiteError`, `PostgresError`).
+    typealias Failure = Connection.Failure
+    /// A row of a result, as `forEachRow` hands it over.
+    associatedtype Row: ReadRow
+
+    /// The catalog as messages name it: a path, a URL without its password.
+    var displayName: String { get }
+    /// The connection: transactions (a snapshot per question) and
+    /// statements that return no rows.
+    var connection: Connection { get }
+
+    // MARK: SQL spelling
+
+    /// Query parameter `number` (1-based) as SQL writes it: `?1`, `$1`.
+    func parameter(_ number: Int) -> String
+    /// `expression` ordered byte by byte (SQLite's default; PostgreSQL's
+    /// `COLLATE "C"`), as SQLite orders text.
+    func bytewise(_ expression: String) -> String
+
+    // MARK: Running
+
+    /// Every table and view of the catalog, by name.
+    func relations() throws(Failure) -> Set<String>
+    /// The names of `table`'s columns, in table order.
+    func columnNames(of table: String) throws(Failure) -> [String]
+    /// Runs `sql` with `arguments` bound to its parameters and hands each
+    /// row to `body`, in order.
+    func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (Row) -> Void) throws(Failure)
+    /// The statement that opens a read transaction in which every query
+    /// sees the same state of the catalog: `BEGIN`.
+    var snapshotStatement: String { get }
+
+    // MARK: Search
+
+    /// Whether the search table `name` was built by this version of epf.
+    func isCurrentSearchIndex(_ name: String) throws(Failure) -> Bool
+    /// What the index is asked for `term`: its words (whole-word matches)
+    /// and its prefix-only matches, as the value of `SearchRowsSQL`'s
+    /// match parameter; nil when `term` holds no word to search for.
+    func searchMatch(_ term: String) throws(CatalogError) -> SearchMatch?
+    /// How the rows of search table `index` (quoted) that match the value
+    /// of parameter `match` are read, with the application table
+    /// `application` (quoted) at hand.
+    func searchRows(index: String, application: String, match: String) -> SearchRowsSQL
+    /// Runs `page`, the query of a page of matches ending at match
+    /// `pageEnd`, as the backend's planner needs it (PostgreSQL probes how
+    /// many rows match `match` in `index` and picks its plan by that);
+    /// may answer nothing without running `page` when nothing matches.
+    func searchPage(index: String, match: String, pageEnd: Int, _ page: () throws(Failure) -> [Int64]) throws(Failure) -> [Int64]
+}
+
+extension CatalogReadSource {
+    /// Runs `body`, turning the backend's error into a `CatalogError`
+    /// about `action` (`CatalogErrorConvertible`) with a reader's advice: the backend's own where it
+    /// fits a read (a damaged file, a server that cannot be reached), else
+    /// what to do when an import holds the catalog or a query fails.
+    @inlinable
+    public func attempt<T>(_ action: @autoclosure () -> String, _ body: () throws(Failure) -> T) throws(CatalogError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw readError(error, while: action())
+        }
+    }
+
+    /// `error` as `attempt` throws it.
+    @usableFromInline
+    package func readError(_ error: Failure, while action: String) -> CatalogError {
+        var wrapped = error.catalogError(while: action)
+        switch wrapped.kind {
+        case .corrupt, .connection:
+            break
+        case .busy:
+            wrapped.hint = "An import is writing the catalog; ask again when it is done"
+        case .full, .readOnly, .notFound, .constraint, .usage, .incompatible, .failed:
+            // The import-side advice does not fit a read.
+            wrapped.hint = "The catalog could not answer; check it with `epf tables`, or import again"
+        }
+        return wrapped
+    }
+}

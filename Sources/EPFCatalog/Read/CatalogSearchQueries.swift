@@ -1,0 +1,53 @@
+/// The SQL of one search (`CatalogReadEngine.search`), written once for
+/// every backend around its `SearchRowsSQL`: the matches of `$1` that pass
+/// the filters, a page of them in search order, and how many there are.
+///
+/// Filters: sold in the storefront (`$2`) when the catalog has prices, as
+/// Apple's search finds only what a storefront sells; made for the devices
+/// of an entity (`application_device_type`, `device_type`).
+@usableFromInline
+struct CatalogSearchQueries: Sendable {
+    /// The Apple IDs of a page of matches (`$1` match, [`$2` storefront,]
+    /// then limit and offset).
+    @usableFromInline let page: String
+    /// How many rows match (`$1`, [`$2`]).
+    @usableFromInline let count: String
+    /// Whether the storefront is bound after the match.
+    @usableFromInline let byStorefront: Bool
+
+    /// Throws when `entity` is given and the catalog has no device tables.
+    @usableFromInline
+    init<Source: CatalogReadSource>(
+        _ source: Source, index: String, names: CatalogTableNames, tables: Set<String>, entity: SoftwareEntity?
+    ) throws(CatalogError) {
+        func has(_ table: String) -> Bool { tables.contains(names(table)) }
+        func table(_ table: String) -> String { quoteIdentifier(names(table)) }
+        let rows = source.searchRows(index: quoteIdentifier(index), application: table("application"), match: source.parameter(1))
+        var filter = ""
+        var next = 2
+        byStorefront = has("application_price")
+        if byStorefront {
+            filter += """
+
+                AND EXISTS (SELECT 1 FROM \(table("application_price")) AS p WHERE p.application_id = \(rows.applicationID) AND p.storefront_id = \(source.parameter(next)))
+                """
+            next += 1
+        }
+        if let entity {
+            guard has("application_device_type"), has("device_type") else {
+                throw CatalogError(
+                    .notFound,
+                    detail: "the catalog has no application_device_type and device_type tables to tell \(entity.rawValue) apart",
+                    hint: "Import the itunes feed's application_device_type and device_type tables, or search without --entity")
+            }
+            let devices = entity.deviceNames.map { quoteLiteral($0.lowercased()) }.joined(separator: ", ")
+            filter += """
+
+                AND EXISTS (SELECT 1 FROM \(table("application_device_type")) AS d JOIN \(table("device_type")) AS t ON t.device_type_id = d.device_type_id
+                    WHERE d.application_id = \(rows.applicationID) AND lower(t.name) IN (\(devices)))
+                """
+        }
+        page = "SELECT \(rows.applicationID) FROM \(rows.from)\(filter) ORDER BY \(rows.order) LIMIT \(source.parameter(next)) OFFSET \(source.parameter(next + 1))"
+        count = "SELECT count(*) FROM \(rows.from)\(filter)"
+    }
+}

@@ -1,0 +1,58 @@
+/// The values bound to a read query's parameters (`?1`/`$1` first), at
+/// most four, held inline: a lookup runs several queries per application,
+/// and an array for each would be a heap allocation each time.
+public struct SQLArguments: Sendable {
+    /// How many values there are.
+    @inlinable public var count: Int { stored }
+    @usableFromInline var stored: Int
+    @usableFromInline var values: (SQLValue, SQLValue, SQLValue, SQLValue)
+
+    /// The most values a query takes.
+    public static let capacity = 4
+
+    /// No values.
+    @inlinable
+    public init() {
+        stored = 0
+        values = (.null, .null, .null, .null)
+    }
+
+    /// One value.
+    @inlinable
+    public init(_ first: SQLValue) {
+        self.init()
+        append(first)
+    }
+
+    /// Two values.
+    @inlinable
+    public init(_ first: SQLValue, _ second: SQLValue) {
+        self.init(first)
+        append(second)
+    }
+
+    /// Adds the value of the next parameter.
+    @inlinable
+    public mutating func append(_ value: SQLValue) {
+        switch count {
+        case 0: values.0 = value
+        case 1: values.1 = value
+        case 2: values.2 = value
+        case 3: values.3 = value
+        default: preconditionFailure("a read query takes at most \(Self.capacity) values")
+        }
+        stored += 1
+    }
+
+    /// The value of parameter `index + 1`.
+    @inlinable
+    public subscript(index: Int) -> SQLValue {
+        precondition(index >= 0 && index < count, "no argument \(index)")
+        switch index {
+        case 0: return values.0
+        case 1: return values.1
+        case 2: return values.2
+        default: return values.3
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import EPFCatalog
+
+/// A SQLite catalog as the read engine and the admin commands read it
+/// (`Catalog`, `CatalogReader`): a read-only connection, its prepared
+/// statements (each query prepared once per connection, then reset and
+/// bound again: a lookup is ~20 µs, and preparing showed in profiles), and
+/// SQLite's spelling (`?1`, FTS5 `MATCH` on `epf_search_<table>`).
+///
+/// Opening never creates the file, and changes it only to undo what an
+/// interrupted import left (`SQLiteDatabase.openForReading(path:)`), so it
+/// answers from the last committed catalog.
+///
+/// Not thread-safe: one connection, used from one thread at a time.
+public final class SQLiteReadSource: CatalogAdminSource {
+    /// The read-only connection.
+    public let database: SQLiteDatabase
+    private var statements: [String: SQLiteStatement] = [:]
+
+    /// Opens the catalog at `path` read-only, answering from its last
+    /// committed state. Throws when there is no file there, or when it is
+    /// not a SQLite database.
+    public init(path: String) throws(CatalogError) {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CatalogError(
+                .notFound,
+                detail: "\(path): no catalog there",
+                hint: "Run `epf import` first, or name the catalog with --db or $EPF_DB")
+        }
+        // Fails early on a file that is not a SQLite database.
+        database = try SQLiteDatabase.openForReading(path: path)
+    }
+
+    public var displayName: String { database.path }
+
+    /// The read-only connection (`database`).
+    public var connection: SQLiteDatabase { database }
+
+    public func parameter(_ number: Int) -> String { "?\(number)" }
+
+    /// SQLite's default collation (BINARY) is bytewise.
+    public func bytewise(_ expression: String) -> String { expression }
+
+    public func relations() throws(SQLiteError) -> Set<String> {
+        Set(try database.rows("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view')").compactMap { $0.first?.textValue })
+    }
+
+    public func columnNames(of table: String) throws(SQLiteError) -> [String] {
+        try database.columnNames(of: table)
+    }
+
+    public func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (SQLiteRow) -> Void) throws(SQLiteError) {
+        let statement = try prepared(sql)
+        defer { statement.reset() }
+        for index in 0..<arguments.count { statement.bind(arguments[index], at: Int32(index + 1)) }
+        while try statement.step() { body(statement.row) }
+    }
+
+    /// A read transaction: in WAL mode, a snapshot of the last commit.
+    public var snapshotStatement: String { "BEGIN" }
+
+    // MARK: Search
+
+    public func isCurrentSearchIndex(_ name: String) throws(SQLiteError) -> Bool {
+        try SearchIndex.isCurrent(name, in: database)
+    }
+
+    /// FTS5 expressions (`SearchQuery`); the prefix-only matches are the
+    /// prefix matches `NOT` the whole-word ones.
+    public func searchMatch(_ term: String) throws(CatalogError) -> SearchMatch? {
+        guard let prefix = SearchQuery.matchExpression(term), let words = SearchQuery.matchExpression(term, prefix: false) else { return nil }
+        return SearchMatch(words: words, prefixOnly: "(\(prefix)) NOT (\(words))")
+    }
+
+    /// The FTS5 table's rows joined to the application rows by rowid (the
+    /// search rowid holds it: `SearchIndex.tableRowid`), in rowid order,
+    /// which is search order.
+    public func searchRows(index: String, application: String, match: String) -> SearchRowsSQL {
+        SearchRowsSQL(
+            from: """
+                \(index) AS s CROSS JOIN \(application) AS a ON a.rowid = \(SearchIndex.tableRowid("s.rowid"))
+                WHERE s.\(index) MATCH \(match)
+                """,
+            applicationID: "a.application_id", order: "s.rowid")
+    }
+
+    /// FTS5 walks the doclists in rowid order and stops after the page.
+    public func searchPage(index: String, match: String, pageEnd: Int, _ page: () throws(SQLiteError) -> [Int64]) throws(SQLiteError) -> [Int64] {
+        try page()
+    }
+
+    // MARK: Admin
+
+    public func baseTables() throws(SQLiteError) -> [String] {
+        try database.rows("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+            .compactMap { $0.first?.textValue }
+    }
+
+    public func secondsBetween(_ start: String, _ end: String) -> String {
+        "CAST(round((julianday(\(end)) - julianday(\(start))) * 86400) AS INTEGER)"
+    }
+
+    public func readOnlyQuery(_ sql: String) throws(ReadOnlyQueryError) -> (columns: [String], rows: [[SQLValue]]) {
+        try database.readOnlyQuery(sql: sql)
+    }
+
+    /// The prepared statement for `sql`, prepared once per connection.
+    private func prepared(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let statement = statements[sql] { return statement }
+        let statement = try database.prepare(sql)
+        statements[sql] = statement
+        return statement
+    }
+}
+
+extension SQLiteDatabase: SQLReadConnection {}
