@@ -1,24 +1,24 @@
 /// A file inside an archive.
-public struct ArchiveEntry: Sendable, Equatable {
+package struct ArchiveEntry: Sendable, Equatable {
     /// The name as stored (`itunes20261101/application`).
-    public var name: String
+    package var name: String
     /// Uncompressed size in bytes.
-    public var size: Int64
+    package var size: Int64
 
-    public init(name: String, size: Int64) {
+    package init(name: String, size: Int64) {
         self.name = name
         self.size = size
     }
 
     /// The last part of the name: the table file's name.
-    public var fileName: String { name.split(separator: "/").last.map(String.init) ?? name }
+    package var fileName: String { name.split(separator: "/").last.map(String.init) ?? name }
 }
 
 /// The files of an archive (tar under bzip2 or gzip, or zip), read in order
 /// in one pass over the archive, never extracted to disk. Every byte of the
 /// archive file passes `observeInput`'s observer once, in order, by the time
 /// `nextFile()` has returned nil (so its md5 is checked in the same pass).
-public protocol ArchiveReader: InputObservable {
+package protocol ArchiveReader: InputObservable {
     /// Moves to the next file, passing over the rest of the current one;
     /// nil once the whole archive has been read.
     func nextFile() throws -> ArchiveEntry?
@@ -48,7 +48,7 @@ final class CompressedTarArchive: ArchiveReader {
 }
 
 extension ZipReader: ArchiveReader {
-    public func nextFile() throws -> ArchiveEntry? {
+    package func nextFile() throws -> ArchiveEntry? {
         try nextEntry().map { ArchiveEntry(name: $0.name, size: $0.size) }
     }
 }

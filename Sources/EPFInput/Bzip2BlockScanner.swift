@@ -13,9 +13,9 @@
 /// (offset by the start) as one of 64 known 16-bit values (2 magics x 8
 /// shifts x 4 places). The scan looks every 4th byte pair up in an 8 kB
 /// bitset of those values and checks the rare hit (~1 in 1000) exactly.
-public struct Bzip2BlockScanner {
+package struct Bzip2BlockScanner {
     /// What a marker starts.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A compressed block (magic `0x314159265359`, then the block's CRC).
         case block
         /// The end of a stream (magic `0x177245385090`, then the stream's CRC).
@@ -24,37 +24,37 @@ public struct Bzip2BlockScanner {
 
     /// A marker: its first bit, counted from the first byte's most
     /// significant bit (bit `8 * n` is the top bit of byte `n`).
-    public struct Marker: Sendable, Equatable {
+    package struct Marker: Sendable, Equatable {
         /// The marker's first bit.
-        public var bitOffset: Int
+        package var bitOffset: Int
         /// Whether a block starts or a stream ends here.
-        public var kind: Kind
+        package var kind: Kind
 
         /// A marker of `kind` at `bitOffset`.
-        public init(bitOffset: Int, kind: Kind) {
+        package init(bitOffset: Int, kind: Kind) {
             self.bitOffset = bitOffset
             self.kind = kind
         }
     }
 
     /// The 48 bits that start a block.
-    public static let blockMagic: UInt64 = 0x3141_5926_5359
+    package static let blockMagic: UInt64 = 0x3141_5926_5359
     /// The 48 bits that end a stream.
-    public static let endOfStreamMagic: UInt64 = 0x1772_4538_5090
+    package static let endOfStreamMagic: UInt64 = 0x1772_4538_5090
 
     /// The bytes searched; the caller keeps them alive and unchanged.
-    public let bytes: UnsafeRawBufferPointer
+    package let bytes: UnsafeRawBufferPointer
     /// `bytes.count * 8`.
-    public var bitCount: Int { bytes.count * 8 }
+    package var bitCount: Int { bytes.count * 8 }
 
     /// A scanner over `bytes` (a mapped file, say), which must outlive it.
-    public init(bytes: UnsafeRawBufferPointer) {
+    package init(bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
     /// The first marker that starts at or after bit `fromBit` and fits
     /// (all 48 bits) in the bytes; nil when there is none.
-    public func nextMarker(from fromBit: Int) -> Marker? {
+    package func nextMarker(from fromBit: Int) -> Marker? {
         let count = bytes.count
         guard count >= 6, let base = bytes.baseAddress else { return nil }
         let totalBits = count * 8
@@ -94,7 +94,7 @@ public struct Bzip2BlockScanner {
 
     /// `count` (at most 56) bits starting at bit `bitOffset`, as an unsigned
     /// number; bits past the end read as zero.
-    public func bits(at bitOffset: Int, count: Int) -> UInt64 {
+    package func bits(at bitOffset: Int, count: Int) -> UInt64 {
         precondition(count > 0 && count <= 56 && bitOffset >= 0)
         let word = load64(bitOffset / 8) << UInt64(bitOffset % 8)
         return word >> UInt64(64 - count)

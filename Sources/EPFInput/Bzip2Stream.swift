@@ -3,10 +3,10 @@ import CBZip2
 /// A bzip2 file (`.bz2`, and the bzip2 layer of `.tbz`) decompressed as it
 /// is read. Several bzip2 streams one after the other (what parallel
 /// compressors such as pbzip2 and lbzip2 write) read as one.
-public final class Bzip2Stream: ByteStream {
-    public var path: String { input.path }
-    public var sourceBytesRead: Int64 { input.bytesRead }
-    public var sourceSize: Int64? { input.size }
+package final class Bzip2Stream: ByteStream {
+    package var path: String { input.path }
+    package var sourceBytesRead: Int64 { input.bytesRead }
+    package var sourceSize: Int64? { input.size }
 
     let input: FileInput
     /// libbz2 keeps a pointer back to its stream: it must not move.
@@ -16,7 +16,7 @@ public final class Bzip2Stream: ByteStream {
     var produced: Int64 = 0
     var availableIn: Int { Int(bzstream.pointee.avail_in) }
 
-    public init(path: String) throws(InputError) {
+    package init(path: String) throws(InputError) {
         input = try FileInput(path: path)
         bzstream = .allocate(capacity: 1)
         bzstream.initialize(to: bz_stream())
@@ -29,7 +29,7 @@ public final class Bzip2Stream: ByteStream {
     }
 
     /// Called with every compressed byte read (for an md5 in the same pass).
-    public func observeInput(_ observer: @escaping (UnsafeRawBufferPointer) -> Void) {
+    package func observeInput(_ observer: @escaping (UnsafeRawBufferPointer) -> Void) {
         input.observer = observer
     }
 
@@ -41,7 +41,7 @@ public final class Bzip2Stream: ByteStream {
         active = true
     }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard !finished, !buffer.isEmpty else { return 0 }
         bzstream.pointee.next_out = buffer.baseAddress!.assumingMemoryBound(to: CChar.self)
         bzstream.pointee.avail_out = UInt32(min(buffer.count, Int(UInt32.max)))

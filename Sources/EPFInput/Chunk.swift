@@ -4,18 +4,18 @@
 /// chunk is alive, because the chunk holds their `owner` (the mapped file,
 /// or a pooled buffer that goes back to its pool when released). So a chunk
 /// may be handed to other threads (`@unchecked Sendable`).
-public struct Chunk: @unchecked Sendable {
+package struct Chunk: @unchecked Sendable {
     /// The bytes, valid while the chunk is alive.
-    public var bytes: UnsafeRawBufferPointer
+    package var bytes: UnsafeRawBufferPointer
     /// Offset of `bytes[0]` in the (decompressed) file.
-    public var fileOffset: Int64
+    package var fileOffset: Int64
     /// The last chunk of the file: bytes after its last row end are a
     /// truncated row.
-    public var isFinal: Bool
+    package var isFinal: Bool
     /// Keeps `bytes` alive.
-    public var owner: AnyObject?
+    package var owner: AnyObject?
 
-    public init(bytes: UnsafeRawBufferPointer, fileOffset: Int64, isFinal: Bool, owner: AnyObject?) {
+    package init(bytes: UnsafeRawBufferPointer, fileOffset: Int64, isFinal: Bool, owner: AnyObject?) {
         self.bytes = bytes
         self.fileOffset = fileOffset
         self.isFinal = isFinal
@@ -25,7 +25,7 @@ public struct Chunk: @unchecked Sendable {
 
 /// Produces a table file as record-aligned chunks: every chunk but the last
 /// ends just after a `0x02 0x0A`.
-public protocol ChunkSource: AnyObject {
+package protocol ChunkSource: AnyObject {
     /// The path or archive entry, for messages.
     var name: String { get }
     /// Bytes of the file when known up front (for progress), else nil.
@@ -41,7 +41,7 @@ public protocol ChunkSource: AnyObject {
 extension Chunk {
     /// This chunk and the one that follows it in the file, as one chunk
     /// (copied into a buffer of its own). For a header that spans chunks.
-    public func joined(with next: Chunk) -> Chunk {
+    package func joined(with next: Chunk) -> Chunk {
         let storage = OwnedBytes(count: bytes.count + next.bytes.count)
         if let base = bytes.baseAddress, !bytes.isEmpty {
             storage.base.copyMemory(from: base, byteCount: bytes.count)

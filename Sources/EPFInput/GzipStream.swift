@@ -2,10 +2,10 @@ import CZlib
 
 /// A gzip file (`.gz`, also zlib streams and several gzip members one after
 /// the other, as `cat a.gz b.gz` makes) decompressed as it is read.
-public final class GzipStream: ByteStream {
-    public var path: String { input.path }
-    public var sourceBytesRead: Int64 { input.bytesRead }
-    public var sourceSize: Int64? { input.size }
+package final class GzipStream: ByteStream {
+    package var path: String { input.path }
+    package var sourceBytesRead: Int64 { input.bytesRead }
+    package var sourceSize: Int64? { input.size }
 
     let input: FileInput
     /// zlib keeps a pointer back to its stream: it must not move, so it lives
@@ -16,7 +16,7 @@ public final class GzipStream: ByteStream {
     /// Bytes of output produced, for error positions.
     var produced: Int64 = 0
 
-    public init(path: String) throws(InputError) {
+    package init(path: String) throws(InputError) {
         input = try FileInput(path: path)
         zstream = .allocate(capacity: 1)
         zstream.initialize(to: z_stream())
@@ -34,11 +34,11 @@ public final class GzipStream: ByteStream {
     }
 
     /// Called with every compressed byte read (for an md5 in the same pass).
-    public func observeInput(_ observer: @escaping (UnsafeRawBufferPointer) -> Void) {
+    package func observeInput(_ observer: @escaping (UnsafeRawBufferPointer) -> Void) {
         input.observer = observer
     }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard !buffer.isEmpty else { return 0 }
         zstream.pointee.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
         zstream.pointee.avail_out = uInt(min(buffer.count, Int(UInt32.max)))

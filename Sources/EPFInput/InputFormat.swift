@@ -44,7 +44,7 @@ public enum InputFormat: String, Sendable, Equatable, Codable {
     /// Opens a compressed stream over the file at `path` (nil for plain
     /// files, which are memory-mapped instead, and for zip archives, which
     /// `openArchive` reads).
-    public static func openStream(_ path: String, format: InputFormat) throws -> (any ByteStream & InputObservable)? {
+    package static func openStream(_ path: String, format: InputFormat) throws -> (any ByteStream & InputObservable)? {
         switch format {
         case .plain, .zip: return nil
         case .gzip, .tarGzip: return try GzipStream(path: path)
@@ -61,7 +61,7 @@ public enum InputFormat: String, Sendable, Equatable, Codable {
     }
 
     /// Opens the archive at `path` (nil for formats that are not archives).
-    public static func openArchive(_ path: String, format: InputFormat) throws -> (any ArchiveReader)? {
+    package static func openArchive(_ path: String, format: InputFormat) throws -> (any ArchiveReader)? {
         switch format {
         case .plain, .gzip, .bzip2: return nil
         case .zip: return try ZipReader(path: path)
@@ -74,7 +74,7 @@ public enum InputFormat: String, Sendable, Equatable, Codable {
 
 /// A stream whose raw input bytes can be watched as they are read (to
 /// compute an md5 in the same pass).
-public protocol InputObservable: AnyObject {
+package protocol InputObservable: AnyObject {
     func observeInput(_ observer: @escaping (UnsafeRawBufferPointer) -> Void)
 }
 

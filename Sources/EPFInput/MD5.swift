@@ -6,7 +6,7 @@
 /// hashed straight from the caller's buffer with the state in locals and the
 /// 64 steps unrolled (constants precomputed in a table); only a split block is copied, into a fixed 64-byte
 /// buffer inside the value (nothing is allocated per update).
-public struct MD5: Sendable {
+package struct MD5: Sendable {
     private var a: UInt32 = 0x6745_2301
     private var b: UInt32 = 0xefcd_ab89
     private var c: UInt32 = 0x98ba_dcfe
@@ -16,10 +16,10 @@ public struct MD5: Sendable {
     /// The start of a block not yet complete: `length % 64` bytes are valid.
     private var partial: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
 
-    public init() {}
+    package init() {}
 
     /// Adds `bytes` to the message.
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard var next = bytes.baseAddress, bytes.count > 0 else { return }
         var remaining = bytes.count
         let buffered = Int(length & 63)
@@ -52,7 +52,7 @@ public struct MD5: Sendable {
     }
 
     /// Adds `bytes` to the message.
-    public mutating func update(_ bytes: some Sequence<UInt8>) {
+    package mutating func update(_ bytes: some Sequence<UInt8>) {
         let handled: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
         if handled == nil {
             let copy = Array(bytes)
@@ -62,7 +62,7 @@ public struct MD5: Sendable {
 
     /// The 16-byte digest of everything fed so far. The hasher is then reset,
     /// as if new, ready for another message.
-    public mutating func finalize() -> [UInt8] {
+    package mutating func finalize() -> [UInt8] {
         let bitLength = length &<< 3
         // A 0x80 byte, zeros up to 56 mod 64, then the bit length (little-endian).
         let buffered = Int(length & 63)
@@ -85,7 +85,7 @@ public struct MD5: Sendable {
     }
 
     /// `digest` as lowercase hexadecimal.
-    public static func hex(_ digest: [UInt8]) -> String {
+    package static func hex(_ digest: [UInt8]) -> String {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(digest.count * 2)
@@ -97,7 +97,7 @@ public struct MD5: Sendable {
     }
 
     /// The lowercase hex digest of `bytes`, in one call.
-    public static func hexDigest(_ bytes: UnsafeRawBufferPointer) -> String {
+    package static func hexDigest(_ bytes: UnsafeRawBufferPointer) -> String {
         var md5 = MD5()
         md5.update(bytes)
         return hex(md5.finalize())

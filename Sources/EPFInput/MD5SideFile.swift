@@ -7,14 +7,14 @@ import Darwin
 /// The `NAME.md5` file that comes beside an archive `NAME`, holding the
 /// archive's expected MD5 in BSD form (`MD5 (NAME) = <hex>`, also OpenSSL's
 /// `MD5(NAME)= <hex>`) or GNU form (`<hex>  NAME`, `<hex> *NAME`).
-public enum MD5SideFile {
+package enum MD5SideFile {
     /// Side files are one line; more than this is not a side file.
     static let maximumSize = 64 << 10
 
     /// The lowercase hex digest in `path + ".md5"`, or nil when there is no
     /// such file. Throws when the file exists but cannot be read or holds no
     /// 32-hex-digit digest.
-    public static func expectedDigest(forArchive path: String) throws -> String? {
+    package static func expectedDigest(forArchive path: String) throws -> String? {
         let sidePath = path + ".md5"
         let descriptor = open(sidePath, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -46,7 +46,7 @@ public enum MD5SideFile {
 
     /// The first digest in `text`, in lowercase, or nil if none. Only the
     /// digest matters: the file name beside it is not checked.
-    public static func parse(_ text: String) -> String? {
+    package static func parse(_ text: String) -> String? {
         for line in text.split(whereSeparator: \.isNewline) {
             let line = line.drop(while: \.isWhitespace)
             guard !line.isEmpty else { continue }

@@ -3,32 +3,32 @@ import EPFFormat
 /// Chunks of a memory-mapped file: slices of the mapping, cut at row ends,
 /// so nothing is copied. An input observer sees each chunk's bytes, in file
 /// order, as the chunk is handed out (the file's md5 in the same pass).
-public final class MappedChunkSource: ChunkSource, InputObservable, @unchecked Sendable {
-    public let file: MappedFile
-    public let chunkSize: Int
-    public var name: String { file.path }
-    public var knownSize: Int64? { Int64(file.size) }
-    public private(set) var bytesRead: Int64 = 0
+package final class MappedChunkSource: ChunkSource, InputObservable, @unchecked Sendable {
+    package let file: MappedFile
+    package let chunkSize: Int
+    package var name: String { file.path }
+    package var knownSize: Int64? { Int64(file.size) }
+    package private(set) var bytesRead: Int64 = 0
     private var position = 0
     private var finished = false
     private var observer: ((UnsafeRawBufferPointer) -> Void)?
 
     /// - Parameter chunkSize: target bytes per chunk; a chunk grows past it
     ///   only to finish a row longer than that.
-    public init(file: MappedFile, chunkSize: Int = 8 << 20) {
+    package init(file: MappedFile, chunkSize: Int = 8 << 20) {
         self.file = file
         self.chunkSize = max(chunkSize, 1024)
     }
 
-    public convenience init(path: String, chunkSize: Int = 8 << 20) throws(InputError) {
+    package convenience init(path: String, chunkSize: Int = 8 << 20) throws(InputError) {
         self.init(file: try MappedFile(path: path), chunkSize: chunkSize)
     }
 
-    public func observeInput(_ observer: @escaping (UnsafeRawBufferPointer) -> Void) {
+    package func observeInput(_ observer: @escaping (UnsafeRawBufferPointer) -> Void) {
         self.observer = observer
     }
 
-    public func nextChunk() throws -> Chunk? {
+    package func nextChunk() throws -> Chunk? {
         guard !finished else { return nil }
         let all = file.bytes
         guard let base = all.baseAddress?.assumingMemoryBound(to: UInt8.self) else {

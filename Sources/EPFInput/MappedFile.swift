@@ -13,15 +13,15 @@ import Darwin
 /// Invariant: the mapping is read-only and lives until `deinit`, so its bytes
 /// may be read from any thread while the object is alive (`@unchecked
 /// Sendable`). Callers keep the object alive while they use `bytes`.
-public final class MappedFile: @unchecked Sendable {
+package final class MappedFile: @unchecked Sendable {
     /// The path as given.
-    public let path: String
+    package let path: String
     /// The file's size in bytes.
-    public let size: Int
+    package let size: Int
     /// The file's bytes (empty for an empty file).
-    public let bytes: UnsafeRawBufferPointer
+    package let bytes: UnsafeRawBufferPointer
 
-    public init(path: String) throws(InputError) {
+    package init(path: String) throws(InputError) {
         self.path = path
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .system(path, "open the file", errno: errno) }

@@ -37,9 +37,9 @@ public final class ParallelBzip2Stream: ByteStream, InputObservable {
     /// The path as given.
     public var path: String { file.path }
     /// Compressed bytes the scanner has passed (and shown to the observer).
-    public var sourceBytesRead: Int64 { Int64(observed) }
+    package var sourceBytesRead: Int64 { Int64(observed) }
     /// The compressed file's size.
-    public var sourceSize: Int64? { Int64(file.size) }
+    package var sourceSize: Int64? { Int64(file.size) }
     /// The most blocks decompressed ahead of the reader.
     public let maxBlocksInFlight: Int
 
@@ -81,7 +81,7 @@ public final class ParallelBzip2Stream: ByteStream, InputObservable {
     }
 
     /// Reads the bzip2 data of a file already mapped.
-    public init(file: MappedFile, maxBlocksInFlight: Int = 4 * ProcessInfo.processInfo.activeProcessorCount) {
+    package init(file: MappedFile, maxBlocksInFlight: Int = 4 * ProcessInfo.processInfo.activeProcessorCount) {
         self.file = file
         scanner = Bzip2BlockScanner(bytes: file.bytes)
         self.maxBlocksInFlight = max(2, maxBlocksInFlight)
@@ -94,7 +94,7 @@ public final class ParallelBzip2Stream: ByteStream, InputObservable {
 
     /// Called with every compressed byte of the file, once, in order, as
     /// the scanner passes it (for an md5 in the same pass).
-    public func observeInput(_ observer: @escaping (UnsafeRawBufferPointer) -> Void) {
+    package func observeInput(_ observer: @escaping (UnsafeRawBufferPointer) -> Void) {
         self.observer = observer
     }
 
@@ -377,19 +377,19 @@ public final class ParallelBzip2Stream: ByteStream, InputObservable {
 /// stopping).
 ///
 /// Invariant (`@unchecked Sendable`): `value` is only touched under `lock`.
-public final class CancellationFlag: @unchecked Sendable {
+package final class CancellationFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
 
-    public init() {}
+    package init() {}
 
-    public var isSet: Bool {
+    package var isSet: Bool {
         lock.lock()
         defer { lock.unlock() }
         return value
     }
 
-    public func set() {
+    package func set() {
         lock.lock()
         value = true
         lock.unlock()

@@ -2,7 +2,7 @@ import EPFFormat
 import Foundation
 
 /// Bytes that arrive as a stream (a decompressor, a pipe), read in order.
-public protocol ByteStream: AnyObject {
+package protocol ByteStream: AnyObject {
     /// Fills the front of `buffer`; returns the bytes written, 0 at the end.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
     /// Bytes consumed from the underlying file (compressed bytes for a
@@ -15,10 +15,10 @@ public protocol ByteStream: AnyObject {
 /// Record-aligned chunks of a stream. Each chunk owns its buffer, so chunks
 /// can be parsed and loaded while later ones are read; released buffers go
 /// back to a pool, so a long file reuses the same few buffers.
-public final class StreamChunkSource: ChunkSource {
-    public let name: String
-    public var knownSize: Int64? { stream.sourceSize }
-    public var bytesRead: Int64 { stream.sourceBytesRead }
+package final class StreamChunkSource: ChunkSource {
+    package let name: String
+    package var knownSize: Int64? { stream.sourceSize }
+    package var bytesRead: Int64 { stream.sourceBytesRead }
 
     let stream: any ByteStream
     let pool: BufferPool
@@ -34,13 +34,13 @@ public final class StreamChunkSource: ChunkSource {
     /// The longest row a chunk may hold: a stream with no row end for this
     /// long is not EPF data (or its row ends were converted), and reading
     /// on would buffer all of it.
-    public let maximumRowBytes: Int
+    package let maximumRowBytes: Int
 
     /// Default `maximumRowBytes`: 256 MB (real rows are a few KB; a field
     /// of tens of MB still fits).
-    public static let defaultMaximumRowBytes = 256 << 20
+    package static let defaultMaximumRowBytes = 256 << 20
 
-    public init(stream: any ByteStream, name: String, chunkSize: Int = 8 << 20, maximumRowBytes: Int = defaultMaximumRowBytes) {
+    package init(stream: any ByteStream, name: String, chunkSize: Int = 8 << 20, maximumRowBytes: Int = defaultMaximumRowBytes) {
         self.stream = stream
         self.name = name
         self.maximumRowBytes = maximumRowBytes
@@ -48,7 +48,7 @@ public final class StreamChunkSource: ChunkSource {
         current = pool.take()
     }
 
-    public func nextChunk() throws -> Chunk? {
+    package func nextChunk() throws -> Chunk? {
         guard !finished else { return nil }
         var searchedUpTo = 0
         while true {

@@ -1,12 +1,12 @@
 /// One regular file in a tar archive.
-public struct TarEntry: Sendable, Equatable, Hashable {
+package struct TarEntry: Sendable, Equatable, Hashable {
     /// The full path inside the archive (`itunes20261101/artist`), as stored:
     /// a leading `./` is kept.
-    public let name: String
+    package let name: String
     /// Bytes of data.
-    public let size: Int64
+    package let size: Int64
 
-    public init(name: String, size: Int64) {
+    package init(name: String, size: Int64) {
         self.name = name
         self.size = size
     }
@@ -19,17 +19,17 @@ public struct TarEntry: Sendable, Equatable, Hashable {
 /// `entryStream()`) then reads that file's bytes and ends with it. Reads ustar
 /// (with its name prefix), GNU (long names, base-256 sizes for files over
 /// 8 GB) and pax (`path` and `size` records) archives, and V7 ones.
-public final class TarReader: ByteStream {
-    public let archiveName: String
+package final class TarReader: ByteStream {
+    package let archiveName: String
     /// The entry `nextEntry()` returned last, until the next call.
-    public private(set) var currentEntry: TarEntry?
+    package private(set) var currentEntry: TarEntry?
     /// Bytes of the (decompressed) archive consumed so far.
-    public private(set) var archiveOffset: Int64 = 0
+    package private(set) var archiveOffset: Int64 = 0
     /// Bytes of the current entry not yet read.
-    public private(set) var entryBytesRemaining: Int64 = 0
+    package private(set) var entryBytesRemaining: Int64 = 0
 
-    public var sourceBytesRead: Int64 { stream.sourceBytesRead }
-    public var sourceSize: Int64? { stream.sourceSize }
+    package var sourceBytesRead: Int64 { stream.sourceBytesRead }
+    package var sourceSize: Int64? { stream.sourceSize }
 
     static let blockSize = 512
     /// Names and pax headers are read into memory: a bigger one is damage.
@@ -49,7 +49,7 @@ public final class TarReader: ByteStream {
     /// The last header read, for errors that follow it.
     var lastName: String?
 
-    public init(stream: any ByteStream, archiveName: String) {
+    package init(stream: any ByteStream, archiveName: String) {
         self.stream = stream
         self.archiveName = archiveName
         buffer = .allocate(byteCount: 64 << 10, alignment: 16)
@@ -59,7 +59,7 @@ public final class TarReader: ByteStream {
 
     /// A stream of the current entry's bytes (what is left of them), ending
     /// with the entry. It reads nothing once `nextEntry()` has moved on.
-    public func entryStream() -> any ByteStream {
+    package func entryStream() -> any ByteStream {
         ArchiveEntryStream(reader: self, generation: generation)
     }
 
@@ -68,7 +68,7 @@ public final class TarReader: ByteStream {
     /// stream has been read to its end (the padding after the end blocks
     /// too), so an observer of that stream has seen every byte. Directories,
     /// links and other special entries are passed over.
-    public func nextEntry() throws -> TarEntry? {
+    package func nextEntry() throws -> TarEntry? {
         guard !finished else { return nil }
         generation += 1
         if let entry = currentEntry {
@@ -181,7 +181,7 @@ public final class TarReader: ByteStream {
 
     /// Reads the current entry's bytes; 0 at its end (or before the first
     /// `nextEntry()`).
-    public func read(into destination: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into destination: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let entry = currentEntry, entryBytesRemaining > 0, !destination.isEmpty else { return 0 }
         let wanted = Int(min(Int64(destination.count), entryBytesRemaining))
         if start == end {

@@ -11,7 +11,7 @@
 /// Whole 32-byte stripes are hashed straight from the caller's buffer with
 /// the four lanes in locals; only a split stripe is copied, into a fixed
 /// buffer inside the value (nothing is allocated per update).
-public struct XXH64: Sendable {
+package struct XXH64: Sendable {
     static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
     static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
     static let prime3: UInt64 = 0x1656_67B1_9E37_79F9
@@ -25,13 +25,13 @@ public struct XXH64: Sendable {
     /// The start of a stripe not yet complete: `length % 32` bytes are valid.
     private var partial: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
 
-    public init(seed: UInt64 = 0) {
+    package init(seed: UInt64 = 0) {
         self.seed = seed
         lanes = (seed &+ Self.prime1 &+ Self.prime2, seed &+ Self.prime2, seed, seed &- Self.prime1)
     }
 
     /// Adds `bytes` to the message.
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard var next = bytes.baseAddress, bytes.count > 0 else { return }
         var remaining = bytes.count
         let buffered = Int(length & 31)
@@ -62,7 +62,7 @@ public struct XXH64: Sendable {
     }
 
     /// The hash of everything fed. The value can go on being fed after.
-    public func finalize() -> UInt64 {
+    package func finalize() -> UInt64 {
         var hash: UInt64
         if length >= 32 {
             let (v1, v2, v3, v4) = lanes
@@ -103,20 +103,20 @@ public struct XXH64: Sendable {
     }
 
     /// The hash of `bytes`, in one call.
-    public static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
+    package static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
         var hasher = XXH64(seed: seed)
         hasher.update(bytes)
         return hasher.finalize()
     }
 
     /// The fingerprint as the journal writes it: `xxh64:` and 16 hex digits.
-    public static func fingerprint(_ hash: UInt64) -> String {
+    package static func fingerprint(_ hash: UInt64) -> String {
         let hex = String(hash, radix: 16)
         return "xxh64:" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// The fingerprint of the file at `path`, read once (mapped).
-    public static func fingerprint(ofFile path: String) throws(InputError) -> String {
+    package static func fingerprint(ofFile path: String) throws(InputError) -> String {
         let file = try MappedFile(path: path)
         return fingerprint(hash(file.bytes))
     }

@@ -6,26 +6,26 @@ import Darwin
 
 /// One file (or folder) in a zip archive, as the archive's central directory
 /// describes it.
-public struct ZipEntry: Sendable, Equatable, Hashable {
+package struct ZipEntry: Sendable, Equatable, Hashable {
     /// The full path inside the archive (`itunes20261101/application`), as
     /// stored, read as UTF-8.
-    public let name: String
+    package let name: String
     /// The compression method: 0 stored, 8 deflate (the two this reader
     /// reads), 12 bzip2, 14 LZMA, 93 Zstandard, 99 AES encryption, ...
-    public let method: UInt16
+    package let method: UInt16
     /// The general purpose bit flags (bit 0: encrypted; bit 3: sizes and
     /// CRC follow the data in a data descriptor).
-    public let flags: UInt16
+    package let flags: UInt16
     /// The CRC-32 of the uncompressed bytes.
-    public let crc32: UInt32
+    package let crc32: UInt32
     /// Bytes of (compressed) data in the archive.
-    public let compressedSize: Int64
+    package let compressedSize: Int64
     /// Bytes of data once decompressed.
-    public let size: Int64
+    package let size: Int64
     /// Where the entry's local header starts in the file.
-    public let localHeaderOffset: Int64
+    package let localHeaderOffset: Int64
 
-    public init(
+    package init(
         name: String, method: UInt16, flags: UInt16 = 0, crc32: UInt32, compressedSize: Int64, size: Int64,
         localHeaderOffset: Int64
     ) {
@@ -39,14 +39,14 @@ public struct ZipEntry: Sendable, Equatable, Hashable {
     }
 
     /// A folder entry (its name ends with `/`): it has no data.
-    public var isDirectory: Bool { name.hasSuffix("/") }
+    package var isDirectory: Bool { name.hasSuffix("/") }
     /// Whether the entry is encrypted (general purpose bit 0).
-    public var isEncrypted: Bool { flags & 0x0001 != 0 }
+    package var isEncrypted: Bool { flags & 0x0001 != 0 }
     /// Whether `ZipReader` can read the entry's bytes: stored or deflated,
     /// and not encrypted.
-    public var isSupported: Bool { !isEncrypted && (method == 0 || method == 8) }
+    package var isSupported: Bool { !isEncrypted && (method == 0 || method == 8) }
     /// The compression method's name, for messages.
-    public var methodName: String {
+    package var methodName: String {
         switch method {
         case 0: "stored"
         case 8: "deflate"
@@ -89,21 +89,21 @@ public struct ZipEntry: Sendable, Equatable, Hashable {
 ///     ...
 /// }
 /// ```
-public final class ZipReader: ByteStream {
+package final class ZipReader: ByteStream {
     /// The archive's path, named in errors.
-    public let path: String
+    package let path: String
     /// The files in the archive (folders left out), in the order they are
     /// stored in the file, which is the order `nextEntry()` returns them.
-    public let entries: [ZipEntry]
+    package let entries: [ZipEntry]
     /// The entry `nextEntry()` returned last, until the next call.
-    public private(set) var currentEntry: ZipEntry?
+    package private(set) var currentEntry: ZipEntry?
     /// Bytes of the archive's file, as it was when opened.
-    public let archiveSize: Int64
+    package let archiveSize: Int64
 
     /// Bytes of the archive read so far (the sequential pass).
-    public var sourceBytesRead: Int64 { input.bytesRead }
+    package var sourceBytesRead: Int64 { input.bytesRead }
     /// The archive's size (progress is through the whole file).
-    public var sourceSize: Int64? { archiveSize }
+    package var sourceSize: Int64? { archiveSize }
 
     /// What the central directory says of one entry, folders included.
     struct Record {
@@ -158,7 +158,7 @@ public final class ZipReader: ByteStream {
 
     /// Opens the archive and reads its central directory. Throws when the
     /// file is not a zip archive, was cut short, or its directory is damaged.
-    public init(path: String) throws(InputError) {
+    package init(path: String) throws(InputError) {
         self.path = path
         let input = try FileInput(path: path)
         guard let size = input.size else {
@@ -175,14 +175,14 @@ public final class ZipReader: ByteStream {
     /// Calls `observer` with every byte of the archive's file as the
     /// sequential pass reads it, in order, each byte once (for an md5 of the
     /// archive in the same pass). Set it before the first `nextEntry()`.
-    public func observeInput(_ observer: @escaping (UnsafeRawBufferPointer) -> Void) {
+    package func observeInput(_ observer: @escaping (UnsafeRawBufferPointer) -> Void) {
         input.observer = observer
     }
 
     /// A stream of the current entry's bytes (what is left of them), ending
     /// with the entry, its size and CRC checked. It reads nothing once
     /// `nextEntry()` has moved on.
-    public func entryStream() -> any ByteStream {
+    package func entryStream() -> any ByteStream {
         ArchiveEntryStream(reader: self, generation: generation)
     }
 
@@ -191,7 +191,7 @@ public final class ZipReader: ByteStream {
     /// file has been read. Folders are passed over. An entry that cannot be
     /// read (another method, encrypted) is returned all the same: reading it
     /// throws, skipping it does not.
-    public func nextEntry() throws(InputError) -> ZipEntry? {
+    package func nextEntry() throws(InputError) -> ZipEntry? {
         guard !finished else { return nil }
         generation += 1
         try closeCurrent()
@@ -213,7 +213,7 @@ public final class ZipReader: ByteStream {
     /// Reads the rest of the archive: what is left of the current entry, the
     /// entries not visited, the central directory and the end records, so the
     /// observer has seen the whole file. Then `nextEntry()` returns nil.
-    public func finish() throws(InputError) {
+    package func finish() throws(InputError) {
         guard !finished else { return }
         generation += 1
         try closeCurrent()
@@ -233,7 +233,7 @@ public final class ZipReader: ByteStream {
 
     /// Reads the current entry's bytes; 0 at its end (once its size and CRC
     /// have been checked), or before the first `nextEntry()`.
-    public func read(into destination: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    package func read(into destination: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         if let entryFailure { throw entryFailure }
         guard let record = currentRecord, !outputDone, !destination.isEmpty else { return 0 }
         do throws(InputError) {

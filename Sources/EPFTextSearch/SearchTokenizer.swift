@@ -18,7 +18,7 @@ import EPFCatalog
 /// for the same text, whatever the server's locale or extensions.
 ///
 /// Not thread-safe (the tokenizer keeps a buffer): one per thread.
-public final class SearchTokenizer {
+package final class SearchTokenizer {
     private let connection: OpaquePointer
     private let module: fts5_tokenizer
     private let instance: OpaquePointer
@@ -27,9 +27,9 @@ public final class SearchTokenizer {
     /// `tsvector` lexeme is 2047 bytes. Longer tokens (a run of 2048
     /// letters without a space) are cut at a character boundary, on the
     /// indexed side and the query side alike.
-    public static let maximumTokenBytes = 2047
+    package static let maximumTokenBytes = 2047
 
-    public init() throws(CatalogError) {
+    package init() throws(CatalogError) {
         var handle: OpaquePointer?
         guard sqlite3_open_v2(":memory:", &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let handle else {
             sqlite3_close_v2(handle)
@@ -74,7 +74,7 @@ public final class SearchTokenizer {
     /// The tokens of `text` as the index holds them: spaced by `SearchText`,
     /// cut and folded by `unicode61 remove_diacritics 2`, in order (a word
     /// repeated is repeated).
-    public func tokens(_ text: String) -> [String] {
+    package func tokens(_ text: String) -> [String] {
         tokenize(SearchText.prepare(text))
     }
 
@@ -83,7 +83,7 @@ public final class SearchTokenizer {
     /// `SearchQuery.matchExpression` quotes for FTS5. Nil when the search
     /// finds nothing: no word to search for, or a word FTS5 would make an
     /// empty phrase of (which matches nothing).
-    public func queryWords(_ text: String) -> [[String]]? {
+    package func queryWords(_ text: String) -> [[String]]? {
         var words: [[String]] = []
         for word in text.split(whereSeparator: \.isWhitespace) {
             let prepared = SearchText.prepare(String(word))
