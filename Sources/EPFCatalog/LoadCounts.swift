@@ -116,12 +116,3 @@ extension LoadCounts {
         }
     }
 }
-
-extension LoadCounts {
-    /// Counts what was repaired in one stored record: fields rejoined
-    /// (`flags`), invalid UTF-8 sequences replaced and NUL bytes removed.
-    @inlinable
-    public mutating func countRepairs(flags: RecordFlags, invalidSequences: Int, nulBytes: Int) {
-        add(RecordTally(flags: flags, invalidSequences: invalidSequences, nulBytes: nulBytes))
-    }
-}
