@@ -88,7 +88,7 @@ extension LoadCounts {
     /// rejoined (its flags), invalid UTF-8 sequences replaced, NUL bytes
     /// removed, values that did not fit their type. Every loader (and `epf
     /// verify`) counts through here, so their counters agree.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func add(_ record: RecordTally) {
         let invalidSequences = record.invalidSequences
         let nulBytes = record.nulBytes

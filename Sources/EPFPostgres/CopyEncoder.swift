@@ -22,13 +22,21 @@ import EPFFormat
 public final class CopyEncoder {
     let columnCount: Int
     let decoder: RecordDecoder
-    var sink: CopyLineSink
+    /// Per column: a DATE, not a TIMESTAMP (`CopyLineSink.dateOnly`).
+    let dateOnly: UnsafeMutablePointer<Bool>
+    /// The unfit columns of the last record, `unfitCount` of them.
+    let unfit: UnsafeMutablePointer<Int>
+    // Unchecked: written once per record by `encode` and read by its caller
+    // between records, never while another access is open; a dynamic
+    // exclusivity check on each cost more than the rest of the record's
+    // bookkeeping.
+    @exclusivity(unchecked) private var unfitCount = 0
+    /// What decoding the last record repaired and what did not fit.
+    @exclusivity(unchecked) public private(set) var tally = RecordTally()
 
     /// Columns of the last record encoded whose value did not fit their
     /// type (written as NULL).
-    public var unfitColumns: [Int] { sink.unfitColumns }
-    /// What decoding the last record repaired and what did not fit.
-    public private(set) var tally = RecordTally()
+    public var unfitColumns: [Int] { Array(UnsafeBufferPointer(start: unfit, count: unfitCount)) }
     /// What text repair did to the last record (zero when it needed none).
     public var repair: Repair { Repair(invalidSequences: tally.invalidSequences, nulBytes: tally.nulBytes) }
 
@@ -48,7 +56,16 @@ public final class CopyEncoder {
     public init(header: EPFHeader, strict: Bool = false, file: String = "") {
         columnCount = header.columns.count
         decoder = RecordDecoder(header: header, strict: strict, file: file, sink: CopyLineSink.self)
-        sink = CopyLineSink(header: header)
+        dateOnly = .allocate(capacity: max(1, columnCount))
+        for (column, type) in header.types.enumerated() {
+            (dateOnly + column).initialize(to: type.kind == .date && PostgresSchema.isDateOnly(type))
+        }
+        unfit = .allocate(capacity: max(1, columnCount))
+    }
+
+    deinit {
+        dateOnly.deallocate()
+        unfit.deallocate()
     }
 
     /// The most bytes `encode` can write for a record of `recordBytes` input
@@ -68,8 +85,10 @@ public final class CopyEncoder {
         _ batch: RecordBatch, record: Int, base: UnsafePointer<UInt8>, recordNumber: Int, chunkOffset: Int64,
         into out: UnsafeMutablePointer<UInt8>
     ) throws(FormatError) -> Int {
-        sink.startLine(at: out)
+        var sink = CopyLineSink(out: out, dateOnly: dateOnly, unfit: unfit)
+        unfitCount = 0
         tally = try decoder.decode(record, of: batch, base: base, number: recordNumber, chunkOffset: chunkOffset, into: &sink)
+        unfitCount = sink.unfitCount
         sink.endLine(recordNumber: recordNumber)
         return sink.length
     }

@@ -2,7 +2,9 @@ import EPFFormat
 
 /// Writes the decoded fields of one record as a line of PostgreSQL's COPY
 /// text format at `out`: each value followed by a tab, then the record's
-/// number and a newline (`endLine`).
+/// number and a newline (`endLine`). Made for each record; it holds only
+/// pointers (to memory `CopyEncoder` owns), so the line's length stays in a
+/// register through the decoder's loop.
 ///
 /// Values are written in the form PostgreSQL reads: `-12`, `t`/`f`, a
 /// decimal exactly as the file wrote it (`2.990`: the NUMERIC stays exact,
@@ -14,34 +16,29 @@ import EPFFormat
 /// A date PostgreSQL cannot hold is refused: a leap second (second 60 would
 /// roll over to the next minute) and, in a DATE column, a time of day other
 /// than midnight. A value that does not fit is written as `\N` and its
-/// column listed in `unfitColumns` (the loader keeps its raw text).
+/// column listed in `unfit` (the loader keeps its raw text).
 struct CopyLineSink: FieldSink {
-    /// Where the current line is written; room for `CopyEncoder.worstCase`.
-    var out: UnsafeMutablePointer<UInt8>
-    /// Bytes written of the current line.
+    /// Where the line is written; room for `CopyEncoder.worstCase`.
+    let out: UnsafeMutablePointer<UInt8>
+    /// Bytes written.
     var length = 0
     /// Per column: a DATE (days only), not a TIMESTAMP.
-    let dateOnly: [Bool]
-    /// Columns of the current line whose value did not fit (written NULL).
-    var unfitColumns: [Int] = []
+    let dateOnly: UnsafePointer<Bool>
+    /// Columns whose value did not fit (written NULL): room for one per
+    /// column, `unfitCount` used.
+    let unfit: UnsafeMutablePointer<Int>
+    var unfitCount = 0
 
-    init(header: EPFHeader) {
-        out = UnsafeMutablePointer(bitPattern: 1)!  // set by `startLine` before any write
-        dateOnly = header.types.map { $0.kind == .date && PostgresSchema.isDateOnly($0) }
-        unfitColumns.reserveCapacity(header.columns.count)
+    @inline(__always)
+    init(out: UnsafeMutablePointer<UInt8>, dateOnly: UnsafePointer<Bool>, unfit: UnsafeMutablePointer<Int>) {
+        self.out = out
+        self.dateOnly = dateOnly
+        self.unfit = unfit
     }
 
     static func keepsEmptyKey(of type: ColumnType) -> Bool { PostgresSchema.isText(type) }
     /// A typed column holds NULL instead; the loader keeps the raw text.
     static var storesUnfitAsText: Bool { false }
-
-    /// Starts a line at `out`.
-    @inline(__always)
-    mutating func startLine(at out: UnsafeMutablePointer<UInt8>) {
-        self.out = out
-        length = 0
-        if !unfitColumns.isEmpty { unfitColumns.removeAll(keepingCapacity: true) }
-    }
 
     /// Ends the line with the record's number (the staging table's
     /// `epf_record` column) and a newline.
@@ -112,7 +109,8 @@ struct CopyLineSink: FieldSink {
 
     @inline(__always)
     mutating func unfit(_ bytes: UnsafePointer<UInt8>, count: Int, column: Int, kind: ColumnType.Kind) {
-        unfitColumns.append(column)
+        unfit[unfitCount] = column
+        unfitCount += 1
         null(column: column)
     }
 

@@ -147,8 +147,9 @@ public final class PostgresTableLoader: TableLoader {
             let number = firstRecord + record
             let length = try encoder.encode(
                 batch, record: record, base: base, recordNumber: number, chunkOffset: chunkOffset, into: buffer + used)
-            counts.add(encoder.tally)
-            if encoder.tally.misfits > 0 {
+            let tally = encoder.tally
+            counts.add(tally)
+            if tally.misfits > 0 {
                 noteUnfit(batch, record: record, base: base, number: number)
             }
             used += length
