@@ -32,7 +32,7 @@ public final class CopyEncoder {
     // bookkeeping.
     @exclusivity(unchecked) private var unfitCount = 0
     /// What decoding the last record repaired and what did not fit.
-    @exclusivity(unchecked) public private(set) var tally = RecordTally()
+    @exclusivity(unchecked) private(set) var tally = RecordTally()
 
     /// Columns of the last record encoded whose value did not fit their
     /// type (written as NULL).
@@ -57,7 +57,8 @@ public final class CopyEncoder {
         columnCount = header.columns.count
         decoder = RecordDecoder(header: header, strict: strict, file: file, sink: CopyLineSink.self)
         dateOnly = .allocate(capacity: max(1, columnCount))
-        for (column, type) in header.types.enumerated() {
+        for column in 0..<columnCount {
+            let type = header.types[column]
             (dateOnly + column).initialize(to: type.kind == .date && PostgresSchema.isDateOnly(type))
         }
         unfit = .allocate(capacity: max(1, columnCount))
@@ -81,7 +82,7 @@ public final class CopyEncoder {
     /// Under `strict`, throws for a record whose text needs repair, at
     /// `chunkOffset` (the file offset of `base`) plus the record's offset.
     @inline(__always)
-    public func encode(
+    func encode(
         _ batch: RecordBatch, record: Int, base: UnsafePointer<UInt8>, recordNumber: Int, chunkOffset: Int64,
         into out: UnsafeMutablePointer<UInt8>
     ) throws(FormatError) -> Int {
