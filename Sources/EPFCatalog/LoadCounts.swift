@@ -84,12 +84,15 @@ public struct LoadCounts: Sendable, Equatable, Codable {
 }
 
 extension LoadCounts {
-    /// Counts what was repaired in one stored record: fields rejoined
-    /// (`flags`), invalid UTF-8 sequences replaced and NUL bytes removed.
-    /// Every loader (and `epf verify`) counts through here, so their
-    /// counters agree.
-    @inlinable
-    public mutating func countRepairs(flags: RecordFlags, invalidSequences: Int, nulBytes: Int) {
+    /// Adds what decoding one stored record found (`RecordDecoder`): fields
+    /// rejoined (its flags), invalid UTF-8 sequences replaced, NUL bytes
+    /// removed, values that did not fit their type. Every loader (and `epf
+    /// verify`) counts through here, so their counters agree.
+    @inlinable @inline(__always)
+    public mutating func add(_ record: RecordTally) {
+        let invalidSequences = record.invalidSequences
+        let nulBytes = record.nulBytes
+        let flags = record.flags
         if invalidSequences > 0 {
             invalidUTF8Rows += 1
             invalidUTF8Sequences += invalidSequences
@@ -105,19 +108,11 @@ extension LoadCounts {
         if flags.contains(.rejoined) || invalidSequences > 0 || nulBytes > 0 {
             repairedRows += 1
         }
-    }
-}
-
-extension FormatError {
-    /// A record refused because of `--strict`: it holds invalid UTF-8 or
-    /// NUL bytes that would otherwise be repaired.
-    public static func strict(invalidSequences: Int, nulBytes: Int, file: String, record: Int, offset: Int64) -> FormatError {
-        let invalid = invalidSequences > 0
-        return FormatError(
-            invalid ? .invalidUTF8 : .nulBytes, file: file, record: record, byteOffset: offset,
-            detail: invalid
-                ? "the row holds \(invalidSequences) invalid UTF-8 sequence(s), refused because of --strict"
-                : "the row holds \(nulBytes) NUL byte(s), refused because of --strict",
-            hint: "Run without --strict to store U+FFFD in their place (counted and reported)")
+        if record.misfits > 0 {
+            nonNumericIntegers += record.nonNumericIntegers
+            nonNumericDecimals += record.nonNumericDecimals
+            nonBooleanValues += record.nonBooleanValues
+            unparsedDates += record.unparsedDates
+        }
     }
 }

@@ -71,3 +71,17 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
         return "\(place.joined(separator: ": ")): \(detail). \(hint)"
     }
 }
+
+extension FormatError {
+    /// A record refused because of `--strict`: it holds invalid UTF-8 or
+    /// NUL bytes that would otherwise be repaired.
+    public static func strict(invalidSequences: Int, nulBytes: Int, file: String, record: Int, offset: Int64) -> FormatError {
+        let invalid = invalidSequences > 0
+        return FormatError(
+            invalid ? .invalidUTF8 : .nulBytes, file: file, record: record, byteOffset: offset,
+            detail: invalid
+                ? "the row holds \(invalidSequences) invalid UTF-8 sequence(s), refused because of --strict"
+                : "the row holds \(nulBytes) NUL byte(s), refused because of --strict",
+            hint: "Run without --strict to store U+FFFD in their place (counted and reported)")
+    }
+}

@@ -4,58 +4,40 @@ import EPFFormat
 import Foundation
 
 /// A table loader that stores nothing: it decodes every field as
-/// `SQLiteTableLoader` would, counts the same repairs and misfits, refuses
-/// the same rows under `strict` (same wording), and puts each row's key, as
-/// the catalog would store it, into a temporary `KeyIndex`, which counts the
-/// repeated keys at the end.
+/// `SQLiteTableLoader` does (`RecordDecoder`), counts the same repairs and
+/// misfits, refuses the same rows under `strict` (same wording), and puts
+/// each row's key, as the catalog would store it, into a temporary
+/// `KeyIndex` (`KeyIndexSink`), which counts the repeated keys at the end.
 final class VerifyingLoader: TableLoader {
     let target: StagingTarget
     private(set) var counts = LoadCounts()
     private(set) var firstExportDate: Int64?
 
-    let strict: Bool
-    let columnCount: Int
-    let kinds: [ColumnType.Kind]
+    let decoder: RecordDecoder
     /// For each column, its place in the key, or -1.
     let keyPosition: [Int]
     let exportDateColumn: Int?
     let store: VerifyStore
     var keys: KeyIndex?
-    /// Normalised dates (19 bytes per date column) then repaired text for
-    /// the current record; sized before each record, so it never moves
-    /// while the key statement holds pointers into it.
-    var scratch: UnsafeMutablePointer<UInt8>
-    var scratchCapacity: Int
-    let dateBytes: Int
 
     init(target: StagingTarget, strict: Bool, store: VerifyStore) throws {
         self.target = target
-        self.strict = strict
         self.store = store
         let header = target.header
-        columnCount = header.columns.count
-        kinds = header.types.map(\.kind)
-        var positions = Array(repeating: -1, count: columnCount)
+        decoder = RecordDecoder(header: header, strict: strict, file: target.sourceName, sink: KeyIndexSink.self)
+        var positions = Array(repeating: -1, count: header.columns.count)
         for (place, column) in header.keyColumnIndexes.enumerated() { positions[column] = place }
         keyPosition = positions
         exportDateColumn = header.columns.firstIndex(of: "export_date")
-        dateBytes = kinds.filter { $0 == .date }.count * 19
-        scratchCapacity = max(4096, dateBytes)
-        scratch = .allocate(capacity: scratchCapacity)
         if !header.keyColumnIndexes.isEmpty {
             do throws(SQLiteError) {
                 keys = try KeyIndex(
                     keyColumns: header.keyColumnIndexes.count, folder: store.options.temporaryFolder,
                     memory: store.options.keyCheckMemory)
             } catch {
-                scratch.deallocate()
                 throw CatalogError(error, while: "creating the temporary key index for \(target.table)")
             }
         }
-    }
-
-    deinit {
-        scratch.deallocate()
     }
 
     func load(_ batch: RecordBatch, chunk: UnsafeRawBufferPointer, firstRecord: Int, chunkOffset: Int64) throws {
@@ -65,80 +47,17 @@ final class VerifyingLoader: TableLoader {
             let span = batch.field(0, column)
             firstExportDate = ValueDecoding.integer(base + span.start, span.count)
         }
+        var sink = KeyIndexSink(keys: keys, keyPosition: keyPosition)
         for record in 0..<batch.count {
-            let flags = batch.flags(record)
-            let repairing = flags.contains(.needsTextRepair)
-            if repairing {
-                let first = batch.field(record, 0).start
-                let last = batch.field(record, columnCount - 1).end
-                reserveScratch(dateBytes + TextRepair.repairedCapacity(last - first))
-            }
-            var usedDates = 0
-            var written = 0
-            var invalidSequences = 0
-            var nulBytes = 0
-            for column in 0..<columnCount {
-                let span = batch.field(record, column)
-                let p = base + span.start
-                let n = span.count
-                let place = keyPosition[column]
-                if n == 0 {
-                    if place >= 0 { keys?.bindText(p, count: 0, at: place) }
-                    continue
-                }
-                switch kinds[column] {
-                case .integer:
-                    if let value = ValueDecoding.integer(p, n) {
-                        if place >= 0 { keys?.bind(value, at: place) }
-                        continue
-                    }
-                    counts.nonNumericIntegers += 1
-                case .boolean:
-                    if let value = ValueDecoding.boolean(p, n) {
-                        if place >= 0 { keys?.bind(Int64(value ? 1 : 0), at: place) }
-                        continue
-                    }
-                    counts.nonBooleanValues += 1
-                case .decimal:
-                    if let value = ValueDecoding.decimal(p, n) {
-                        if place >= 0 { keys?.bind(value, at: place) }
-                        continue
-                    }
-                    counts.nonNumericDecimals += 1
-                case .date:
-                    let out = scratch + usedDates
-                    if let length = ValueDecoding.date(p, n, into: out) {
-                        if place >= 0 { keys?.bindText(out, count: length, at: place) }
-                        usedDates += 19
-                        continue
-                    }
-                    counts.unparsedDates += 1
-                case .text, .freeText, .unknown:
-                    break
-                }
-                // Text: the bytes themselves, or their repaired copy.
-                if repairing {
-                    let out = scratch + dateBytes + written
-                    let outcome = TextRepair.repair(p, n, into: out)
-                    written += outcome.length
-                    invalidSequences += outcome.invalidSequences
-                    nulBytes += outcome.nulBytes
-                    if place >= 0 { keys?.bindText(out, count: outcome.length, at: place) }
-                } else if place >= 0 {
-                    keys?.bindText(p, count: n, at: place)
-                }
-            }
+            let number = firstRecord + record
             let offset = chunkOffset + Int64(batch.offset(record))
-            if strict, invalidSequences > 0 || nulBytes > 0 {
-                throw FormatError.strict(
-                    invalidSequences: invalidSequences, nulBytes: nulBytes, file: target.sourceName, record: firstRecord + record, offset: offset)
-            }
-            counts.countRepairs(flags: flags, invalidSequences: invalidSequences, nulBytes: nulBytes)
+            let tally = try decoder.decode(record, of: batch, base: base, number: number, chunkOffset: chunkOffset, into: &sink)
+            counts.add(tally)
             if let keys {
                 do throws(SQLiteError) {
-                    try keys.add(record: firstRecord + record, offset: offset)
+                    try keys.add(record: number, offset: offset)
                 } catch {
-                    throw CatalogError(error, while: "recording the key of record \(firstRecord + record) of \(target.table)")
+                    throw CatalogError(error, while: "recording the key of record \(number) of \(target.table)")
                 }
             }
         }
@@ -164,13 +83,6 @@ final class VerifyingLoader: TableLoader {
 
     func abandon() {
         keys = nil
-    }
-
-    func reserveScratch(_ needed: Int) {
-        guard needed > scratchCapacity else { return }
-        scratch.deallocate()
-        scratchCapacity = max(needed, scratchCapacity * 2)
-        scratch = .allocate(capacity: scratchCapacity)
     }
 }
 

@@ -27,9 +27,7 @@ public final class PostgresTableLoader: TableLoader {
     let hooks: LoadHooks
     let stagingName: String
     let loadID: String
-    let strict: Bool
     let encoder: CopyEncoder
-    let kinds: [ColumnType.Kind]
     let exportDateColumn: Int?
     let copyStatement: String
     /// Input bytes between two commits.
@@ -64,7 +62,6 @@ public final class PostgresTableLoader: TableLoader {
         self.hooks = hooks
         self.target = staging
         self.options = options
-        self.strict = strict
         self.checkpointBytes = checkpointBytes
         resumedFrom = resume?.checkpoint
         stagedKeyIndex = resume?.keyIndex
@@ -76,8 +73,7 @@ public final class PostgresTableLoader: TableLoader {
         let header = staging.header
         stagingName = PostgresCatalogStore.stagingName(for: staging.table)
         try PostgresSchema.checkIdentifier(stagingName, for: staging.table)
-        encoder = CopyEncoder(header: header)
-        kinds = header.types.map(\.kind)
+        encoder = CopyEncoder(header: header, strict: strict, file: staging.sourceName)
         exportDateColumn = header.columns.firstIndex(of: "export_date")
         capacity = max(options.flushBytes * 2, 1 << 16)
         buffer = .allocate(capacity: capacity)
@@ -149,15 +145,11 @@ public final class PostgresTableLoader: TableLoader {
             let needed = encoder.worstCase(recordBytes: recordBytes)
             if used + needed > capacity { try makeRoom(needed) }
             let number = firstRecord + record
-            let length = encoder.encode(batch, record: record, base: base, recordNumber: number, into: buffer + used)
-            let repair = encoder.repair
-            if strict, repair.invalidSequences > 0 || repair.nulBytes > 0 {
-                throw FormatError.strict(
-                    invalidSequences: repair.invalidSequences, nulBytes: repair.nulBytes, file: target.sourceName, record: number,
-                    offset: chunkOffset + Int64(batch.offset(record)))
-            }
-            counts.countRepairs(flags: batch.flags(record), invalidSequences: repair.invalidSequences, nulBytes: repair.nulBytes)
-            if !encoder.unfitColumns.isEmpty {
+            let length = try encoder.encode(
+                batch, record: record, base: base, recordNumber: number, chunkOffset: chunkOffset, into: buffer + used)
+            let tally = encoder.tally
+            counts.add(tally)
+            if tally.misfits > 0 {
                 noteUnfit(batch, record: record, base: base, number: number)
             }
             used += length
@@ -166,16 +158,10 @@ public final class PostgresTableLoader: TableLoader {
         }
     }
 
-    /// Counts and keeps the values of `record` that did not fit their type.
+    /// Keeps the values of `record` that did not fit their type (they are
+    /// counted with the record's tally).
     private func noteUnfit(_ batch: RecordBatch, record: Int, base: UnsafePointer<UInt8>, number: Int) {
         for column in encoder.unfitColumns {
-            switch kinds[column] {
-            case .integer: counts.nonNumericIntegers += 1
-            case .boolean: counts.nonBooleanValues += 1
-            case .decimal: counts.nonNumericDecimals += 1
-            case .date: counts.unparsedDates += 1
-            case .text, .freeText, .unknown: break
-            }
             guard unfitKept < Self.unfitKeptPerFile else { continue }
             unfitKept += 1
             let span = batch.field(record, column)

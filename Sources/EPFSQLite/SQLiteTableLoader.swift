@@ -23,10 +23,8 @@ public final class SQLiteTableLoader: TableLoader {
     let database: SQLiteDatabase
     let stagingName: String
     let insert: SQLiteStatement
-    let strict: Bool
-    let columnCount: Int
-    let kinds: [ColumnType.Kind]
-    let isKey: [Bool]
+    /// Decodes each record's fields into `insert` (`SQLiteInsertSink`).
+    let decoder: RecordDecoder
     let exportDateColumn: Int?
     /// Input bytes between two commits.
     let checkpointBytes: Int64
@@ -36,12 +34,6 @@ public final class SQLiteTableLoader: TableLoader {
     /// The key index of a staging table that was complete when the import
     /// stopped.
     let stagedKeyIndex: String?
-    /// Normalised dates (19 bytes per date column) then repaired text for the
-    /// current record; sized before each record, so it never moves while
-    /// SQLite holds pointers into it.
-    var scratch: UnsafeMutablePointer<UInt8>
-    var scratchCapacity: Int
-    let dateBytes: Int
     var finished = false
     let hooks: LoadHooks
 
@@ -63,17 +55,11 @@ public final class SQLiteTableLoader: TableLoader {
             firstExportDate = resume.checkpoint.firstExportDate
         }
         self.target = target
-        self.strict = strict
         let header = target.header
         stagingName = SQLiteCatalogStore.stagingName(for: target.table)
-        columnCount = header.columns.count
-        kinds = header.types.map(\.kind)
-        let keyIndexes = Set(header.keyColumnIndexes)
-        isKey = (0..<columnCount).map { keyIndexes.contains($0) }
+        let columnCount = header.columns.count
+        decoder = RecordDecoder(header: header, strict: strict, file: target.sourceName, sink: SQLiteInsertSink.self)
         exportDateColumn = header.columns.firstIndex(of: "export_date")
-        dateBytes = kinds.filter { $0 == .date }.count * 19
-        scratchCapacity = max(4096, dateBytes)
-        scratch = .allocate(capacity: scratchCapacity)
         let staging = quoteIdentifier(stagingName)
         do {
             try database.execute("BEGIN IMMEDIATE")
@@ -87,13 +73,11 @@ public final class SQLiteTableLoader: TableLoader {
             insert = try database.prepare("INSERT INTO \(staging) VALUES (\(parameters))")
         } catch {
             database.rollback()
-            scratch.deallocate()
             throw CatalogError(error, while: "creating the staging table for \(target.table)")
         }
     }
 
     deinit {
-        scratch.deallocate()
         if !finished { database.rollback() }
     }
 
@@ -110,79 +94,22 @@ public final class SQLiteTableLoader: TableLoader {
             let span = batch.field(0, column)
             firstExportDate = ValueDecoding.integer(base + span.start, span.count)
         }
+        var sink = SQLiteInsertSink(insert: insert)
         for record in 0..<batch.count {
-            let flags = batch.flags(record)
-            var repair = RecordRepair()
-            if flags.contains(.needsTextRepair) {
-                let first = batch.field(record, 0).start
-                let last = batch.field(record, columnCount - 1).end
-                reserveScratch(dateBytes + TextRepair.repairedCapacity(last - first))
-                repair.active = true
+            let number = firstRecord + record
+            let tally: RecordTally
+            do {
+                tally = try decoder.decode(record, of: batch, base: base, number: number, chunkOffset: chunkOffset, into: &sink)
+            } catch {
+                insert.reset()  // --strict refused it
+                throw error
             }
-            var used = 0
-            for column in 0..<columnCount {
-                let span = batch.field(record, column)
-                let p = base + span.start
-                let n = span.count
-                let index = Int32(column + 1)
-                if n == 0 {
-                    if isKey[column] { insert.bindStatic(p, count: 0, at: index) } else { insert.bindNull(at: index) }
-                    continue
-                }
-                switch kinds[column] {
-                case .integer:
-                    if let value = ValueDecoding.integer(p, n) {
-                        insert.bind(value, at: index)
-                        continue
-                    }
-                    counts.nonNumericIntegers += 1
-                case .boolean:
-                    if let value = ValueDecoding.boolean(p, n) {
-                        insert.bind(Int64(value ? 1 : 0), at: index)
-                        continue
-                    }
-                    counts.nonBooleanValues += 1
-                case .decimal:
-                    if let value = ValueDecoding.decimal(p, n) {
-                        insert.bind(value, at: index)
-                        continue
-                    }
-                    counts.nonNumericDecimals += 1
-                case .date:
-                    let out = scratch + used
-                    if let length = ValueDecoding.date(p, n, into: out) {
-                        insert.bindStatic(out, count: length, at: index)
-                        used += 19
-                        continue
-                    }
-                    counts.unparsedDates += 1
-                case .text, .freeText, .unknown:
-                    break
-                }
-                // Text: the bytes themselves, or their repaired copy.
-                if repair.active {
-                    let out = scratch + dateBytes + repair.written
-                    let outcome = TextRepair.repair(p, n, into: out)
-                    repair.record(outcome)
-                    insert.bindStatic(out, count: outcome.length, at: index)
-                } else {
-                    insert.bindStatic(p, count: n, at: index)
-                }
-            }
-            if repair.active {
-                if strict, repair.invalidSequences > 0 || repair.nulBytes > 0 {
-                    insert.reset()
-                    throw FormatError.strict(
-                        invalidSequences: repair.invalidSequences, nulBytes: repair.nulBytes, file: target.sourceName,
-                        record: firstRecord + record, offset: chunkOffset + Int64(batch.offset(record)))
-                }
-            }
-            counts.countRepairs(flags: flags, invalidSequences: repair.invalidSequences, nulBytes: repair.nulBytes)
+            counts.add(tally)
             do {
                 try insert.step()
             } catch {
                 insert.reset()
-                throw CatalogError(error, while: "storing record \(firstRecord + record) of \(target.table)")
+                throw CatalogError(error, while: "storing record \(number) of \(target.table)")
             }
             insert.reset()
         }
@@ -280,25 +207,54 @@ public final class SQLiteTableLoader: TableLoader {
             try CheckpointTable.delete(staging: stagingName, in: database)
         }
     }
-
-    func reserveScratch(_ needed: Int) {
-        guard needed > scratchCapacity else { return }
-        scratch.deallocate()
-        scratchCapacity = max(needed, scratchCapacity * 2)
-        scratch = .allocate(capacity: scratchCapacity)
-    }
 }
 
-/// What text repair did to one record.
-struct RecordRepair {
-    var active = false
-    var written = 0
-    var invalidSequences = 0
-    var nulBytes = 0
+/// Binds each decoded field of a record to its parameter of the staging
+/// table's INSERT: integers and booleans (0/1) as integers, decimals as
+/// doubles, dates as their normalised text, text and unfit values as text
+/// (bound without a copy: the decoder keeps the bytes in place until the
+/// record is stepped). An empty key field is the empty text, so a key never
+/// holds NULL.
+struct SQLiteInsertSink: FieldSink {
+    let insert: SQLiteStatement
 
-    mutating func record(_ outcome: TextRepair.Outcome) {
-        written += outcome.length
-        invalidSequences += outcome.invalidSequences
-        nulBytes += outcome.nulBytes
+    static func keepsEmptyKey(of type: ColumnType) -> Bool { true }
+    static var storesUnfitAsText: Bool { true }
+
+    @inline(__always)
+    func null(column: Int) { insert.bindNull(at: Int32(column + 1)) }
+
+    @inline(__always)
+    func integer(_ value: Int64, column: Int) -> Bool {
+        insert.bind(value, at: Int32(column + 1))
+        return true
+    }
+
+    @inline(__always)
+    func boolean(_ value: Bool, column: Int) -> Bool {
+        insert.bind(Int64(value ? 1 : 0), at: Int32(column + 1))
+        return true
+    }
+
+    @inline(__always)
+    func decimal(_ value: Double, text: UnsafePointer<UInt8>, count: Int, column: Int) -> Bool {
+        insert.bind(value, at: Int32(column + 1))
+        return true
+    }
+
+    @inline(__always)
+    func date(_ iso: UnsafePointer<UInt8>, count: Int, column: Int) -> Bool {
+        insert.bindStatic(iso, count: count, at: Int32(column + 1))
+        return true
+    }
+
+    @inline(__always)
+    func text(_ bytes: UnsafePointer<UInt8>, count: Int, column: Int) {
+        insert.bindStatic(bytes, count: count, at: Int32(column + 1))
+    }
+
+    @inline(__always)
+    func unfit(_ bytes: UnsafePointer<UInt8>, count: Int, column: Int, kind: ColumnType.Kind) {
+        insert.bindStatic(bytes, count: count, at: Int32(column + 1))
     }
 }
