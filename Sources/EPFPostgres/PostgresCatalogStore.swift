@@ -115,23 +115,6 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     /// The staging table of a catalog table.
     public static func stagingName(for table: String) -> String { stagingPrefix + table }
 
-    /// `base`, or `base2`, whichever no relation of the schema has.
-    static func freeIndexName(base: String, on connection: PostgresConnection) throws(PostgresError) -> String {
-        try connection.freeIndexName(base: base)
-    }
-
-    /// The lookup index (`LookupIndex`) of a table, with PostgreSQL's errors.
-    static func buildLookupIndex(on table: String, catalogTable: String, key: [String], connection: PostgresConnection) throws(PostgresError) {
-        let sql: any SQLConnection = connection
-        do {
-            try LookupIndex.build(on: table, catalogTable: catalogTable, key: key, in: sql)
-        } catch let error as PostgresError {
-            throw error
-        } catch {
-            throw PostgresError(sqlState: nil, message: "\(error)")
-        }
-    }
-
     /// Runs `body` with the store's connection, under its lock.
     func locked<T>(_ body: (PostgresConnection) throws -> T) rethrows -> T {
         try withApplyConnection { try body(connection) }
@@ -207,15 +190,6 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
         } catch let error as PostgresError {
             throw CatalogError(error, while: "reading the import journal of \(target.redacted)")
         }
-    }
-
-    static func tableExists(_ table: String, on connection: PostgresConnection) throws -> Bool {
-        try connection.tableExists(table)
-    }
-
-    /// A table's columns in table order.
-    static func columnNames(of table: String, on connection: PostgresConnection) throws(PostgresError) -> [String] {
-        try connection.columnNames(of: table)
     }
 
 }

@@ -46,7 +46,7 @@ public final class PostgresReadSource: CatalogAdminSource {
     }
 
     public func columnNames(of table: String) throws(PostgresError) -> [String] {
-        try PostgresCatalogStore.columnNames(of: table, on: connection)
+        try connection.columnNames(of: table)
     }
 
     public func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (PostgresRow) -> Void) throws(PostgresError) {

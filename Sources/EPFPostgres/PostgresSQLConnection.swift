@@ -85,6 +85,19 @@ package struct PostgresDialect: SQLDialect {
 
     package var upsertSourceClause: String { "" }
 
+    /// The staging table's `epf_record` column holds each row's record
+    /// number in its file.
+    package func keepLastOfEachKey(in staging: String, key: String) -> String {
+        let record = quoteIdentifier(PostgresSchema.recordColumn)
+        return """
+            DELETE FROM \(staging) WHERE \(record) IN (
+                SELECT \(record) FROM (
+                    SELECT \(record), row_number() OVER (PARTITION BY \(key) ORDER BY \(record) DESC) AS rank
+                    FROM \(staging)) AS ranked
+                WHERE rank > 1)
+            """
+    }
+
     package var integerType: String { "BIGINT" }
     package var serialKey: String { "BIGSERIAL PRIMARY KEY" }
     package var tableNamesQuery: String { "SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()" }

@@ -102,7 +102,7 @@ enum PostgresSearchIndex {
     /// table has none, or one of another version.
     static func afterUpsert(live: String, staging: String, header: EPFHeader, on connection: PostgresConnection) throws(PostgresError) {
         let name = tableName(for: live)
-        let columns = try PostgresCatalogStore.columnNames(of: live, on: connection)
+        let columns = try connection.columnNames(of: live)
         guard let index = index(forTable: live, key: header.primaryKey, columns: columns), name.utf8.count <= PostgresSchema.maxIdentifierBytes
         else {
             try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(name))")
@@ -169,7 +169,7 @@ enum PostgresSearchIndex {
         for (suffix, definition) in [("key", "UNIQUE INDEX %@ ON \(search) (\(key))"), ("words", "INDEX %@ ON \(search) USING gin (words)"),
             ("order", "INDEX %@ ON \(search) (sort_key, seq)")]
         {
-            let indexName = try PostgresCatalogStore.freeIndexName(base: "\(name)_\(suffix)", on: connection)
+            let indexName = try connection.freeIndexName(base: "\(name)_\(suffix)")
             try connection.execute("CREATE " + definition.replacingOccurrences(of: "%@", with: quoteIdentifier(indexName)))
         }
         try connection.execute("COMMENT ON TABLE \(search) IS \(connection.literal(marker)); ANALYZE \(search)")

@@ -17,10 +17,10 @@ import Foundation
 /// of the same file resumes from there (`resumedFrom`). `finish()` builds
 /// the key after the load (last row of a key wins).
 public final class PostgresTableLoader: TableLoader {
-    public let target: StagingTarget
-    public private(set) var counts = LoadCounts()
-    public private(set) var firstExportDate: Int64?
-    public let resumedFrom: LoadCheckpoint?
+    public var target: StagingTarget { progress.target }
+    public var counts: LoadCounts { progress.counts }
+    public var firstExportDate: Int64? { progress.firstExportDate }
+    public var resumedFrom: LoadCheckpoint? { progress.resumedFrom }
 
     let connection: PostgresConnection
     let options: PostgresStoreOptions
@@ -28,21 +28,14 @@ public final class PostgresTableLoader: TableLoader {
     let stagingName: String
     let loadID: String
     let encoder: CopyEncoder
-    let exportDateColumn: Int?
     let copyStatement: String
-    /// Input bytes between two commits.
-    let checkpointBytes: Int64
-    /// The key index of a staging table that was complete when the import
-    /// stopped.
-    let stagedKeyIndex: String?
+    var progress: LoadProgress
 
     private var buffer: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var used = 0
     private var copying = false
     private var finished = false
-    /// The file offset of the last commit.
-    private var committedOffset: Int64
     /// The record number of the first line of the current COPY, for errors.
     private var firstRecordOfCopy = 1
     /// Unfit values not yet written to `epf_unfit_values`.
@@ -60,31 +53,22 @@ public final class PostgresTableLoader: TableLoader {
         resume: PostgresCheckpointTable.Row?, hooks: LoadHooks
     ) throws(CatalogError) {
         self.hooks = hooks
-        self.target = staging
         self.options = options
-        self.checkpointBytes = checkpointBytes
-        resumedFrom = resume?.checkpoint
-        stagedKeyIndex = resume?.keyIndex
-        committedOffset = resume?.checkpoint.byteOffset ?? 0
-        if let resume {
-            counts = resume.checkpoint.counts
-            firstExportDate = resume.checkpoint.firstExportDate
-        }
+        progress = LoadProgress(target: staging, checkpointBytes: checkpointBytes, resume: resume?.stored)
         let header = staging.header
         stagingName = PostgresCatalogStore.stagingName(for: staging.table)
         try PostgresSchema.checkIdentifier(stagingName, for: staging.table)
         encoder = CopyEncoder(header: header, strict: strict, file: staging.sourceName)
-        exportDateColumn = header.columns.firstIndex(of: "export_date")
         capacity = max(options.flushBytes * 2, 1 << 16)
         buffer = .allocate(capacity: capacity)
-        let staging = quoteIdentifier(stagingName)
+        let quoted = quoteIdentifier(stagingName)
         let columns = quoteColumnList(header.columns + [PostgresSchema.recordColumn])
-        copyStatement = "COPY \(staging) (\(columns)) FROM STDIN"
+        copyStatement = "COPY \(quoted) (\(columns)) FROM STDIN"
         do {
-            connection = try PostgresConnection(target, applicationName: "epf load \(self.target.table)")
+            connection = try PostgresConnection(target, applicationName: "epf load \(staging.table)")
         } catch {
             buffer.deallocate()
-            throw CatalogError(error, while: "connecting to load \(self.target.table)")
+            throw CatalogError(error, while: "connecting to load \(staging.table)")
         }
         do {
             // Batch commits need not wait for the disk: a crash of the
@@ -104,19 +88,19 @@ public final class PostgresTableLoader: TableLoader {
                 // killed before its first commit leaves nothing.
                 try connection.execute("BEGIN")
                 try PostgresCheckpointTable.delete(staging: stagingName, on: connection)
-                try connection.execute("DROP TABLE IF EXISTS \(staging)")
+                try connection.execute("DROP TABLE IF EXISTS \(quoted)")
                 let unlogged = options.unloggedStaging || header.exportMode == .incremental
                 try connection.execute(
-                    "CREATE \(unlogged ? "UNLOGGED " : "")TABLE \(staging) (\(PostgresSchema.columnDefinitions(header)), \(quoteIdentifier(PostgresSchema.recordColumn)) BIGINT NOT NULL)")
+                    "CREATE \(unlogged ? "UNLOGGED " : "")TABLE \(quoted) (\(PostgresSchema.columnDefinitions(header)), \(quoteIdentifier(PostgresSchema.recordColumn)) BIGINT NOT NULL)")
                 loadID = try PostgresCheckpointTable.insert(
-                    LoadCheckpoint(byteOffset: Int64(header.dataOffset), records: 0, counts: counts, firstExportDate: nil, staged: false),
-                    staging: stagingName, target: self.target, on: connection)
+                    LoadCheckpoint(byteOffset: Int64(header.dataOffset), records: 0, counts: LoadCounts(), firstExportDate: nil, staged: false),
+                    staging: stagingName, target: staging, on: connection)
                 try startCopy()
             }
         } catch {
             connection.rollback()
             buffer.deallocate()
-            throw CatalogError(error, while: "creating the staging table for \(self.target.table)")
+            throw CatalogError(error, while: "creating the staging table for \(staging.table)")
         }
     }
 
@@ -133,12 +117,7 @@ public final class PostgresTableLoader: TableLoader {
 
     /// Converts every record of `batch` into COPY lines and sends them.
     public func load(_ batch: RecordBatch, chunk: UnsafeRawBufferPointer, firstRecord: Int, chunkOffset: Int64) throws {
-        counts.commentRows += batch.skippedCommentRows
-        guard batch.count > 0, let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-        if firstExportDate == nil, let column = exportDateColumn {
-            let span = batch.field(0, column)
-            firstExportDate = ValueDecoding.integer(base + span.start, span.count)
-        }
+        guard let base = progress.begin(batch, chunk: chunk) else { return }
         let lastColumn = encoder.columnCount - 1
         for record in 0..<batch.count {
             let recordBytes = batch.field(record, lastColumn).end - batch.field(record, 0).start
@@ -148,12 +127,12 @@ public final class PostgresTableLoader: TableLoader {
             let length = try encoder.encode(
                 batch, record: record, base: base, recordNumber: number, chunkOffset: chunkOffset, into: buffer + used)
             let tally = encoder.tally
-            counts.add(tally)
+            progress.counts.add(tally)
             if tally.misfits > 0 {
                 noteUnfit(batch, record: record, base: base, number: number)
             }
             used += length
-            counts.rowsRead += 1
+            progress.counts.rowsRead += 1
             if used >= options.flushBytes { try send() }
         }
     }
@@ -195,21 +174,19 @@ public final class PostgresTableLoader: TableLoader {
     /// values kept so far and the checkpoint written, all committed, and a
     /// new COPY started.
     public func reached(byteOffset: Int64, records: Int) throws {
-        guard !finished, byteOffset - committedOffset >= checkpointBytes else { return }
+        guard !finished, progress.isCommitDue(at: byteOffset) else { return }
         try send()
         do {
             copying = false
             try connection.endCopy()
             try writeUnfit()
-            try PostgresCheckpointTable.save(
-                LoadCheckpoint(byteOffset: byteOffset, records: records, counts: counts, firstExportDate: firstExportDate, staged: false),
-                loadID: loadID, on: connection)
+            try PostgresCheckpointTable.save(progress.checkpoint(at: byteOffset, records: records), loadID: loadID, on: connection)
             try connection.execute("COMMIT")
         } catch {
             connection.rollback()
             throw refused(error)
         }
-        committedOffset = byteOffset
+        progress.committed(at: byteOffset)
         hooks.reach(.checkpoint)
         do {
             try connection.execute("BEGIN")
@@ -254,10 +231,9 @@ public final class PostgresTableLoader: TableLoader {
     /// completely; the staging table is then ready for `apply`. A load that
     /// resumed a completely staged file returns it as it is.
     public func finish() throws -> StagedTable {
-        if resumedFrom?.staged == true {
+        if progress.resumesStaged {
             finished = true
-            return StagedTable(
-                target: target, stagingName: stagingName, keyIndexName: stagedKeyIndex, counts: counts, firstExportDate: firstExportDate)
+            return progress.staged(in: stagingName, keyIndex: progress.stagedKeyIndex)
         }
         hooks.reach(.beforeIndex)
         try send()
@@ -278,27 +254,20 @@ public final class PostgresTableLoader: TableLoader {
                     try connection.execute("ALTER TABLE \(staging) SET LOGGED")
                 }
                 if !key.isEmpty {
-                    let name = try PostgresCatalogStore.freeIndexName(base: "\(target.table)_key", on: connection)
-                    let create = "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(staging) (\(quoteColumnList(key))) NULLS NOT DISTINCT"
-                    if try !connection.executeUnlessUniqueViolation(create) {
-                        counts.duplicateKeys = try dropEarlierDuplicates(key: key)
-                        try connection.execute(create)
-                    }
-                    indexName = name
+                    let built = try StagingKey.build(on: stagingName, table: target.table, key: key, connection: connection, dialect: PostgresDialect())
+                    indexName = built.index
+                    progress.counts.duplicateKeys = built.duplicates
                 }
-                try PostgresCatalogStore.buildLookupIndex(on: stagingName, catalogTable: target.table, key: key, connection: connection)
+                try LookupIndex.build(on: stagingName, catalogTable: target.table, key: key, in: connection)
                 try PostgresSearchIndex.buildStaging(for: target, staging: stagingName, on: connection)  // needs epf_record
                 try connection.execute("ALTER TABLE \(staging) DROP COLUMN \(quoteIdentifier(PostgresSchema.recordColumn))")
                 try connection.execute("ANALYZE \(staging)")
             } else if !key.isEmpty {
                 // PostgreSQL refuses to update a row twice in one statement:
                 // keep the last row of each key before the upsert.
-                counts.duplicateKeys = try dropEarlierDuplicates(key: key)
+                progress.counts.duplicateKeys = try StagingKey.keepLast(in: stagingName, key: key, connection: connection, dialect: PostgresDialect())
             }
-            try PostgresCheckpointTable.save(
-                LoadCheckpoint(
-                    byteOffset: committedOffset, records: counts.rowsRead, counts: counts, firstExportDate: firstExportDate, staged: true),
-                loadID: loadID, keyIndex: indexName, on: connection)
+            try PostgresCheckpointTable.save(progress.stagedCheckpoint, loadID: loadID, keyIndex: indexName, on: connection)
             try connection.execute("COMMIT")
         } catch {
             connection.rollback()
@@ -306,23 +275,7 @@ public final class PostgresTableLoader: TableLoader {
             throw refused(error)
         }
         finished = true
-        return StagedTable(
-            target: target, stagingName: stagingName, keyIndexName: indexName, counts: counts, firstExportDate: firstExportDate)
-    }
-
-    /// Deletes every row of a repeated key but the last one of the file;
-    /// returns how many.
-    private func dropEarlierDuplicates(key: [String]) throws(PostgresError) -> Int {
-        let staging = quoteIdentifier(stagingName)
-        let record = quoteIdentifier(PostgresSchema.recordColumn)
-        return try connection.change(
-            """
-            DELETE FROM \(staging) WHERE \(record) IN (
-                SELECT \(record) FROM (
-                    SELECT \(record), row_number() OVER (PARTITION BY \(quoteColumnList(key)) ORDER BY \(record) DESC) AS rank
-                    FROM \(staging)) AS ranked
-                WHERE rank > 1)
-            """)
+        return progress.staged(in: stagingName, keyIndex: indexName)
     }
 
     /// Rolls back what is not committed and keeps the rest, with its

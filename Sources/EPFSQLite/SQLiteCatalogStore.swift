@@ -164,11 +164,6 @@ public final class SQLiteCatalogStore: CatalogStore {
     /// The staging table of a catalog table.
     public static func stagingName(for table: String) -> String { stagingPrefix + table }
 
-    /// A name for a new key index of `table` that no index has now.
-    static func freeKeyIndexName(for table: String, in database: SQLiteDatabase) throws(SQLiteError) -> String {
-        try database.freeIndexName(base: "\(table)_key")
-    }
-
     // MARK: CatalogStore
 
     /// A loader for `target`. When an interrupted load of the same file

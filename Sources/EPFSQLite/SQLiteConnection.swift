@@ -43,22 +43,12 @@ package struct SQLiteDialect: SQLDialect {
 
     package func countingInserts(_ upsert: String) -> String? { nil }
 
+    /// Rows are numbered as loaded: the largest rowid of a key is its last row.
+    package func keepLastOfEachKey(in staging: String, key: String) -> String {
+        "DELETE FROM \(staging) WHERE rowid NOT IN (SELECT max(rowid) FROM \(staging) GROUP BY \(key))"
+    }
+
     package var integerType: String { "INTEGER" }
     package var serialKey: String { "INTEGER PRIMARY KEY" }
     package var tableNamesQuery: String { "SELECT name FROM sqlite_schema WHERE type = 'table'" }
-}
-
-extension LookupIndex {
-    /// `build(on:catalogTable:key:in:)` with SQLite's errors, for code that
-    /// throws them.
-    static func build(on table: String, catalogTable: String, key: [String], in database: SQLiteDatabase) throws(SQLiteError) {
-        let connection: any SQLConnection = database
-        do {
-            try build(on: table, catalogTable: catalogTable, key: key, in: connection)
-        } catch let error as SQLiteError {
-            throw error
-        } catch {
-            throw SQLiteError(code: SQLITE_ERROR, message: "\(error)")
-        }
-    }
 }

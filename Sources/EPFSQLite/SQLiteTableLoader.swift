@@ -15,25 +15,18 @@ import EPFCatalog
 /// never see a staging table. A load that fails (`abandon`) drops its
 /// staging table and checkpoint.
 public final class SQLiteTableLoader: TableLoader {
-    public let target: StagingTarget
-    public private(set) var counts = LoadCounts()
+    public var target: StagingTarget { progress.target }
+    public var counts: LoadCounts { progress.counts }
     /// The first row's `export_date`, if the table has that column.
-    public private(set) var firstExportDate: Int64?
+    public var firstExportDate: Int64? { progress.firstExportDate }
+    public var resumedFrom: LoadCheckpoint? { progress.resumedFrom }
 
     let database: SQLiteDatabase
     let stagingName: String
     let insert: SQLiteStatement
     /// Decodes each record's fields into `insert` (`SQLiteInsertSink`).
     let decoder: RecordDecoder
-    let exportDateColumn: Int?
-    /// Input bytes between two commits.
-    let checkpointBytes: Int64
-    /// The offset of the last commit.
-    var committedOffset: Int64
-    public let resumedFrom: LoadCheckpoint?
-    /// The key index of a staging table that was complete when the import
-    /// stopped.
-    let stagedKeyIndex: String?
+    var progress: LoadProgress
     var finished = false
     let hooks: LoadHooks
 
@@ -45,21 +38,11 @@ public final class SQLiteTableLoader: TableLoader {
         hooks: LoadHooks
     ) throws(CatalogError) {
         self.database = database
-        self.checkpointBytes = checkpointBytes
         self.hooks = hooks
-        resumedFrom = resume?.checkpoint
-        stagedKeyIndex = resume?.keyIndex
-        committedOffset = resume?.checkpoint.byteOffset ?? 0
-        if let resume {
-            counts = resume.checkpoint.counts
-            firstExportDate = resume.checkpoint.firstExportDate
-        }
-        self.target = target
+        progress = LoadProgress(target: target, checkpointBytes: checkpointBytes, resume: resume)
         let header = target.header
         stagingName = SQLiteCatalogStore.stagingName(for: target.table)
-        let columnCount = header.columns.count
         decoder = RecordDecoder(header: header, strict: strict, file: target.sourceName, sink: SQLiteInsertSink.self)
-        exportDateColumn = header.columns.firstIndex(of: "export_date")
         let staging = quoteIdentifier(stagingName)
         do {
             try database.execute("BEGIN IMMEDIATE")
@@ -69,7 +52,7 @@ public final class SQLiteTableLoader: TableLoader {
                 try CheckpointTable.delete(staging: stagingName, in: database)
                 try database.execute("CREATE TABLE \(staging) (\(SchemaMapping.columnDefinitions(header)))")
             }
-            let parameters = Array(repeating: "?", count: columnCount).joined(separator: ", ")
+            let parameters = Array(repeating: "?", count: header.columns.count).joined(separator: ", ")
             insert = try database.prepare("INSERT INTO \(staging) VALUES (\(parameters))")
         } catch {
             database.rollback()
@@ -85,15 +68,7 @@ public final class SQLiteTableLoader: TableLoader {
     /// `firstRecord` is the 1-based number of the batch's first record in the
     /// file and `chunkOffset` the file offset of the chunk, for errors.
     public func load(_ batch: RecordBatch, chunk: UnsafeRawBufferPointer, firstRecord: Int, chunkOffset: Int64) throws {
-        guard batch.count > 0, let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
-            counts.commentRows += batch.skippedCommentRows
-            return
-        }
-        counts.commentRows += batch.skippedCommentRows
-        if firstExportDate == nil, let column = exportDateColumn {
-            let span = batch.field(0, column)
-            firstExportDate = ValueDecoding.integer(base + span.start, span.count)
-        }
+        guard let base = progress.begin(batch, chunk: chunk) else { return }
         var sink = SQLiteInsertSink(insert: insert)
         for record in 0..<batch.count {
             let number = firstRecord + record
@@ -104,7 +79,7 @@ public final class SQLiteTableLoader: TableLoader {
                 insert.reset()  // --strict refused it
                 throw error
             }
-            counts.add(tally)
+            progress.counts.add(tally)
             do {
                 try insert.step()
             } catch {
@@ -113,19 +88,17 @@ public final class SQLiteTableLoader: TableLoader {
             }
             insert.reset()
         }
-        counts.rowsRead += batch.count
+        progress.counts.rowsRead += batch.count
     }
 
     /// Commits what is loaded, with its checkpoint, once `checkpointBytes`
     /// have passed since the last commit.
     public func reached(byteOffset: Int64, records: Int) throws {
-        guard byteOffset - committedOffset >= checkpointBytes else { return }
+        guard progress.isCommitDue(at: byteOffset) else { return }
         do {
-            try CheckpointTable.save(
-                LoadCheckpoint(byteOffset: byteOffset, records: records, counts: counts, firstExportDate: firstExportDate, staged: false),
-                staging: stagingName, target: target, in: database)
+            try CheckpointTable.save(progress.checkpoint(at: byteOffset, records: records), staging: stagingName, target: target, in: database)
             try database.execute("COMMIT")
-            committedOffset = byteOffset
+            progress.committed(at: byteOffset)
             hooks.reach(.checkpoint)
             try database.execute("BEGIN IMMEDIATE")
         } catch {
@@ -133,12 +106,12 @@ public final class SQLiteTableLoader: TableLoader {
         }
     }
 
-    /// Builds the key on the staging table (dropping earlier duplicates of a
-    /// key: the last row wins), then, for a FULL file of a table the catalog
+    /// Builds the key on the staging table (`StagingKey`: the last row of a
+    /// repeated key wins), then, for a FULL file of a table the catalog
     /// searches, its full-text index (`SearchIndex`), and commits the
     /// staging table with a checkpoint that says it is complete.
     public func finish() throws -> StagedTable {
-        if resumedFrom?.staged == true {
+        if progress.resumesStaged {
             // Complete before the import stopped: key and indexes are built.
             do {
                 try database.execute("COMMIT")
@@ -146,43 +119,29 @@ public final class SQLiteTableLoader: TableLoader {
                 throw CatalogError(error, while: "reopening the staged table of \(target.table)")
             }
             finished = true
-            return StagedTable(
-                target: target, stagingName: stagingName, keyIndexName: stagedKeyIndex, counts: counts, firstExportDate: firstExportDate)
+            return progress.staged(in: stagingName, keyIndex: progress.stagedKeyIndex)
         }
         hooks.reach(.beforeIndex)
-        let staging = quoteIdentifier(stagingName)
         let key = target.header.primaryKey
         var indexName: String?
         do {
             if !key.isEmpty {
-                let name = try SQLiteCatalogStore.freeKeyIndexName(for: target.table, in: database)
-                let create = "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(staging) (\(quoteColumnList(key)))"
-                if try !database.executeUnlessConstraintViolated(create) {
-                    // Duplicate keys: keep the last row of each key.
-                    let keys = quoteColumnList(key)
-                    try database.execute(
-                        "DELETE FROM \(staging) WHERE rowid NOT IN (SELECT max(rowid) FROM \(staging) GROUP BY \(keys))")
-                    counts.duplicateKeys = database.changes
-                    try database.execute(create)
-                }
-                indexName = name
+                let built = try StagingKey.build(on: stagingName, table: target.table, key: key, connection: database, dialect: SQLiteDialect())
+                indexName = built.index
+                progress.counts.duplicateKeys = built.duplicates
             }
             // After the key: duplicate keys are gone, so no dead rows get indexed.
             try LookupIndex.build(on: stagingName, catalogTable: target.table, key: key, in: database)
             try SearchIndexMaintenance.buildStaging(for: target, staging: stagingName, in: database)
-            try CheckpointTable.save(
-                LoadCheckpoint(byteOffset: committedOffset, records: counts.rowsRead, counts: counts, firstExportDate: firstExportDate, staged: true),
-                staging: stagingName, target: target, keyIndex: indexName, in: database)
+            try CheckpointTable.save(progress.stagedCheckpoint, staging: stagingName, target: target, keyIndex: indexName, in: database)
             try database.execute("COMMIT")
         } catch {
             database.rollback()
             finished = true
-            throw CatalogError(error, while: "building the key and search index of \(target.table)")
+            throw database.catalogError(error, while: "building the key and search index of \(target.table)")
         }
         finished = true
-        return StagedTable(
-            target: target, stagingName: stagingName, keyIndexName: indexName, counts: counts,
-            firstExportDate: firstExportDate)
+        return progress.staged(in: stagingName, keyIndex: indexName)
     }
 
     /// Rolls back what is not committed and keeps the rest, with its

@@ -23,6 +23,10 @@ package protocol SQLDialect: Sendable {
     var integerType: String { get }
     /// The key column of a table whose rows are numbered as inserted.
     var serialKey: String { get }
+    /// The statement that deletes, from the staging table `staging`, every
+    /// row of a repeated key (`key`: the quoted column list) but the one
+    /// loaded last.
+    func keepLastOfEachKey(in staging: String, key: String) -> String
     /// A query whose column `name` lists the catalog's tables.
     var tableNamesQuery: String { get }
 }
