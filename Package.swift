@@ -63,7 +63,7 @@ let package = Package(
         // Deterministic synthetic feeds for benchmarks and stress tests.
         .target(name: "EPFSynthetic", dependencies: ["EPFFormat"]),
         // The pipeline: plan, parse, load; progress as values.
-        .target(name: "EPFImport", dependencies: ["EPFFormat", "EPFInput", "EPFCatalog", "EPFSQLite"]),
+        .target(name: "EPFImport", dependencies: ["EPFFormat", "EPFInput", "EPFCatalog"]),
         // The command line.
         .executableTarget(
             name: "epf",

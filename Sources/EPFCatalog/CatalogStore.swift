@@ -105,8 +105,9 @@ public struct ApplyOutcome: Sendable, Equatable, Codable {
 
 /// Writes the rows of one table file into staging.
 public protocol TableLoader: AnyObject {
-    var target: StagingTarget { get }
-    var counts: LoadCounts { get }
+    /// The file being loaded, the counters so far, where a resumed load
+    /// started.
+    var progress: LoadProgress { get }
     /// Stores every record of `batch` (spans into `chunk`). `firstRecord` is
     /// the 1-based number of the batch's first record in the file;
     /// `chunkOffset` the chunk's offset in the file.
@@ -120,10 +121,6 @@ public protocol TableLoader: AnyObject {
     /// resumes from the last checkpoint when it runs again (after the disk
     /// ran full, say).
     func suspend()
-    /// Where an earlier load of the same file, interrupted (killed, disk
-    /// full), stopped: the records before its `byteOffset` are in staging
-    /// already, and loading goes on from there. nil for a fresh load.
-    var resumedFrom: LoadCheckpoint? { get }
     /// Every record before `byteOffset` (`records` of them) is loaded; the
     /// store may commit here, with a checkpoint, so that a killed import
     /// resumes from this point. Called after each chunk, until the footer.
@@ -131,8 +128,15 @@ public protocol TableLoader: AnyObject {
 }
 
 extension TableLoader {
+    /// The file being loaded.
+    public var target: StagingTarget { progress.target }
+    /// The counters of the records loaded so far.
+    public var counts: LoadCounts { progress.counts }
+    /// Where an earlier load of the same file, interrupted (killed, disk
+    /// full), stopped: the records before its `byteOffset` are in staging
+    /// already, and loading goes on from there. nil for a fresh load.
+    public var resumedFrom: LoadCheckpoint? { progress.resumedFrom }
     public func suspend() { abandon() }
-    public var resumedFrom: LoadCheckpoint? { nil }
     public func reached(byteOffset: Int64, records: Int) throws {}
 }
 

@@ -5,13 +5,13 @@ import EPFFormat
 /// and where a resumed load started. The loaders of the SQL stores (and
 /// of any store that stages and resumes) hold one and ask it when a commit
 /// is due and what its checkpoint and staged table are.
-package struct LoadProgress: Sendable {
-    package let target: StagingTarget
-    package var counts = LoadCounts()
+public struct LoadProgress: Sendable {
+    public let target: StagingTarget
+    public package(set) var counts = LoadCounts()
     /// The first row's `export_date`, if the table has that column.
-    package var firstExportDate: Int64?
+    public package(set) var firstExportDate: Int64?
     /// The checkpoint this load went on from, if it resumed one.
-    package let resumedFrom: LoadCheckpoint?
+    public let resumedFrom: LoadCheckpoint?
     /// The key index of a staging table that was complete when the import
     /// stopped.
     package let stagedKeyIndex: String?
@@ -43,19 +43,15 @@ package struct LoadProgress: Sendable {
     /// Counts a batch's comment rows and notes the first `export_date`;
     /// returns the base of the chunk's bytes, nil for a batch without
     /// records.
-    @inlinable
     package mutating func begin(_ batch: RecordBatch, chunk: UnsafeRawBufferPointer) -> UnsafePointer<UInt8>? {
         counts.commentRows += batch.skippedCommentRows
         guard batch.count > 0, let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
-        if firstExportDate == nil, let column = firstExportDateColumn {
+        if firstExportDate == nil, let column = exportDateColumn {
             let span = batch.field(0, column)
             firstExportDate = ValueDecoding.integer(base + span.start, span.count)
         }
         return base
     }
-
-    @usableFromInline
-    var firstExportDateColumn: Int? { exportDateColumn }
 
     /// Whether `checkpointBytes` have passed since the last commit.
     package func isCommitDue(at byteOffset: Int64) -> Bool {

@@ -1,5 +1,4 @@
 import EPFCatalog
-import EPFSQLite
 import EPFFormat
 import EPFInput
 import Foundation
@@ -22,25 +21,17 @@ public struct VerifyOptions: Sendable {
     /// Repeated keys listed per file (all of them are counted).
     public var duplicateExamples = 5
 
+    /// What the key-checking store is made with.
+    public var keyCheck: KeyCheckSettings {
+        KeyCheckSettings(temporaryFolder: temporaryFolder, memory: keyCheckMemory, examples: duplicateExamples)
+    }
+
     public init(strict: Bool = false, requireMD5: Bool = false, chunkSize: Int = 8 << 20, temporaryFolder: String? = nil) {
         self.strict = strict
         self.requireMD5 = requireMD5
         self.chunkSize = chunkSize
         self.temporaryFolder = temporaryFolder
     }
-}
-
-/// A key that more than one row of a file holds.
-public struct DuplicateKey: Sendable, Encodable, Equatable {
-    /// The key's values, as the catalog would store them, as text.
-    public var key: [String]
-    /// Rows holding it; all but the last would be skipped.
-    public var rows: Int
-    /// The first and the last record holding it (1-based) and their byte offsets.
-    public var firstRecord: Int
-    public var firstOffset: Int64
-    public var lastRecord: Int
-    public var lastOffset: Int64
 }
 
 /// What verifying one table file found.
@@ -146,27 +137,36 @@ public struct VerifyReport: Sendable, Encodable, Equatable {
 /// and what it would repair.
 ///
 /// It IS the import's reading path: an `Importer` over a store that writes
-/// nothing (`VerifyStore`), so a file verifies exactly as it would import,
+/// nothing (a `KeyCheckingStore`), so a file verifies exactly as it would import,
 /// with the same errors. Memory stays bounded as in an import (the chunks
 /// in flight) plus the key check, which goes through a temporary on-disk
-/// SQLite table of the key columns (`KeyIndex`): its page cache and sorter
+/// SQLite table of the key columns (`SQLiteKeyCheckStore`): its page cache and sorter
 /// use at most about `keyCheckMemory`, whatever the file size.
 public final class FeedVerifier {
     public let options: VerifyOptions
+    let makeStore: (KeyCheckSettings) -> any KeyCheckingStore
     let events: (ImportEvent) -> Void
 
-    /// - Parameter events: reading progress, as an import reports it
-    ///   (`fileStarted`, `progress`, `buildingKey` for the key check,
-    ///   `fileFinished`, `note`).
-    public init(options: VerifyOptions = VerifyOptions(), events: @escaping (ImportEvent) -> Void = { _ in }) {
+    /// - Parameters:
+    ///   - makeStore: the store that checks as the target catalog would
+    ///     store (`SQLiteKeyCheckStore`: keys as the SQLite catalog keeps
+    ///     them).
+    ///   - events: reading progress, as an import reports it
+    ///     (`fileStarted`, `progress`, `buildingKey` for the key check,
+    ///     `fileFinished`, `note`).
+    public init(
+        options: VerifyOptions = VerifyOptions(), makeStore: @escaping (KeyCheckSettings) -> any KeyCheckingStore,
+        events: @escaping (ImportEvent) -> Void = { _ in }
+    ) {
         self.options = options
+        self.makeStore = makeStore
         self.events = events
     }
 
     /// Verifies every file of `plan`. Unlike an import, a damaged file
     /// blocks nothing: every unit is read.
     public func run(_ plan: ImportPlan) -> [VerifyReport] {
-        let store = VerifyStore(options: options)
+        let store = makeStore(options.keyCheck)
         var importOptions = ImportOptions(
             strict: options.strict, chunkSize: options.chunkSize, requireMD5: options.requireMD5, allowShrink: true,
             allowIncrementalWithoutFull: true)
@@ -181,7 +181,7 @@ public final class FeedVerifier {
         var reports: [VerifyReport] = []
         for unit in plan.units where !unit.isEmpty {
             for report in importer.run(unit) {
-                reports.append(VerifyReport(report, duplicateKeys: store.duplicates[report.path] ?? []))
+                reports.append(VerifyReport(report, duplicateKeys: store.duplicateKeys[report.path] ?? []))
             }
         }
         return reports
@@ -194,33 +194,4 @@ public final class FeedVerifier {
         if let filter { all = filter } else { all = try TableFilter() }
         return run(try ImportPlanner.plan(paths: paths, filter: all))
     }
-}
-
-/// A catalog store that stores nothing: its loaders check and count
-/// (`VerifyingLoader`), applying changes nothing, the journal is not kept.
-final class VerifyStore: CatalogStore {
-    let options: VerifyOptions
-    /// Examples of repeated keys, by file path.
-    var duplicates: [String: [DuplicateKey]] = [:]
-
-    init(options: VerifyOptions) { self.options = options }
-
-    /// Checked as an import into the default (SQLite) catalog would be.
-    var maximumColumns: Int { SchemaMapping.maximumColumns }
-
-    func makeLoader(for target: StagingTarget, strict: Bool) throws -> any TableLoader {
-        try VerifyingLoader(target: target, strict: strict, store: self)
-    }
-
-    func apply(_ staged: [StagedTable], journal: [JournalEntry]) throws -> [ApplyOutcome] {
-        staged.map { table in
-            let rows = table.counts.rowsRead - table.counts.duplicateKeys
-            return ApplyOutcome(rowsAfter: rows, inserted: rows, updated: 0, addedColumns: [])
-        }
-    }
-
-    func discard(_ staged: [StagedTable]) {}
-    func record(_ journal: [JournalEntry]) throws {}
-    func appliedFiles() throws -> [AppliedFile] { [] }
-    func rowCount(of table: String) throws -> Int? { nil }
 }

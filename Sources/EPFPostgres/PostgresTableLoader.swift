@@ -17,10 +17,6 @@ import Foundation
 /// of the same file resumes from there (`resumedFrom`). `finish()` builds
 /// the key after the load (last row of a key wins).
 public final class PostgresTableLoader: TableLoader {
-    public var target: StagingTarget { progress.target }
-    public var counts: LoadCounts { progress.counts }
-    public var firstExportDate: Int64? { progress.firstExportDate }
-    public var resumedFrom: LoadCheckpoint? { progress.resumedFrom }
 
     let connection: PostgresConnection
     let options: PostgresStoreOptions
@@ -29,7 +25,7 @@ public final class PostgresTableLoader: TableLoader {
     let loadID: String
     let encoder: CopyEncoder
     let copyStatement: String
-    var progress: LoadProgress
+    public private(set) var progress: LoadProgress
 
     private var buffer: UnsafeMutablePointer<UInt8>
     private var capacity: Int

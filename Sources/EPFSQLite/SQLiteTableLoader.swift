@@ -15,18 +15,13 @@ import EPFCatalog
 /// never see a staging table. A load that fails (`abandon`) drops its
 /// staging table and checkpoint.
 public final class SQLiteTableLoader: TableLoader {
-    public var target: StagingTarget { progress.target }
-    public var counts: LoadCounts { progress.counts }
-    /// The first row's `export_date`, if the table has that column.
-    public var firstExportDate: Int64? { progress.firstExportDate }
-    public var resumedFrom: LoadCheckpoint? { progress.resumedFrom }
 
     let database: SQLiteDatabase
     let stagingName: String
     let insert: SQLiteStatement
     /// Decodes each record's fields into `insert` (`SQLiteInsertSink`).
     let decoder: RecordDecoder
-    var progress: LoadProgress
+    public private(set) var progress: LoadProgress
     var finished = false
     let hooks: LoadHooks
 

@@ -30,6 +30,12 @@ enum CatalogLocation {
         return false
     }
 
+    /// The store `epf verify` checks with: keys as the default (SQLite)
+    /// catalog stores them.
+    static func keyCheckStore(_ settings: KeyCheckSettings) -> any KeyCheckingStore {
+        SQLiteKeyCheckStore(settings: settings)
+    }
+
     /// Opens the catalog for an import (creating it if missing).
     func openStore(restart: Bool, exclusive: Bool, hooks: LoadHooks) throws -> any CatalogStore {
         switch self {

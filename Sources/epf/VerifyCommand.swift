@@ -79,7 +79,7 @@ struct VerifyCommand: ParsableCommand {
 
         let progress = ProgressDisplay(live: Console.messagesAreTerminal, keyStep: "checking the keys")
         let options = VerifyOptions(strict: strict, requireMD5: requireMD5, temporaryFolder: tempDir)
-        let verifier = FeedVerifier(options: options) { progress.show($0) }
+        let verifier = FeedVerifier(options: options, makeStore: CatalogLocation.keyCheckStore) { progress.show($0) }
         let clock = ContinuousClock.now
         let reports = verifier.run(plan)
         progress.finish()

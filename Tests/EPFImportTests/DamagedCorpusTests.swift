@@ -48,7 +48,7 @@ struct DamagedCorpusTests {
             // epf verify's library entry.
             let keys = folder.appendingPathComponent("keys", isDirectory: true)
             try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
-            let verified = try FeedVerifier(options: VerifyOptions(temporaryFolder: keys.path)).run(paths: [path])
+            let verified = try FeedVerifier(options: VerifyOptions(temporaryFolder: keys.path), makeStore: SQLiteKeyCheckStore.init).run(paths: [path])
             try #require(verified.count == 1, "\(verified)")
             let verdict = verified[0]
             #expect(try FileManager.default.contentsOfDirectory(atPath: keys.path).isEmpty, "the temporary key index was left behind")

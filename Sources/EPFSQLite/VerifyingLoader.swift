@@ -1,5 +1,4 @@
 import EPFCatalog
-import EPFSQLite
 import EPFFormat
 import Foundation
 
@@ -9,31 +8,27 @@ import Foundation
 /// each row's key, as the catalog would store it, into a temporary
 /// `KeyIndex` (`KeyIndexSink`), which counts the repeated keys at the end.
 final class VerifyingLoader: TableLoader {
-    let target: StagingTarget
-    private(set) var counts = LoadCounts()
-    private(set) var firstExportDate: Int64?
+    private(set) var progress: LoadProgress
 
     let decoder: RecordDecoder
     /// For each column, its place in the key, or -1.
     let keyPosition: [Int]
-    let exportDateColumn: Int?
-    let store: VerifyStore
+    let store: SQLiteKeyCheckStore
     var keys: KeyIndex?
 
-    init(target: StagingTarget, strict: Bool, store: VerifyStore) throws {
-        self.target = target
+    init(target: StagingTarget, strict: Bool, store: SQLiteKeyCheckStore) throws {
+        progress = LoadProgress(target: target, checkpointBytes: .max, resume: nil)
         self.store = store
         let header = target.header
         decoder = RecordDecoder(header: header, strict: strict, file: target.sourceName, sink: KeyIndexSink.self)
         var positions = Array(repeating: -1, count: header.columns.count)
         for (place, column) in header.keyColumnIndexes.enumerated() { positions[column] = place }
         keyPosition = positions
-        exportDateColumn = header.columns.firstIndex(of: "export_date")
         if !header.keyColumnIndexes.isEmpty {
             do throws(SQLiteError) {
                 keys = try KeyIndex(
-                    keyColumns: header.keyColumnIndexes.count, folder: store.options.temporaryFolder,
-                    memory: store.options.keyCheckMemory)
+                    keyColumns: header.keyColumnIndexes.count, folder: store.settings.temporaryFolder,
+                    memory: store.settings.memory)
             } catch {
                 throw CatalogError(error, while: "creating the temporary key index for \(target.table)")
             }
@@ -41,18 +36,13 @@ final class VerifyingLoader: TableLoader {
     }
 
     func load(_ batch: RecordBatch, chunk: UnsafeRawBufferPointer, firstRecord: Int, chunkOffset: Int64) throws {
-        counts.commentRows += batch.skippedCommentRows
-        guard batch.count > 0, let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-        if firstExportDate == nil, let column = exportDateColumn {
-            let span = batch.field(0, column)
-            firstExportDate = ValueDecoding.integer(base + span.start, span.count)
-        }
+        guard let base = progress.begin(batch, chunk: chunk) else { return }
         var sink = KeyIndexSink(keys: keys, keyPosition: keyPosition)
         for record in 0..<batch.count {
             let number = firstRecord + record
             let offset = chunkOffset + Int64(batch.offset(record))
             let tally = try decoder.decode(record, of: batch, base: base, number: number, chunkOffset: chunkOffset, into: &sink)
-            counts.add(tally)
+            progress.counts.add(tally)
             if let keys {
                 do throws(SQLiteError) {
                     try keys.add(record: number, offset: offset)
@@ -61,7 +51,7 @@ final class VerifyingLoader: TableLoader {
                 }
             }
         }
-        counts.rowsRead += batch.count
+        progress.counts.rowsRead += batch.count
     }
 
     /// Counts the repeated keys (every row of a key but the last would be
@@ -70,15 +60,14 @@ final class VerifyingLoader: TableLoader {
         if let keys {
             self.keys = nil
             do throws(SQLiteError) {
-                let found = try keys.duplicates(examples: store.options.duplicateExamples)
-                counts.duplicateKeys = found.skipped
-                if !found.examples.isEmpty { store.duplicates[target.sourceName] = found.examples }
+                let found = try keys.duplicates(examples: store.settings.examples)
+                progress.counts.duplicateKeys = found.skipped
+                if !found.examples.isEmpty { store.duplicateKeys[target.sourceName] = found.examples }
             } catch {
                 throw CatalogError(error, while: "checking the keys of \(target.table) in the temporary key index")
             }
         }
-        return StagedTable(
-            target: target, stagingName: "", keyIndexName: nil, counts: counts, firstExportDate: firstExportDate)
+        return progress.staged(in: "", keyIndex: nil)
     }
 
     func abandon() {
