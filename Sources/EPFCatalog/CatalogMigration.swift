@@ -8,7 +8,7 @@
 /// The raw value is what `epf_schema` records: once a step has shipped, its
 /// identifier and what it does never change; a later change is a new step
 /// at the end.
-public enum CatalogMigration: String, CaseIterable, Sendable {
+package enum CatalogMigration: String, CaseIterable, Sendable {
     /// The journal (without where files came from) and the table info, as
     /// the first catalogs had them; PostgreSQL's first catalogs also had the
     /// values that did not fit their column (`epf_unfit_values`).
@@ -26,12 +26,12 @@ public enum CatalogMigration: String, CaseIterable, Sendable {
     case journalOriginHash = "journal-origin-hash"
 
     /// The table that records the steps applied to a catalog.
-    public static let schemaTable = "epf_schema"
+    package static let schemaTable = "epf_schema"
 
     /// What the step leaves in a catalog, by table: the columns it adds, or
     /// none for a table it creates. A catalog made before `epf_schema`
     /// existed has had the step when all of them are there.
-    public var adds: [(table: String, columns: [String])] {
+    package var adds: [(table: String, columns: [String])] {
         switch self {
         case .journalAndTableInfo: [("epf_journal", []), ("epf_table_info", [])]
         case .journalOriginSizeMD5: [("epf_journal", ["origin_size", "origin_md5"])]

@@ -1,6 +1,6 @@
 /// What `CatalogMigrator` needs of a catalog's database: the backend's SQL
 /// for each step, a way to run it, and `epf_schema` read and written.
-public protocol CatalogMigrationDatabase {
+package protocol CatalogMigrationDatabase {
     associatedtype Failure: Error
     /// The backend's SQL for `step`: statements separated by `;`, or none
     /// when the backend's tables had it from the start.
@@ -22,7 +22,7 @@ public protocol CatalogMigrationDatabase {
 /// `epf_schema` is applied, in order, once, in one transaction with its
 /// record. The same algorithm for every backend; only import stores run
 /// it (readers never write, so they read old catalogs as they are).
-public enum CatalogMigrator {
+package enum CatalogMigrator {
     /// Migrates `database` (named `catalog` in messages) and returns the
     /// steps this call applied.
     ///
@@ -31,7 +31,7 @@ public enum CatalogMigrator {
     /// Throws without changing anything when `epf_schema` records a step
     /// this binary does not know: a newer epf wrote the catalog.
     @discardableResult
-    public static func migrate<Database: CatalogMigrationDatabase>(
+    package static func migrate<Database: CatalogMigrationDatabase>(
         _ database: Database, catalog: String
     ) throws(CatalogError) -> [CatalogMigration] {
         let recorded: Set<String>

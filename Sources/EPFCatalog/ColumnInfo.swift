@@ -1,10 +1,10 @@
 /// A column as `epf_table_info.columns` lists it.
-public struct ColumnInfo: Sendable, Codable, Equatable {
-    public var name: String
+package struct ColumnInfo: Sendable, Codable, Equatable {
+    package var name: String
     /// The declared EPF type (`VARCHAR(1000)`, `BIGINT`, ...).
-    public var type: String
+    package var type: String
 
-    public init(name: String, type: String) {
+    package init(name: String, type: String) {
         self.name = name
         self.type = type
     }

@@ -17,13 +17,13 @@ import Darwin
 /// never left stale; the file itself stays (deleting it would race with a
 /// process that has just opened it) and holds the holder's pid and start
 /// time, for the message.
-public final class ImportLock {
-    public let path: String
+package final class ImportLock {
+    package let path: String
     private let descriptor: Int32
 
     /// Takes the lock of the catalog at `catalogPath`, or throws naming
     /// the import that holds it.
-    public init(catalogPath: String) throws(CatalogError) {
+    package init(catalogPath: String) throws(CatalogError) {
         path = catalogPath + ".lock"
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {

@@ -1,10 +1,10 @@
 /// Quotes an identifier for SQL: `"name"`, with inner quotes doubled.
-public func quoteIdentifier(_ name: String) -> String {
+package func quoteIdentifier(_ name: String) -> String {
     quote(name, with: "\"")
 }
 
 /// Quotes a string literal for SQL: `'text'`, with inner quotes doubled.
-public func quoteLiteral(_ text: String) -> String {
+package func quoteLiteral(_ text: String) -> String {
     quote(text, with: "'")
 }
 
@@ -19,6 +19,6 @@ private func quote(_ text: String, with mark: Character) -> String {
 }
 
 /// A comma-separated list of quoted names: `"a", "b"`.
-public func quoteColumnList(_ names: [String]) -> String {
+package func quoteColumnList(_ names: [String]) -> String {
     names.map(quoteIdentifier).joined(separator: ", ")
 }

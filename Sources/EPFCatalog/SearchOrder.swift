@@ -9,11 +9,11 @@
 /// `Chess Kingdom`. Like `SearchText`, the key must come out the same for
 /// the same text forever, or an INCREMENTAL import cannot delete the entry
 /// it made: change it only with `SearchIndex.version`.
-public enum SearchOrder {
+package enum SearchOrder {
     /// The most words the key tells apart (more count as this many).
-    public static let maximumWords = 2047
+    package static let maximumWords = 2047
     /// The most bytes the key tells apart.
-    public static let maximumBytes = 4095
+    package static let maximumBytes = 4095
 
     /// The key of the `count` UTF-8 bytes at `bytes`: the word count above
     /// 12 bits of byte length (23 bits in all). A word is a run of letters
@@ -22,7 +22,7 @@ public enum SearchOrder {
     /// `isSeparator` (fixed ranges, not the Unicode tables of the running
     /// Swift, which change between versions); every CJK character that
     /// `SearchText` spaces is a word of its own.
-    public static func key(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int64 {
+    package static func key(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int64 {
         var words = 0
         var inWord = false
         var index = 0
@@ -85,7 +85,7 @@ public enum SearchOrder {
     }
 
     /// The key of `text`.
-    public static func key(_ text: String) -> Int64 {
+    package static func key(_ text: String) -> Int64 {
         var text = text
         return text.withUTF8 { buffer in
             guard let base = buffer.baseAddress else { return 0 }

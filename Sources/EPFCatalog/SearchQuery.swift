@@ -10,7 +10,7 @@
 /// which the index holds as separate tokens next to each other: `象棋`
 /// finds `国际象棋游戏`. Case and diacritics are folded by the tokenizer
 /// on both sides (`cafe` finds `Café`, `CHESS` finds `chess`).
-public enum SearchQuery {
+package enum SearchQuery {
     /// The `MATCH` expression for `text`, or nil when it holds no word to
     /// search for (empty, or only punctuation), in which case nothing
     /// matches.
@@ -18,7 +18,7 @@ public enum SearchQuery {
     /// - Parameter prefix: whether the last token of each word matches as a
     ///   prefix (`che` finds `Chess`). Each word, not only the last, so that
     ///   `che puz` finds `Chess Puzzle`.
-    public static func matchExpression(_ text: String, prefix: Bool = true) -> String? {
+    package static func matchExpression(_ text: String, prefix: Bool = true) -> String? {
         var terms: [String] = []
         for word in text.split(whereSeparator: \.isWhitespace) {
             let prepared = SearchText.prepare(String(word))

@@ -17,7 +17,7 @@
 /// The same bytes must come out for the same input forever, or the
 /// contentless index cannot delete what it indexed: change the rule only
 /// with `SearchIndex.version`.
-public enum SearchText {
+package enum SearchText {
     /// Whether `scalar` is indexed as a token of its own: Han ideographs
     /// (all extensions, compatibility forms, planes 2 and 3), Hiragana,
     /// Katakana (with the half-width forms and Kana supplements), Bopomofo and
@@ -25,7 +25,7 @@ public enum SearchText {
     /// spaces. (Thai, Lao, Khmer and Myanmar also do, but a character is not a
     /// useful unit there; they stay as `unicode61` cuts them.)
     @inlinable
-    public static func isSeparateToken(_ scalar: UInt32) -> Bool {
+    package static func isSeparateToken(_ scalar: UInt32) -> Bool {
         switch scalar {
         case 0x1100...0x11FF: true  // Hangul Jamo
         case 0x3005...0x3007: true  // 々 〆 〇
@@ -47,7 +47,7 @@ public enum SearchText {
     }
 
     /// The indexed form of `text`.
-    public static func prepare(_ text: String) -> String {
+    package static func prepare(_ text: String) -> String {
         var text = text
         return text.withUTF8 { input in
             guard let base = input.baseAddress, needsSpacing(base, input.count) else { return String(decoding: input, as: UTF8.self) }
@@ -60,14 +60,14 @@ public enum SearchText {
     /// The most bytes `prepare` writes for `count` input bytes: each spaced
     /// character (3 or 4 bytes) gains at most two spaces.
     @inlinable
-    public static func maximumPreparedCount(_ count: Int) -> Int { count * 2 }
+    package static func maximumPreparedCount(_ count: Int) -> Int { count * 2 }
 
     /// Whether `prepare` would change the `count` UTF-8 bytes at `bytes`: a
     /// cheap scan for the lead bytes of U+1000...U+3FFFF (0xE1...0xF0),
     /// where every spaced script lies, so names in Latin script cost one
     /// pass and no copy.
     @inlinable
-    public static func needsSpacing(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    package static func needsSpacing(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool {
         var index = 0
         while index < count {
             let byte = bytes[index]
@@ -81,7 +81,7 @@ public enum SearchText {
     /// which must hold `maximumPreparedCount(count)` bytes, and returns the
     /// number of bytes written. Bytes that are not valid UTF-8 are copied as
     /// they are.
-    public static func prepare(_ bytes: UnsafePointer<UInt8>, _ count: Int, into output: UnsafeMutablePointer<UInt8>) -> Int {
+    package static func prepare(_ bytes: UnsafePointer<UInt8>, _ count: Int, into output: UnsafeMutablePointer<UInt8>) -> Int {
         var read = 0
         var written = 0
         while read < count {

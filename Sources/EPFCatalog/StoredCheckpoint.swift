@@ -5,18 +5,18 @@ import Foundation
 /// in PostgreSQL alike), with what it was made for: the file and the
 /// header. The text forms (JSON with sorted keys, the phase) are written
 /// and read here, so both stores store the same thing.
-public struct StoredCheckpoint: Sendable {
+package struct StoredCheckpoint: Sendable {
     /// The catalog table the load goes into.
-    public var table: String
-    public var checkpoint: LoadCheckpoint
-    public var source: SourceIdentity?
+    package var table: String
+    package var checkpoint: LoadCheckpoint
+    package var source: SourceIdentity?
     /// `EPFHeaderSignature` of the header the staging table was made for.
-    public var header: String
+    package var header: String
     /// The key index of a staging table that is complete.
-    public var keyIndex: String?
+    package var keyIndex: String?
 
     /// A checkpoint read back from its stored columns.
-    public init(
+    package init(
         table: String, byteOffset: Int64, records: Int, counts: String?, firstExportDate: Int64?, phase: String?, source: String?,
         header: String, keyIndex: String?
     ) {
@@ -33,7 +33,7 @@ public struct StoredCheckpoint: Sendable {
 
     /// Whether a load of `target` may go on from this checkpoint: made for
     /// the same file (path, size, modification time) and the same header.
-    public func resumes(_ target: StagingTarget) -> Bool {
+    package func resumes(_ target: StagingTarget) -> Bool {
         guard let wanted = target.source else { return false }
         return source == wanted && header == EPFHeaderSignature(target.header).text
     }
@@ -41,10 +41,10 @@ public struct StoredCheckpoint: Sendable {
     static let stagedPhase = "staged"
 
     /// The stored phase of `checkpoint`: `staged` or `loading`.
-    public static func phase(_ checkpoint: LoadCheckpoint) -> String { checkpoint.staged ? stagedPhase : "loading" }
+    package static func phase(_ checkpoint: LoadCheckpoint) -> String { checkpoint.staged ? stagedPhase : "loading" }
 
     /// JSON with sorted keys: the same text from every run.
-    public static func json<T: Encodable>(_ value: T?) -> String? {
+    package static func json<T: Encodable>(_ value: T?) -> String? {
         guard let value else { return nil }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
@@ -55,10 +55,10 @@ public struct StoredCheckpoint: Sendable {
 /// The parts of a header a staging table is made from, as text: a load
 /// resumes only into a staging table made for the same columns, types, key
 /// and mode.
-public struct EPFHeaderSignature: Sendable, Equatable {
-    public let text: String
+package struct EPFHeaderSignature: Sendable, Equatable {
+    package let text: String
 
-    public init(_ header: EPFHeader) {
+    package init(_ header: EPFHeader) {
         text = [
             header.columns.joined(separator: ","), header.types.map { "\($0)" }.joined(separator: ","),
             header.primaryKey.joined(separator: ","), header.exportMode.rawValue,

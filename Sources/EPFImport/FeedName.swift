@@ -1,12 +1,12 @@
 /// A feed folder's or archive's name: `itunes20261101` (or with an hour,
 /// `itunes2026110100`) means feed `itunes`, dated 2026-11-01.
-public struct FeedName: Sendable, Hashable, Codable, Comparable {
-    public var feed: String
+package struct FeedName: Sendable, Hashable, Codable, Comparable {
+    package var feed: String
     /// `YYYYMMDD`.
-    public var date: String
+    package var date: String
 
     /// Parses `<letters/underscores><8 digits>[2 digits]`; nil otherwise.
-    public init?(_ name: String) {
+    package init?(_ name: String) {
         let scalars = Array(name.utf8)
         var digitsStart = scalars.count
         while digitsStart > 0, scalars[digitsStart - 1] >= 0x30, scalars[digitsStart - 1] <= 0x39 {
@@ -27,11 +27,11 @@ public struct FeedName: Sendable, Hashable, Codable, Comparable {
     }
 
     /// The date as `YYYY-MM-DD`.
-    public var isoDate: String {
+    package var isoDate: String {
         "\(date.prefix(4))-\(date.dropFirst(4).prefix(2))-\(date.suffix(2))"
     }
 
-    public static func < (lhs: FeedName, rhs: FeedName) -> Bool {
+    package static func < (lhs: FeedName, rhs: FeedName) -> Bool {
         (lhs.date, lhs.feed) < (rhs.date, rhs.feed)
     }
 }

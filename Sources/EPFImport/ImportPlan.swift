@@ -44,7 +44,7 @@ public struct ImportUnit: Sendable, Equatable {
     /// The folder or file the user named.
     public var path: String
     /// Feed and date, when the folder (or a file's folder) is named like one.
-    public var feed: FeedName?
+    package var feed: FeedName?
     /// The files, for a folder or a single file.
     public var files: [PlannedFile]
     /// The archive, for a feed shipped as one archive (`files` is empty).

@@ -10,34 +10,34 @@ import EPFFormat
 /// superseded. For every unit: files the journal lists as applied (same
 /// feed, date and table, and the same download by `DownloadIdentity`: size,
 /// then modification time or md5) are skipped. `force` re-applies them.
-public struct ImportSchedule: Sendable {
+package struct ImportSchedule: Sendable {
     /// A unit left out, and why.
-    public struct Skip: Sendable, Equatable {
+    package struct Skip: Sendable, Equatable {
         /// What is left out: the whole unit, or (`partial`) some of its files.
-        public var unit: ImportUnit
-        public var reason: String
+        package var unit: ImportUnit
+        package var reason: String
         /// Whether other files of the unit are still imported.
-        public var partial = false
+        package var partial = false
 
         /// The unit's path, with the tables left out when only some are:
         /// `itunes20261101 (tables application, genre)`.
-        public var what: String {
+        package var what: String {
             partial ? "\(unit.path) (tables \(unit.files.map(\.table).joined(separator: ", ")))" : unit.path
         }
     }
 
     /// The units to import, in order (files already applied removed).
-    public var units: [ImportUnit]
+    package var units: [ImportUnit]
     /// Units (or the applied part of them) left out.
-    public var skipped: [Skip]
+    package var skipped: [Skip]
     /// What each probed unit's first file said, by unit path.
-    public var probes: [String: UnitProbe]
+    package var probes: [String: UnitProbe]
     /// Journal rows whose download was found with a new modification time
     /// but the same md5: give them to `CatalogStore.confirmUnchanged`, so
     /// the next run need not read the file again.
-    public var unchangedDownloads: [(id: Int64, modified: Int64)]
+    package var unchangedDownloads: [(id: Int64, modified: Int64)]
 
-    public init(plan: ImportPlan, applied: [AppliedFile], force: Bool) {
+    package init(plan: ImportPlan, applied: [AppliedFile], force: Bool) {
         let fingerprints = FingerprintCache()
         var probes: [String: UnitProbe] = [:]
         func probe(_ unit: ImportUnit) -> UnitProbe? {
@@ -170,7 +170,7 @@ public struct ImportSchedule: Sendable {
     }
 
     /// The plan of the units to import.
-    public func plan(notes: [String]) -> ImportPlan {
+    package func plan(notes: [String]) -> ImportPlan {
         ImportPlan(units: units, notes: notes)
     }
 }

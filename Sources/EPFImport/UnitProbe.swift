@@ -5,17 +5,17 @@ import EPFInput
 /// its export mode (a feed folder's name does not tell FULL from
 /// INCREMENTAL) and its first row's `export_date` (the date of a bare table
 /// file). Reads only the start of one file: a header, a few KB.
-public struct UnitProbe: Sendable, Equatable {
-    public var mode: ExportMode
+package struct UnitProbe: Sendable, Equatable {
+    package var mode: ExportMode
     /// The first data row's `export_date` (epoch milliseconds), if the file
     /// has one.
-    public var firstExportDate: Int64?
+    package var firstExportDate: Int64?
 
     /// Bytes read to find a header and the first row; headers are a few KB.
     static let probeChunkSize = 256 << 10
 
     /// Probes `unit`'s first table file; nil when it has none.
-    public static func probe(_ unit: ImportUnit) throws -> UnitProbe? {
+    package static func probe(_ unit: ImportUnit) throws -> UnitProbe? {
         if let archive = unit.archive {
             guard let reader = try InputFormat.openArchive(archive.path, format: archive.format) else { return nil }
             while let entry = try reader.nextFile() {
@@ -29,7 +29,7 @@ public struct UnitProbe: Sendable, Equatable {
     }
 
     /// Probes one planned file (plain, compressed, or a one-table archive).
-    public static func probe(_ file: PlannedFile) throws -> UnitProbe? {
+    package static func probe(_ file: PlannedFile) throws -> UnitProbe? {
         if let archive = try InputFormat.openArchive(file.path, format: file.format) {
             guard let entry = try archive.nextFile() else { return nil }
             return try probe(StreamChunkSource(stream: archive.entryStream(), name: "\(file.path):\(entry.name)", chunkSize: probeChunkSize))

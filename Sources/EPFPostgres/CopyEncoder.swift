@@ -19,7 +19,7 @@ import EPFFormat
 ///
 /// After the header's columns, each line carries the record's number in its
 /// file (the staging table's `epf_record` column).
-public final class CopyEncoder {
+package final class CopyEncoder {
     let columnCount: Int
     let decoder: RecordDecoder
     /// Per column: a DATE, not a TIMESTAMP (`CopyLineSink.dateOnly`).
@@ -36,16 +36,16 @@ public final class CopyEncoder {
 
     /// Columns of the last record encoded whose value did not fit their
     /// type (written as NULL).
-    public var unfitColumns: [Int] { Array(UnsafeBufferPointer(start: unfit, count: unfitCount)) }
+    package var unfitColumns: [Int] { Array(UnsafeBufferPointer(start: unfit, count: unfitCount)) }
     /// What text repair did to the last record (zero when it needed none).
-    public var repair: Repair { Repair(invalidSequences: tally.invalidSequences, nulBytes: tally.nulBytes) }
+    package var repair: Repair { Repair(invalidSequences: tally.invalidSequences, nulBytes: tally.nulBytes) }
 
     /// What text repair did to one record.
-    public struct Repair: Sendable, Equatable {
-        public var invalidSequences = 0
-        public var nulBytes = 0
+    package struct Repair: Sendable, Equatable {
+        package var invalidSequences = 0
+        package var nulBytes = 0
 
-        public init(invalidSequences: Int = 0, nulBytes: Int = 0) {
+        package init(invalidSequences: Int = 0, nulBytes: Int = 0) {
             self.invalidSequences = invalidSequences
             self.nulBytes = nulBytes
         }
@@ -53,7 +53,7 @@ public final class CopyEncoder {
 
     /// An encoder for records of `header`. Under `strict`, a record whose
     /// text needs repair is refused (`FormatError.strict`, naming `file`).
-    public init(header: EPFHeader, strict: Bool = false, file: String = "") {
+    package init(header: EPFHeader, strict: Bool = false, file: String = "") {
         columnCount = header.columns.count
         decoder = RecordDecoder(header: header, strict: strict, file: file, sink: CopyLineSink.self)
         dateOnly = .allocate(capacity: max(1, columnCount))
@@ -73,7 +73,7 @@ public final class CopyEncoder {
     /// bytes: each input byte becomes at most three (U+FFFD for an invalid
     /// byte, two for an escaped one), each field adds at most `\N` and a
     /// separator, and the record number and newline at most 21.
-    public func worstCase(recordBytes: Int) -> Int {
+    package func worstCase(recordBytes: Int) -> Int {
         3 * recordBytes + 3 * columnCount + 32
     }
 
@@ -96,7 +96,7 @@ public final class CopyEncoder {
 
     /// `encode` for an encoder made without `strict`, which never refuses a
     /// record.
-    public func encode(
+    package func encode(
         _ batch: RecordBatch, record: Int, base: UnsafePointer<UInt8>, recordNumber: Int, into out: UnsafeMutablePointer<UInt8>
     ) -> Int {
         do {

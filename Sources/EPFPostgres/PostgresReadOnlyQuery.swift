@@ -16,10 +16,10 @@ import EPFCatalog
 ///   (`int2/4/8`, `oid`) as integers, `float4/8` and `numeric` as reals (as
 ///   SQLite holds decimals), booleans as 1 and 0, everything else (dates,
 ///   text, arrays, JSON) as PostgreSQL writes it.
-public enum PostgresReadOnlyQuery {
+package enum PostgresReadOnlyQuery {
     /// Runs `sql` on `connection`, in a transaction of its own (none may
     /// be open), rolled back after.
-    public static func run(_ sql: String, on connection: PostgresConnection) throws(ReadOnlyQueryError) -> (columns: [String], rows: [[SQLValue]]) {
+    package static func run(_ sql: String, on connection: PostgresConnection) throws(ReadOnlyQueryError) -> (columns: [String], rows: [[SQLValue]]) {
         do {
             try connection.execute("BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY; SELECT 1")
         } catch {

@@ -16,17 +16,17 @@ import EPFFormat
 /// (`application_id` was INTEGER, now BIGINT) and an INTEGER column would
 /// refuse a later file. Widths are never limits (VARCHAR(n) is TEXT;
 /// NUMERIC has no precision).
-public enum PostgresSchema {
+package enum PostgresSchema {
     /// The column holding each row's record number in its file, in staging
     /// tables only: "the last row of a key wins" needs the file order.
-    public static let recordColumn = "epf_record"
+    package static let recordColumn = "epf_record"
 
     /// PostgreSQL's identifier limit, in bytes; longer names are cut by the
     /// server, so the importer refuses them instead.
-    public static let maxIdentifierBytes = 63
+    package static let maxIdentifierBytes = 63
 
     /// The column type for a declared EPF type.
-    public static func columnType(for type: ColumnType) -> String {
+    package static func columnType(for type: ColumnType) -> String {
         switch type.kind {
         case .integer: return "BIGINT"
         case .boolean: return "BOOLEAN"
@@ -37,7 +37,7 @@ public enum PostgresSchema {
     }
 
     /// DATE (not DATETIME): the column holds days, no time.
-    public static func isDateOnly(_ type: ColumnType) -> Bool {
+    package static func isDateOnly(_ type: ColumnType) -> Bool {
         var base = Substring(type.declared)
         if let paren = base.firstIndex(of: "(") { base = base[..<paren] }
         return base.filter { $0 != " " && $0 != "\t" }.uppercased() == "DATE"
@@ -46,7 +46,7 @@ public enum PostgresSchema {
     /// Whether values of the type are written as they are (text columns):
     /// an empty key field is then the empty string, as in SQLite; in a typed
     /// key column it is NULL (keys are compared with NULLS NOT DISTINCT).
-    public static func isText(_ type: ColumnType) -> Bool {
+    package static func isText(_ type: ColumnType) -> Bool {
         switch type.kind {
         case .text, .freeText, .unknown: return true
         case .integer, .boolean, .decimal, .date: return false
@@ -54,12 +54,12 @@ public enum PostgresSchema {
     }
 
     /// `"name" TYPE`.
-    public static func columnDefinition(_ name: String, _ type: ColumnType) -> String {
+    package static func columnDefinition(_ name: String, _ type: ColumnType) -> String {
         "\(quoteIdentifier(name)) \(columnType(for: type))"
     }
 
     /// The columns of a `CREATE TABLE`, in the header's order.
-    public static func columnDefinitions(_ header: EPFHeader) -> String {
+    package static func columnDefinitions(_ header: EPFHeader) -> String {
         zip(header.columns, header.types).map(columnDefinition).joined(separator: ", ")
     }
 

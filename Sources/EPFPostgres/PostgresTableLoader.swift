@@ -16,7 +16,7 @@ import Foundation
 /// leaves a staging table and a checkpoint that agree, and the next import
 /// of the same file resumes from there (`resumedFrom`). `finish()` builds
 /// the key after the load (last row of a key wins).
-public final class PostgresTableLoader: TableLoader {
+package final class PostgresTableLoader: TableLoader {
 
     let connection: PostgresConnection
     let options: PostgresStoreOptions
@@ -25,7 +25,7 @@ public final class PostgresTableLoader: TableLoader {
     let loadID: String
     let encoder: CopyEncoder
     let copyStatement: String
-    public private(set) var progress: LoadProgress
+    package private(set) var progress: LoadProgress
 
     private var buffer: UnsafeMutablePointer<UInt8>
     private var capacity: Int
@@ -39,7 +39,7 @@ public final class PostgresTableLoader: TableLoader {
     private var unfitKept = 0
 
     /// Values kept in `epf_unfit_values` per file, at most (all are counted).
-    public static let unfitKeptPerFile = 10_000
+    package static let unfitKeptPerFile = 10_000
 
     /// Starts loading `staging` into its staging table, or, given `resume`
     /// (a checkpoint of the same file into a staging table that exists),
@@ -112,7 +112,7 @@ public final class PostgresTableLoader: TableLoader {
     }
 
     /// Converts every record of `batch` into COPY lines and sends them.
-    public func load(_ batch: RecordBatch, chunk: UnsafeRawBufferPointer, firstRecord: Int, chunkOffset: Int64) throws {
+    package func load(_ batch: RecordBatch, chunk: UnsafeRawBufferPointer, firstRecord: Int, chunkOffset: Int64) throws {
         guard let base = progress.begin(batch, chunk: chunk) else { return }
         let lastColumn = encoder.columnCount - 1
         for record in 0..<batch.count {
@@ -169,7 +169,7 @@ public final class PostgresTableLoader: TableLoader {
     /// have passed since the last commit: the COPY is ended, the unfit
     /// values kept so far and the checkpoint written, all committed, and a
     /// new COPY started.
-    public func reached(byteOffset: Int64, records: Int) throws {
+    package func reached(byteOffset: Int64, records: Int) throws {
         guard !finished, progress.isCommitDue(at: byteOffset) else { return }
         try send()
         do {
@@ -226,7 +226,7 @@ public final class PostgresTableLoader: TableLoader {
     /// rows not yet committed and a checkpoint that says the file is staged
     /// completely; the staging table is then ready for `apply`. A load that
     /// resumed a completely staged file returns it as it is.
-    public func finish() throws -> StagedTable {
+    package func finish() throws -> StagedTable {
         if progress.resumesStaged {
             finished = true
             return progress.staged(in: stagingName, keyIndex: progress.stagedKeyIndex)
@@ -276,7 +276,7 @@ public final class PostgresTableLoader: TableLoader {
 
     /// Rolls back what is not committed and keeps the rest, with its
     /// checkpoint, for the next import of the same file to resume.
-    public func suspend() {
+    package func suspend() {
         guard !finished else { return }
         finished = true
         if copying {
@@ -290,7 +290,7 @@ public final class PostgresTableLoader: TableLoader {
     /// back, and the staging table, checkpoint and unfit values committed so
     /// far are dropped: a file that failed is not resumed. (A killed import
     /// leaves them instead, for the next import of the same file.)
-    public func abandon() {
+    package func abandon() {
         suspend()
         _ = try? connection.execute("BEGIN")
         do {

@@ -9,7 +9,7 @@ extension SQLiteDatabase {
     /// statement for which `sqlite3_stmt_readonly` is false, and ATTACH or
     /// DETACH (which SQLite counts as read-only because they change the
     /// connection, not a file). Open the connection read-only as well.
-    public func readOnlyQuery(sql: String) throws(ReadOnlyQueryError) -> (columns: [String], rows: [[SQLValue]]) {
+    package func readOnlyQuery(sql: String) throws(ReadOnlyQueryError) -> (columns: [String], rows: [[SQLValue]]) {
         sqlite3_set_authorizer(handle, denyAttach, nil)
         defer { sqlite3_set_authorizer(handle, nil, nil) }
 

@@ -28,7 +28,7 @@ extension SQLiteDatabase {
     /// - Parameter busyTimeout: how long a read waits for an import that
     ///   holds the catalog (an `--exclusive` or first import writing)
     ///   before it gives up.
-    public static func openForReading(path: String, busyTimeout: Duration = .seconds(10)) throws(CatalogError) -> SQLiteDatabase {
+    package static func openForReading(path: String, busyTimeout: Duration = .seconds(10)) throws(CatalogError) -> SQLiteDatabase {
         let milliseconds = Int32(clamping: busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000)
         let firstRead = { (readOnly: Bool) in Self.firstRead(path, readOnly: readOnly, busyMilliseconds: milliseconds) }
         let first: SQLiteError

@@ -14,14 +14,14 @@ import EPFCatalog
 /// from the last commit (`resumedFrom`) instead of starting over; readers
 /// never see a staging table. A load that fails (`abandon`) drops its
 /// staging table and checkpoint.
-public final class SQLiteTableLoader: TableLoader {
+package final class SQLiteTableLoader: TableLoader {
 
     let database: SQLiteDatabase
     let stagingName: String
     let insert: SQLiteStatement
     /// Decodes each record's fields into `insert` (`SQLiteInsertSink`).
     let decoder: RecordDecoder
-    public private(set) var progress: LoadProgress
+    package private(set) var progress: LoadProgress
     var finished = false
     let hooks: LoadHooks
 
@@ -62,7 +62,7 @@ public final class SQLiteTableLoader: TableLoader {
     /// Inserts every record of `batch`, whose spans point into `chunk`.
     /// `firstRecord` is the 1-based number of the batch's first record in the
     /// file and `chunkOffset` the file offset of the chunk, for errors.
-    public func load(_ batch: RecordBatch, chunk: UnsafeRawBufferPointer, firstRecord: Int, chunkOffset: Int64) throws {
+    package func load(_ batch: RecordBatch, chunk: UnsafeRawBufferPointer, firstRecord: Int, chunkOffset: Int64) throws {
         guard let base = progress.begin(batch, chunk: chunk) else { return }
         var sink = SQLiteInsertSink(insert: insert)
         for record in 0..<batch.count {
@@ -88,7 +88,7 @@ public final class SQLiteTableLoader: TableLoader {
 
     /// Commits what is loaded, with its checkpoint, once `checkpointBytes`
     /// have passed since the last commit.
-    public func reached(byteOffset: Int64, records: Int) throws {
+    package func reached(byteOffset: Int64, records: Int) throws {
         guard progress.isCommitDue(at: byteOffset) else { return }
         do {
             try CheckpointTable.save(progress.checkpoint(at: byteOffset, records: records), staging: stagingName, target: target, in: database)
@@ -105,7 +105,7 @@ public final class SQLiteTableLoader: TableLoader {
     /// repeated key wins), then, for a FULL file of a table the catalog
     /// searches, its full-text index (`SearchIndex`), and commits the
     /// staging table with a checkpoint that says it is complete.
-    public func finish() throws -> StagedTable {
+    package func finish() throws -> StagedTable {
         if progress.resumesStaged {
             // Complete before the import stopped: key and indexes are built.
             do {
@@ -141,7 +141,7 @@ public final class SQLiteTableLoader: TableLoader {
 
     /// Rolls back what is not committed and keeps the rest, with its
     /// checkpoint, for the next import of the same file to resume.
-    public func suspend() {
+    package func suspend() {
         if !finished {
             database.rollback()
             finished = true
@@ -150,7 +150,7 @@ public final class SQLiteTableLoader: TableLoader {
 
     /// Rolls back what is not committed, then drops the staging table and
     /// its checkpoint: a file that failed is not resumed.
-    public func abandon() {
+    package func abandon() {
         if !finished {
             database.rollback()
             finished = true

@@ -18,10 +18,10 @@ import EPFCatalog
 /// | DECIMAL(p,s)                   | (no type)     | the nearest double; text otherwise |
 /// | DATETIME, DATE, TIMESTAMP      | TEXT          | `YYYY-MM-DD[ HH:MM:SS]`            |
 /// | VARCHAR, LONGTEXT, CLOB, other | TEXT          | the text, valid UTF-8              |
-public enum SchemaMapping {
+package enum SchemaMapping {
     /// The SQLite column type for a declared EPF type: empty (no affinity:
     /// values keep the class they were bound with) or TEXT.
-    public static func affinity(for type: ColumnType) -> String {
+    package static func affinity(for type: ColumnType) -> String {
         switch type.kind {
         case .integer, .boolean, .decimal: return ""
         case .date, .text, .freeText, .unknown: return "TEXT"
@@ -29,20 +29,20 @@ public enum SchemaMapping {
     }
 
     /// One column of a `CREATE TABLE` or `ADD COLUMN`: `"name"` or `"name" TEXT`.
-    public static func columnDefinition(_ name: String, _ type: ColumnType) -> String {
+    package static func columnDefinition(_ name: String, _ type: ColumnType) -> String {
         let affinity = affinity(for: type)
         return affinity.isEmpty ? quoteIdentifier(name) : "\(quoteIdentifier(name)) \(affinity)"
     }
 
     /// The column list of a `CREATE TABLE`: `"name" AFFINITY, ...`.
-    public static func columnDefinitions(_ header: EPFHeader) -> String {
+    package static func columnDefinitions(_ header: EPFHeader) -> String {
         zip(header.columns, header.types).map(columnDefinition).joined(separator: ", ")
     }
 
     /// The most columns a catalog table may have: SQLite's column limit
     /// (SQLITE_MAX_COLUMN: 2000 unless SQLite was built otherwise). A
     /// header with more is refused before any table is created.
-    public static let maximumColumns: Int = {
+    package static let maximumColumns: Int = {
         var connection: OpaquePointer?
         defer { sqlite3_close_v2(connection) }
         guard sqlite3_open_v2(":memory:", &connection, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let connection else {

@@ -58,7 +58,7 @@ extension SearchIndex {
 
     /// Whether the search table `name` is of this version (what readers
     /// check before they query it).
-    public static func isCurrent(_ name: String, in database: SQLiteDatabase) throws(SQLiteError) -> Bool {
+    package static func isCurrent(_ name: String, in database: SQLiteDatabase) throws(SQLiteError) -> Bool {
         guard let sql = try database.scalar("SELECT sql FROM sqlite_schema WHERE name = ?", [.text(name)])?.textValue else {
             return false
         }
