@@ -24,6 +24,12 @@
 ///
 /// `decode` is `@inlinable` and generic over the sink, so each store gets a
 /// loop specialized for its sink, with no dynamic dispatch per field.
+///
+/// Invariant: one loader thread uses a decoder (it is not `Sendable`).
+/// `kinds` and `emptyIsText` hold `columnCount` entries for the decoder's
+/// life; the scratch is reallocated only by `reserveScratch`, at the start
+/// of `decode`, so what a sink was given stays valid until the next
+/// `decode` call.
 public final class RecordDecoder {
     /// Columns per record.
     public let columnCount: Int
