@@ -4,21 +4,21 @@ import Foundation
 /// applies, given as a value when the store is made; the default changes
 /// nothing. Libraries never read these from the environment: the `epf`
 /// executable does, in one place, for the crash tests that run it.
-public struct LoadHooks: Sendable {
+package struct LoadHooks: Sendable {
     /// Kills the process at a named moment, as a crash or `kill -9` would.
-    public var fault: FaultInjection?
+    package var fault: FaultInjection?
     /// Input bytes between two commits of a load, instead of the store's
     /// own figure.
-    public var checkpointBytes: Int64?
+    package var checkpointBytes: Int64?
     /// Free bytes the catalog's disk is said to have.
-    public var freeBytes: Int64?
+    package var freeBytes: Int64?
     /// The SQLite page cache in KiB, instead of `SQLiteCatalogStore.cacheKiB`:
     /// a small one spills pages into the catalog mid-transaction, so a
     /// killed import leaves a hot rollback journal (or uncommitted WAL
     /// frames), as a large import killed a few seconds in does.
-    public var cacheKiB: Int?
+    package var cacheKiB: Int?
 
-    public init(fault: FaultInjection? = nil, checkpointBytes: Int64? = nil, freeBytes: Int64? = nil, cacheKiB: Int? = nil) {
+    package init(fault: FaultInjection? = nil, checkpointBytes: Int64? = nil, freeBytes: Int64? = nil, cacheKiB: Int? = nil) {
         self.fault = fault
         self.checkpointBytes = checkpointBytes
         self.freeBytes = freeBytes
@@ -33,9 +33,9 @@ public struct LoadHooks: Sendable {
 ///
 /// Invariant: `reached` is only touched under `lock`, so a store's threads
 /// may reach points at the same time.
-public final class FaultInjection: @unchecked Sendable {
+package final class FaultInjection: @unchecked Sendable {
     /// Where a test may stop an import.
-    public enum Point: String, Sendable, CaseIterable {
+    package enum Point: String, Sendable, CaseIterable {
         /// Just after a load committed a checkpoint.
         case checkpoint
         /// Every record loaded, before the key and indexes are built.
@@ -47,19 +47,19 @@ public final class FaultInjection: @unchecked Sendable {
         case afterApply = "after-apply"
     }
 
-    public let point: Point
-    public let count: Int
+    package let point: Point
+    package let count: Int
     private var reached = 0
     private let lock = NSLock()
 
-    public init(point: Point, count: Int = 1) {
+    package init(point: Point, count: Int = 1) {
         self.point = point
         self.count = count
     }
 
     /// `POINT` or `POINT:N` (the form `EPF_TEST_FAULT` takes); nil for
     /// anything else.
-    public convenience init?(_ text: String) {
+    package convenience init?(_ text: String) {
         let parts = text.split(separator: ":")
         guard let point = parts.first.flatMap({ Point(rawValue: String($0)) }) else { return nil }
         self.init(point: point, count: parts.count > 1 ? Int(parts[1]) ?? 1 : 1)

@@ -50,7 +50,7 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     package var resumeLedger = ResumeLedger(stagingTables: [], checkpoints: [], keepResumable: false)
     /// Input bytes between two commits of a load (each commit records where
     /// a killed import resumes): `options.commitBytes`, or the hooks'.
-    public let checkpointBytes: Int64
+    package let checkpointBytes: Int64
     /// What the crash tests change; nothing by default.
     package let hooks: LoadHooks
 
@@ -58,10 +58,10 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     let connection: PostgresConnection
     let lock = NSLock()
 
-    public static let journalTable = CatalogTables.journal
-    public static let tableInfoTable = CatalogTables.tableInfo
-    public static let checkpointTable = "epf_checkpoint"
-    public static let unfitTable = "epf_unfit_values"
+    package static let journalTable = CatalogTables.journal
+    package static let tableInfoTable = CatalogTables.tableInfo
+    package static let checkpointTable = "epf_checkpoint"
+    package static let unfitTable = "epf_unfit_values"
     static let stagingPrefix = CatalogTables.stagingPrefix
 
     /// Connects, takes the import lock, creates the importer's tables if
@@ -70,11 +70,15 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     /// - Parameters:
     ///   - restart: drop the staging tables of interrupted loads instead of
     ///     keeping them to resume.
-    ///   - hooks: what the crash tests change (fault points, commit size);
-    ///     nothing by default.
-    public init(
-        target: PostgresTarget, options: PostgresStoreOptions = PostgresStoreOptions(), restart: Bool = false,
-        hooks: LoadHooks = LoadHooks()
+    public convenience init(
+        target: PostgresTarget, options: PostgresStoreOptions = PostgresStoreOptions(), restart: Bool = false
+    ) throws(CatalogError) {
+        try self.init(target: target, options: options, restart: restart, hooks: LoadHooks())
+    }
+
+    /// As `init(target:options:restart:)`, with what the crash tests change.
+    package init(
+        target: PostgresTarget, options: PostgresStoreOptions = PostgresStoreOptions(), restart: Bool = false, hooks: LoadHooks
     ) throws(CatalogError) {
         self.target = target
         self.options = options
@@ -113,7 +117,7 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     }
 
     /// The staging table of a catalog table.
-    public static func stagingName(for table: String) -> String { stagingPrefix + table }
+    package static func stagingName(for table: String) -> String { stagingPrefix + table }
 
     /// Runs `body` with the store's connection, under its lock.
     func locked<T>(_ body: (PostgresConnection) throws -> T) rethrows -> T {
@@ -182,7 +186,7 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
 
     /// The applied files of the catalog at `target`, read without creating
     /// anything (for `--dry-run`); none when it has no journal yet.
-    public static func appliedFiles(at target: PostgresTarget) throws -> [AppliedFile] {
+    package static func appliedFiles(at target: PostgresTarget) throws -> [AppliedFile] {
         do {
             let connection = try PostgresConnection(target, applicationName: "epf import --dry-run")
             guard try connection.scalar("SELECT to_regclass($1) IS NOT NULL", [journalTable]) == "t" else { return [] }

@@ -27,11 +27,11 @@ import EPFCatalog
 public final class SQLiteCatalogStore: CatalogStore {
     /// SQLite's column limit (`SchemaMapping.maximumColumns`).
     public var maximumColumns: Int { SchemaMapping.maximumColumns }
-    public let database: SQLiteDatabase
+    package let database: SQLiteDatabase
     /// Whether this open found no catalog: no file, or the empty file of a
     /// first import killed before its first commit (which would otherwise
     /// keep SQLite's default page size).
-    public let isNew: Bool
+    package let isNew: Bool
     /// Staging tables left by an import that was killed and that cannot be
     /// resumed (no checkpoint, or `restart`), dropped on open.
     public private(set) var droppedLeftovers: [String] = []
@@ -42,14 +42,14 @@ public final class SQLiteCatalogStore: CatalogStore {
     /// Input bytes between two commits of a load (each commit records where
     /// a killed import resumes): `walCheckpointBytes` in WAL mode, else
     /// `journalCheckpointBytes`.
-    public var checkpointBytes: Int64 = journalCheckpointBytes
+    package var checkpointBytes: Int64 = journalCheckpointBytes
     /// Commits of a load with the rollback journal: each syncs the journal
     /// and the file, so a handful per GB.
-    public static let journalCheckpointBytes: Int64 = 256 << 20
+    package static let journalCheckpointBytes: Int64 = 256 << 20
     /// Commits of a load in WAL mode: a commit writes no more than the load
     /// writes anyway and syncs nothing (`synchronous = NORMAL`), and the
     /// checkpointer copies each one into the file while the load goes on.
-    public static let walCheckpointBytes: Int64 = 32 << 20
+    package static let walCheckpointBytes: Int64 = 32 << 20
     /// Things worth telling about how the catalog was opened.
     public private(set) var notes: [String] = []
     /// Held while the store is open: one import at a time.
@@ -61,12 +61,12 @@ public final class SQLiteCatalogStore: CatalogStore {
     private var checkpointer: WALCheckpointer?
 
     /// Page size for new catalogs.
-    public static let pageSize = 16_384
+    package static let pageSize = 16_384
     /// Page cache, in KiB.
-    public static let cacheKiB = 65_536
+    package static let cacheKiB = 65_536
 
-    public static let journalTable = CatalogTables.journal
-    public static let tableInfoTable = CatalogTables.tableInfo
+    package static let journalTable = CatalogTables.journal
+    package static let tableInfoTable = CatalogTables.tableInfo
     static let stagingPrefix = CatalogTables.stagingPrefix
 
     /// Opens the catalog at `path` for importing, creating it if needed.
@@ -80,9 +80,12 @@ public final class SQLiteCatalogStore: CatalogStore {
     ///     queries wait until the import is over. The catalog goes back to
     ///     WAL when it is. Readers holding the catalog now keep it in WAL
     ///     (a note in `notes`).
-    ///   - hooks: what the crash tests change (fault points, commit size,
-    ///     page cache, free space); nothing by default.
-    public init(path: String, restart: Bool = false, exclusive: Bool = false, hooks: LoadHooks = LoadHooks()) throws(CatalogError) {
+    public convenience init(path: String, restart: Bool = false, exclusive: Bool = false) throws(CatalogError) {
+        try self.init(path: path, restart: restart, exclusive: exclusive, hooks: LoadHooks())
+    }
+
+    /// As `init(path:restart:exclusive:)`, with what the crash tests change.
+    package init(path: String, restart: Bool = false, exclusive: Bool = false, hooks: LoadHooks) throws(CatalogError) {
         self.hooks = hooks
         checkpointBytes = hooks.checkpointBytes ?? Self.journalCheckpointBytes
         lock = try ImportLock(catalogPath: path)
@@ -154,15 +157,15 @@ public final class SQLiteCatalogStore: CatalogStore {
     }
 
     /// Bytes the WAL file is truncated to after a checkpoint.
-    public static let walSizeLimit = 64 << 20
+    package static let walSizeLimit = 64 << 20
 
     /// The catalog's journal mode (`wal`, `delete`, ...).
-    public func journalMode() throws(SQLiteError) -> String {
+    package func journalMode() throws(SQLiteError) -> String {
         try database.scalar("PRAGMA journal_mode")?.textValue?.lowercased() ?? ""
     }
 
     /// The staging table of a catalog table.
-    public static func stagingName(for table: String) -> String { stagingPrefix + table }
+    package static func stagingName(for table: String) -> String { stagingPrefix + table }
 
     // MARK: CatalogStore
 
@@ -229,7 +232,7 @@ public final class SQLiteCatalogStore: CatalogStore {
     /// (`SQLiteDatabase.openForReading(path:)`: it changes nothing but what
     /// an interrupted import left), for `--dry-run`; none when there is no
     /// catalog yet.
-    public static func appliedFiles(catalogAt path: String) throws -> [AppliedFile] {
+    package static func appliedFiles(catalogAt path: String) throws -> [AppliedFile] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         let database = try SQLiteDatabase.openForReading(path: path)
         do {
