@@ -134,10 +134,10 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
         let staging = Self.stagingName(for: target.table)
         let resume = try locked { connection throws(CatalogError) -> PostgresCheckpointTable.Row? in
             resumeLedger.touch(staging)
-            do throws(PostgresError) {
+            do {
                 return try Self.resumableCheckpoint(of: target, staging: staging, on: connection)
             } catch {
-                throw CatalogError(error, while: "reading the checkpoint of \(target.table)")
+                throw connection.catalogError(error, while: "reading the checkpoint of \(target.table)")
             }
         }
         return try PostgresTableLoader(
@@ -148,7 +148,7 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     /// The checkpoint a load of `target` resumes from: one made for the same
     /// source and header, whose staging table exists and still holds its
     /// rows (a server crash empties an UNLOGGED table).
-    static func resumableCheckpoint(of target: StagingTarget, staging: String, on connection: PostgresConnection) throws(PostgresError)
+    static func resumableCheckpoint(of target: StagingTarget, staging: String, on connection: PostgresConnection) throws
         -> PostgresCheckpointTable.Row?
     {
         guard let row = try PostgresCheckpointTable.find(staging: staging, on: connection), row.stored.resumes(target) else { return nil }
@@ -228,7 +228,7 @@ extension PostgresCatalogStore: SQLStoreBackend {
     }
 
     package func checkpointedLoads() throws -> [ResumableLoad] {
-        try PostgresCheckpointTable.all(on: connection)
+        try SQLCheckpoints.loads(on: connection, dialect: dialect)
     }
 
     package func deleteCheckpoint(staging: String) throws {

@@ -11,7 +11,7 @@ import Foundation
 /// `load_id` also ties a load's kept unfit values (`epf_unfit_values`) to
 /// it; a resumed load keeps its `load_id`.
 enum PostgresCheckpointTable {
-    static let name = "epf_checkpoint"
+    static let name = CatalogTables.checkpoints
 
     /// The table as PostgreSQL catalogs first had it (applied by
     /// `CatalogMigration.checkpoints`).
@@ -46,29 +46,9 @@ enum PostgresCheckpointTable {
     }
 
     /// The checkpoint of `staging` (the newest, should there be several).
-    static func find(staging: String, on connection: PostgresConnection) throws(PostgresError) -> Row? {
-        guard
-            let row = try connection.query(
-                """
-                SELECT load_id::text, table_name, source, header, byte_offset::text, rows::text, counts,
-                    first_export_date::text, phase, key_index
-                FROM \(name) WHERE staging_name = $1 ORDER BY load_id DESC LIMIT 1
-                """, [staging]
-            ).first
-        else { return nil }
-        return Row(
-            loadID: row[0] ?? "0",
-            stored: StoredCheckpoint(
-                table: row[1] ?? "", byteOffset: row[4].flatMap { Int64($0) } ?? 0, records: row[5].flatMap { Int($0) } ?? 0,
-                counts: row[6], firstExportDate: row[7].flatMap { Int64($0) }, phase: row[8], source: row[2], header: row[3] ?? "",
-                keyIndex: row[9]))
-    }
-
-    /// Every staging table with a checkpoint, with its catalog table and
-    /// the records its last commit holds.
-    static func all(on connection: PostgresConnection) throws(PostgresError) -> [ResumableLoad] {
-        try connection.query("SELECT staging_name, table_name, rows::text FROM \(name) ORDER BY load_id").map {
-            ResumableLoad(staging: $0[0] ?? "", table: $0[1] ?? "", records: $0[2].flatMap { Int($0) } ?? 0)
+    static func find(staging: String, on connection: PostgresConnection) throws -> Row? {
+        try SQLCheckpoints.find(staging: staging, on: connection, dialect: PostgresDialect()).map {
+            Row(loadID: String($0.id), stored: $0.checkpoint)
         }
     }
 

@@ -98,6 +98,8 @@ package struct PostgresDialect: SQLDialect {
             """
     }
 
+    package var checkpointColumns: (id: String, records: String) { ("load_id", "rows") }
+
     package var integerType: String { "BIGINT" }
     package var serialKey: String { "BIGSERIAL PRIMARY KEY" }
     package var tableNamesQuery: String { "SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()" }

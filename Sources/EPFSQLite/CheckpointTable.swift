@@ -10,7 +10,7 @@ import EPFCatalog
 /// A row lives from the first commit of a load until its staged table is
 /// applied (deleted in the apply transaction) or dropped.
 enum CheckpointTable {
-    static let name = "epf_checkpoint"
+    static let name = CatalogTables.checkpoints
 
     /// The table as SQLite catalogs have had it since it first shipped
     /// (applied by `CatalogMigration.checkpoints`).
@@ -29,19 +29,6 @@ enum CheckpointTable {
             updated_at TEXT NOT NULL
         )
         """
-
-    static func find(staging: String, in database: SQLiteDatabase) throws(SQLiteError) -> StoredCheckpoint? {
-        guard
-            let row = try database.rows(
-                "SELECT source, header, byte_offset, records, counts, first_export_date, phase, key_index, table_name FROM \(name) WHERE staging_name = ?",
-                [.text(staging)]
-            ).first
-        else { return nil }
-        return StoredCheckpoint(
-            table: row[8].textValue ?? "", byteOffset: row[2].integerValue ?? 0, records: Int(row[3].integerValue ?? 0),
-            counts: row[4].textValue, firstExportDate: row[5].integerValue, phase: row[6].textValue, source: row[0].textValue,
-            header: row[1].textValue ?? "", keyIndex: row[7].textValue)
-    }
 
     /// Writes the checkpoint of `staging` (in the caller's transaction).
     static func save(
@@ -65,13 +52,5 @@ enum CheckpointTable {
 
     static func delete(staging: String, in database: SQLiteDatabase) throws(SQLiteError) {
         try database.execute("DELETE FROM \(name) WHERE staging_name = ?", [.text(staging)])
-    }
-
-    /// Every load with a checkpoint, with its catalog table and the records
-    /// its last commit holds.
-    static func loads(in database: SQLiteDatabase) throws(SQLiteError) -> [ResumableLoad] {
-        try database.rows("SELECT staging_name, table_name, records FROM \(name) ORDER BY rowid").map {
-            ResumableLoad(staging: $0[0].textValue ?? "", table: $0[1].textValue ?? "", records: Int($0[2].integerValue ?? 0))
-        }
     }
 }

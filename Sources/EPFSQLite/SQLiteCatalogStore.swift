@@ -177,11 +177,13 @@ public final class SQLiteCatalogStore: CatalogStore {
         resumeLedger.touch(staging)
         var resume: StoredCheckpoint?
         do {
-            if let row = try CheckpointTable.find(staging: staging, in: database), row.resumes(target), try database.tableExists(staging) {
+            if let row = try SQLCheckpoints.find(staging: staging, on: database, dialect: dialect)?.checkpoint, row.resumes(target),
+                try database.tableExists(staging)
+            {
                 resume = row
             }
         } catch {
-            throw CatalogError(error, while: "reading the checkpoint of \(target.table)")
+            throw database.catalogError(error, while: "reading the checkpoint of \(target.table)")
         }
         return try SQLiteTableLoader(
             database: database, target: target, strict: strict, checkpointBytes: checkpointBytes, resume: resume, hooks: hooks)
@@ -271,7 +273,7 @@ extension SQLiteCatalogStore: SQLStoreBackend {
     }
 
     package func checkpointedLoads() throws -> [ResumableLoad] {
-        try CheckpointTable.loads(in: database)
+        try SQLCheckpoints.loads(on: database, dialect: dialect)
     }
 
     package func deleteCheckpoint(staging: String) throws {

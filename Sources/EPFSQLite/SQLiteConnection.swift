@@ -48,6 +48,9 @@ package struct SQLiteDialect: SQLDialect {
         "DELETE FROM \(staging) WHERE rowid NOT IN (SELECT max(rowid) FROM \(staging) GROUP BY \(key))"
     }
 
+    /// Keyed by staging name: a commit replaces the row (a new rowid).
+    package var checkpointColumns: (id: String, records: String) { ("rowid", "records") }
+
     package var integerType: String { "INTEGER" }
     package var serialKey: String { "INTEGER PRIMARY KEY" }
     package var tableNamesQuery: String { "SELECT name FROM sqlite_schema WHERE type = 'table'" }

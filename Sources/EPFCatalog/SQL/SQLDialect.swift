@@ -27,6 +27,9 @@ package protocol SQLDialect: Sendable {
     /// row of a repeated key (`key`: the quoted column list) but the one
     /// loaded last.
     func keepLastOfEachKey(in staging: String, key: String) -> String
+    /// How this backend's `epf_checkpoint` names its row id and its
+    /// record count (the two tables shipped with different names).
+    var checkpointColumns: (id: String, records: String) { get }
     /// A query whose column `name` lists the catalog's tables.
     var tableNamesQuery: String { get }
 }

@@ -135,6 +135,7 @@ extension SQLStoreBackend {
 package enum CatalogTables {
     package static let journal = "epf_journal"
     package static let tableInfo = "epf_table_info"
+    package static let checkpoints = "epf_checkpoint"
     /// Prefix of the tables files load into before they are applied.
     package static let stagingPrefix = "epf_stage_"
 
