@@ -58,11 +58,6 @@ package enum PostgresSchema {
         "\(quoteIdentifier(name)) \(columnType(for: type))"
     }
 
-    /// The columns of a `CREATE TABLE`, in the header's order.
-    package static func columnDefinitions(_ header: EPFHeader) -> String {
-        zip(header.columns, header.types).map(columnDefinition).joined(separator: ", ")
-    }
-
     /// Refuses names PostgreSQL would cut.
     static func checkIdentifier(_ name: String, for table: String) throws(CatalogError) {
         guard name.utf8.count <= maxIdentifierBytes else {

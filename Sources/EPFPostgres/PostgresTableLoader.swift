@@ -87,7 +87,7 @@ package final class PostgresTableLoader: TableLoader {
                 try connection.execute("DROP TABLE IF EXISTS \(quoted)")
                 let unlogged = options.unloggedStaging || header.exportMode == .incremental
                 try connection.execute(
-                    "CREATE \(unlogged ? "UNLOGGED " : "")TABLE \(quoted) (\(PostgresSchema.columnDefinitions(header)), \(quoteIdentifier(PostgresSchema.recordColumn)) BIGINT NOT NULL)")
+                    "CREATE \(unlogged ? "UNLOGGED " : "")TABLE \(quoted) (\(PostgresDialect().columnDefinitions(header)), \(quoteIdentifier(PostgresSchema.recordColumn)) BIGINT NOT NULL)")
                 loadID = try PostgresCheckpointTable.insert(
                     LoadCheckpoint(byteOffset: Int64(header.dataOffset), records: 0, counts: LoadCounts(), firstExportDate: nil, staged: false),
                     staging: stagingName, target: staging, on: connection)

@@ -82,20 +82,6 @@ public final class SQLiteDatabase {
     /// Whether a transaction is open.
     public var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
-    /// Runs `body` in a transaction: committed when it returns, rolled back
-    /// when it throws.
-    public func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
-        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            rollback()
-            throw error
-        }
-    }
-
     /// Rolls back the open transaction, if any.
     public func rollback() {
         if inTransaction { _ = try? execute("ROLLBACK") }

@@ -45,7 +45,7 @@ package final class SQLiteTableLoader: TableLoader {
                 try SearchIndexMaintenance.discard(staging: stagingName, in: database)
                 try database.execute("DROP TABLE IF EXISTS \(staging)")
                 try CheckpointTable.delete(staging: stagingName, in: database)
-                try database.execute("CREATE TABLE \(staging) (\(SchemaMapping.columnDefinitions(header)))")
+                try database.execute("CREATE TABLE \(staging) (\(SQLiteDialect().columnDefinitions(header)))")
             }
             let parameters = Array(repeating: "?", count: header.columns.count).joined(separator: ", ")
             insert = try database.prepare("INSERT INTO \(staging) VALUES (\(parameters))")

@@ -34,11 +34,6 @@ package enum SchemaMapping {
         return affinity.isEmpty ? quoteIdentifier(name) : "\(quoteIdentifier(name)) \(affinity)"
     }
 
-    /// The column list of a `CREATE TABLE`: `"name" AFFINITY, ...`.
-    package static func columnDefinitions(_ header: EPFHeader) -> String {
-        zip(header.columns, header.types).map(columnDefinition).joined(separator: ", ")
-    }
-
     /// The most columns a catalog table may have: SQLite's column limit
     /// (SQLITE_MAX_COLUMN: 2000 unless SQLite was built otherwise). A
     /// header with more is refused before any table is created.
