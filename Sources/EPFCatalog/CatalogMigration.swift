@@ -15,7 +15,10 @@ package enum CatalogMigration: String, CaseIterable, Sendable {
     case journalAndTableInfo = "journal-and-table-info"
     /// The journal learns the size and side-file md5 of downloads.
     case journalOriginSizeMD5 = "journal-origin-size-md5"
-    /// The checkpoints of loads in progress (`epf_checkpoint`).
+    /// The checkpoints of loads in progress (`epf_checkpoint`). (SQLite
+    /// creates the shared form here since that form exists: the same
+    /// columns as its first table, its implicit rowid named `load_id`;
+    /// `checkpointsShared` makes both forms the same.)
     case checkpoints = "checkpoints"
     /// Checkpoints say what a load resumes from (PostgreSQL's first
     /// checkpoint table lacked it; SQLite's had it from the start).
@@ -24,6 +27,11 @@ package enum CatalogMigration: String, CaseIterable, Sendable {
     case journalOriginModified = "journal-origin-mtime"
     /// The journal knows downloads by content (XXH64 fingerprint).
     case journalOriginHash = "journal-origin-hash"
+    /// One checkpoint table for every backend (`SQLCheckpoints`): loads
+    /// numbered by `load_id`, their progress in `records`. Checkpoints in
+    /// progress are kept (PostgreSQL's from before resuming existed, which
+    /// no load can resume, go with what they kept).
+    case checkpointsShared = "checkpoints-shared"
 
     /// The table that records the steps applied to a catalog.
     package static let schemaTable = "epf_schema"
@@ -39,6 +47,7 @@ package enum CatalogMigration: String, CaseIterable, Sendable {
         case .checkpointResumeColumns: [("epf_checkpoint", ["source", "header", "counts", "first_export_date", "key_index"])]
         case .journalOriginModified: [("epf_journal", ["origin_mtime"])]
         case .journalOriginHash: [("epf_journal", ["origin_hash"])]
+        case .checkpointsShared: [("epf_checkpoint", ["load_id", "records"])]
         }
     }
 }

@@ -116,9 +116,6 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
         }
     }
 
-    /// The staging table of a catalog table.
-    package static func stagingName(for table: String) -> String { stagingPrefix + table }
-
     /// Runs `body` with the store's connection, under its lock.
     func locked<T>(_ body: (PostgresConnection) throws -> T) rethrows -> T {
         try withApplyConnection { try body(connection) }
@@ -131,8 +128,8 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     /// header) left a staging table and a checkpoint, the loader resumes it
     /// (`resumedFrom`).
     public func makeLoader(for target: StagingTarget, strict: Bool) throws -> any TableLoader {
-        let staging = Self.stagingName(for: target.table)
-        let resume = try locked { connection throws(CatalogError) -> PostgresCheckpointTable.Row? in
+        let staging = CatalogTables.staging(for: target.table)
+        let resume = try locked { connection throws(CatalogError) -> SQLCheckpoints.Row? in
             resumeLedger.touch(staging)
             do {
                 return try Self.resumableCheckpoint(of: target, staging: staging, on: connection)
@@ -149,9 +146,9 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     /// source and header, whose staging table exists and still holds its
     /// rows (a server crash empties an UNLOGGED table).
     static func resumableCheckpoint(of target: StagingTarget, staging: String, on connection: PostgresConnection) throws
-        -> PostgresCheckpointTable.Row?
+        -> SQLCheckpoints.Row?
     {
-        guard let row = try PostgresCheckpointTable.find(staging: staging, on: connection), row.stored.resumes(target) else { return nil }
+        guard let row = try SQLCheckpoints.find(staging: staging, on: connection, dialect: PostgresDialect()), row.stored.resumes(target) else { return nil }
         let persistence = try connection.scalar("SELECT relpersistence FROM pg_class WHERE oid = to_regclass($1)", [quoteIdentifier(staging)])
         guard let persistence else { return nil }
         if persistence == "u", row.checkpoint.records > 0,
@@ -222,15 +219,7 @@ extension PostgresCatalogStore: SQLStoreBackend {
         try PostgresSearchIndex.afterUpsert(live: table.target.table, staging: table.stagingName, header: table.target.header, on: connection)
     }
 
-    /// The checkpoint goes; the load's unfit values stay with the rows.
-    package func forgetCheckpoint(of table: StagedTable) throws {
-        try connection.change("DELETE FROM \(Self.checkpointTable) WHERE staging_name = $1", [table.stagingName])
-    }
-
-    package func checkpointedLoads() throws -> [ResumableLoad] {
-        try SQLCheckpoints.loads(on: connection, dialect: dialect)
-    }
-
+    /// The checkpoint goes with the unfit values its load kept.
     package func deleteCheckpoint(staging: String) throws {
         try PostgresCheckpointTable.delete(staging: staging, on: connection)
     }

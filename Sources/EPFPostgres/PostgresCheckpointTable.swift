@@ -1,21 +1,15 @@
 import EPFCatalog
-import EPFFormat
-import Foundation
 
-/// `epf_checkpoint` in PostgreSQL: one row per staging table a load has
-/// committed to (the same facts as the SQLite store's checkpoint table:
-/// the file, its header, how far the load got, the counters so far, and
-/// whether the file is staged completely), written in the same transaction
-/// as the rows it counts, so that a killed import resumes from it.
-///
-/// `load_id` also ties a load's kept unfit values (`epf_unfit_values`) to
-/// it; a resumed load keeps its `load_id`.
-enum PostgresCheckpointTable {
+/// The history of `epf_checkpoint` in PostgreSQL catalogs, which now have
+/// the table every SQL catalog shares (`SQLCheckpoints`, where it is read
+/// and written). `load_id` also ties a load's kept unfit values
+/// (`epf_unfit_values`) to it; a resumed load keeps its `load_id`.
+package enum PostgresCheckpointTable {
     static let name = CatalogTables.checkpoints
 
     /// The table as PostgreSQL catalogs first had it (applied by
     /// `CatalogMigration.checkpoints`).
-    static let createSQL = """
+    package static let createSQL = """
         CREATE TABLE IF NOT EXISTS \(name) (
             load_id BIGSERIAL PRIMARY KEY,
             table_name TEXT NOT NULL,
@@ -32,66 +26,33 @@ enum PostgresCheckpointTable {
 
     /// What a load resumes from, added when resuming was implemented
     /// (`CatalogMigration.checkpointResumeColumns`).
-    static let resumeColumnsSQL = """
+    package static let resumeColumnsSQL = """
         ALTER TABLE \(name) ADD COLUMN source TEXT, ADD COLUMN header TEXT, ADD COLUMN counts TEXT,
             ADD COLUMN first_export_date BIGINT, ADD COLUMN key_index TEXT
         """
 
-    /// A checkpoint as stored, with the load it belongs to.
-    struct Row: Sendable {
-        var loadID: String
-        var stored: StoredCheckpoint
-        var checkpoint: LoadCheckpoint { stored.checkpoint }
-        var keyIndex: String? { stored.keyIndex }
-    }
-
-    /// The checkpoint of `staging` (the newest, should there be several).
-    static func find(staging: String, on connection: PostgresConnection) throws -> Row? {
-        try SQLCheckpoints.find(staging: staging, on: connection, dialect: PostgresDialect()).map {
-            Row(loadID: String($0.id), stored: $0.checkpoint)
-        }
-    }
-
-    /// Starts the checkpoint of a new load (in the caller's transaction);
-    /// returns its `load_id`.
-    static func insert(
-        _ checkpoint: LoadCheckpoint, staging: String, target: StagingTarget, on connection: PostgresConnection
-    ) throws(PostgresError) -> String {
-        try connection.scalar(
-            """
-            INSERT INTO \(name) (table_name, staging_name, source_path, export_mode, byte_offset, rows, phase, source, header,
-                counts, first_export_date)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING load_id
-            """,
-            [
-                target.table, staging, target.sourceName, target.header.exportMode.rawValue, String(checkpoint.byteOffset),
-                String(checkpoint.records), StoredCheckpoint.phase(checkpoint), StoredCheckpoint.json(target.source), EPFHeaderSignature(target.header).text,
-                StoredCheckpoint.json(checkpoint.counts), checkpoint.firstExportDate.map { String($0) },
-            ]) ?? "0"
-    }
-
-    /// Writes how far load `loadID` got (in the caller's transaction).
-    static func save(_ checkpoint: LoadCheckpoint, loadID: String, keyIndex: String? = nil, on connection: PostgresConnection)
-        throws(PostgresError)
-    {
-        try connection.change(
-            """
-            UPDATE \(name) SET byte_offset = $1, rows = $2, counts = $3, first_export_date = $4, phase = $5, key_index = $6,
-                updated_at = now()
-            WHERE load_id = $7
-            """,
-            [
-                String(checkpoint.byteOffset), String(checkpoint.records), StoredCheckpoint.json(checkpoint.counts),
-                checkpoint.firstExportDate.map { String($0) }, StoredCheckpoint.phase(checkpoint), keyIndex, loadID,
-            ])
-    }
+    /// To the shared form, in place (`CatalogMigration.checkpointsShared`):
+    /// `load_id`s stay, so do the unfit values tied to them. A checkpoint
+    /// written before resuming existed has no source and resumes nothing:
+    /// it goes, with its values; its staging table is dropped on open as
+    /// any other that no checkpoint resumes.
+    static let sharedFormSQL = """
+        DELETE FROM \(PostgresCatalogStore.unfitTable) WHERE load_id IN (
+            SELECT load_id FROM \(name) WHERE source IS NULL OR header IS NULL OR counts IS NULL);
+        DELETE FROM \(name) WHERE source IS NULL OR header IS NULL OR counts IS NULL;
+        ALTER TABLE \(name) RENAME COLUMN rows TO records;
+        ALTER TABLE \(name) DROP COLUMN source_path, DROP COLUMN export_mode, DROP COLUMN started_at,
+            ALTER COLUMN source SET NOT NULL, ALTER COLUMN header SET NOT NULL, ALTER COLUMN counts SET NOT NULL,
+            ALTER COLUMN updated_at DROP DEFAULT,
+            ALTER COLUMN updated_at TYPE TEXT USING to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+        """
 
     /// Deletes the checkpoints of `staging` and the unfit values their
     /// loads kept (in the caller's transaction, if any).
-    static func delete(staging: String, on connection: PostgresConnection) throws(PostgresError) {
+    static func delete(staging: String, on connection: PostgresConnection) throws {
         try connection.change(
             "DELETE FROM \(PostgresCatalogStore.unfitTable) WHERE load_id IN (SELECT load_id FROM \(name) WHERE staging_name = $1)",
             [staging])
-        try connection.change("DELETE FROM \(name) WHERE staging_name = $1", [staging])
+        try SQLCheckpoints.delete(staging: staging, on: connection, dialect: PostgresDialect())
     }
 }

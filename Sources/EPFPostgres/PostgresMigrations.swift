@@ -4,13 +4,14 @@ extension PostgresCatalogStore {
     /// The importer's own tables of a PostgreSQL catalog: the shared ones,
     /// the values that did not fit their column (there from the first
     /// catalog), and the checkpoint table, whose first form lacked what a
-    /// load resumes from.
+    /// load resumes from, and named a load's progress `rows`.
     static func migrations(_ connection: PostgresConnection) -> SQLMigrations<PostgresConnection, PostgresDialect> {
         SQLMigrations(connection: connection, dialect: PostgresDialect()) { step in
             switch step {
             case .journalAndTableInfo: return unfitTableSQL
             case .checkpoints: return PostgresCheckpointTable.createSQL
             case .checkpointResumeColumns: return PostgresCheckpointTable.resumeColumnsSQL
+            case .checkpointsShared: return PostgresCheckpointTable.sharedFormSQL
             case .journalOriginSizeMD5, .journalOriginModified, .journalOriginHash: return ""
             }
         }

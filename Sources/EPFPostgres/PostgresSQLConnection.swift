@@ -71,19 +71,12 @@ extension PostgresConnection: SQLConnection {
 
 /// PostgreSQL's spelling of what the shared algorithms write.
 package struct PostgresDialect: SQLDialect {
-    package init() {}
-
     package func parameter(_ n: Int) -> String { "$\(n)" }
-
-    package func columnDefinition(_ name: String, _ type: ColumnType) -> String {
-        PostgresSchema.columnDefinition(name, type)
-    }
+    package func columnType(_ type: ColumnType) -> String { PostgresSchema.columnType(for: type) }
 
     /// Typed key columns hold NULL for an empty field; two NULL keys are
     /// the same key.
     package var uniqueIndexSuffix: String { " NULLS NOT DISTINCT" }
-
-    package var upsertSourceClause: String { "" }
 
     /// The staging table's `epf_record` column holds each row's record
     /// number in its file.
@@ -98,9 +91,6 @@ package struct PostgresDialect: SQLDialect {
             """
     }
 
-    package var checkpointColumns: (id: String, records: String) { ("load_id", "rows") }
-
-    package var integerType: String { "BIGINT" }
     package var serialKey: String { "BIGSERIAL PRIMARY KEY" }
     package var tableNamesQuery: String { "SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()" }
 

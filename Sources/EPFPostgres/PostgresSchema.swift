@@ -53,11 +53,6 @@ package enum PostgresSchema {
         }
     }
 
-    /// `"name" TYPE`.
-    package static func columnDefinition(_ name: String, _ type: ColumnType) -> String {
-        "\(quoteIdentifier(name)) \(columnType(for: type))"
-    }
-
     /// Refuses names PostgreSQL would cut.
     static func checkIdentifier(_ name: String, for table: String) throws(CatalogError) {
         guard name.utf8.count <= maxIdentifierBytes else {

@@ -11,7 +11,7 @@ import Foundation
 /// `flushBytes`. Once `checkpointBytes` of input have passed since the last
 /// commit, at the next record-aligned point the importer reports
 /// (`reached`), the COPY is ended and committed together with the file's
-/// checkpoint row in `epf_checkpoint` (`PostgresCheckpointTable`: byte
+/// checkpoint row in `epf_checkpoint` (`SQLCheckpoints`: byte
 /// offset, records, counters), then a new COPY starts: a killed import
 /// leaves a staging table and a checkpoint that agree, and the next import
 /// of the same file resumes from there (`resumedFrom`). `finish()` builds
@@ -21,8 +21,8 @@ package final class PostgresTableLoader: TableLoader {
     let connection: PostgresConnection
     let options: PostgresStoreOptions
     let hooks: LoadHooks
-    let stagingName: String
-    let loadID: String
+    /// The load's checkpoint row (`SQLCheckpoints`).
+    let loadID: Int64
     let encoder: CopyEncoder
     let copyStatement: String
     package private(set) var progress: LoadProgress
@@ -46,13 +46,13 @@ package final class PostgresTableLoader: TableLoader {
     /// goes on from where that load stopped.
     init(
         target: PostgresTarget, options: PostgresStoreOptions, staging: StagingTarget, strict: Bool, checkpointBytes: Int64,
-        resume: PostgresCheckpointTable.Row?, hooks: LoadHooks
+        resume: SQLCheckpoints.Row?, hooks: LoadHooks
     ) throws(CatalogError) {
         self.hooks = hooks
         self.options = options
         progress = LoadProgress(target: staging, checkpointBytes: checkpointBytes, resume: resume?.stored)
         let header = staging.header
-        stagingName = PostgresCatalogStore.stagingName(for: staging.table)
+        let stagingName = CatalogTables.staging(for: staging.table)
         try PostgresSchema.checkIdentifier(stagingName, for: staging.table)
         encoder = CopyEncoder(header: header, strict: strict, file: staging.sourceName)
         capacity = max(options.flushBytes * 2, 1 << 16)
@@ -73,7 +73,7 @@ package final class PostgresTableLoader: TableLoader {
             if let resume {
                 loadID = resume.loadID
                 unfitKept = Int(
-                    try connection.scalar("SELECT count(*) FROM \(PostgresCatalogStore.unfitTable) WHERE load_id = $1", [loadID]) ?? "0")
+                    try connection.scalar("SELECT count(*) FROM \(PostgresCatalogStore.unfitTable) WHERE load_id = $1", [String(loadID)]) ?? "0")
                     ?? 0
                 if !resume.checkpoint.staged {
                     try connection.execute("BEGIN")
@@ -88,15 +88,13 @@ package final class PostgresTableLoader: TableLoader {
                 let unlogged = options.unloggedStaging || header.exportMode == .incremental
                 try connection.execute(
                     "CREATE \(unlogged ? "UNLOGGED " : "")TABLE \(quoted) (\(PostgresDialect().columnDefinitions(header)), \(quoteIdentifier(PostgresSchema.recordColumn)) BIGINT NOT NULL)")
-                loadID = try PostgresCheckpointTable.insert(
-                    LoadCheckpoint(byteOffset: Int64(header.dataOffset), records: 0, counts: LoadCounts(), firstExportDate: nil, staged: false),
-                    staging: stagingName, target: staging, on: connection)
+                loadID = try SQLCheckpoints.start(staging: stagingName, target: staging, on: connection, dialect: PostgresDialect())
                 try startCopy()
             }
         } catch {
             connection.rollback()
             buffer.deallocate()
-            throw CatalogError(error, while: "creating the staging table for \(staging.table)")
+            throw connection.catalogError(error, while: "creating the staging table for \(staging.table)")
         }
     }
 
@@ -176,7 +174,7 @@ package final class PostgresTableLoader: TableLoader {
             copying = false
             try connection.endCopy()
             try writeUnfit()
-            try PostgresCheckpointTable.save(progress.checkpoint(at: byteOffset, records: records), loadID: loadID, on: connection)
+            try SQLCheckpoints.save(progress.checkpoint(at: byteOffset, records: records), loadID: loadID, on: connection, dialect: PostgresDialect())
             try connection.execute("COMMIT")
         } catch {
             connection.rollback()
@@ -202,7 +200,7 @@ package final class PostgresTableLoader: TableLoader {
                 INSERT INTO \(PostgresCatalogStore.unfitTable) (load_id, table_name, source_path, record, column_name, declared_type, value)
                 VALUES ($1, $2, $3, $4, $5, $6, $7)
                 """,
-                [loadID, target.table, target.sourceName, String(value.record), columns[value.column],
+                [String(loadID), target.table, target.sourceName, String(value.record), columns[value.column],
                  target.header.types[value.column].declared, value.value])
         }
         pendingUnfit.removeAll()
@@ -263,7 +261,7 @@ package final class PostgresTableLoader: TableLoader {
                 // keep the last row of each key before the upsert.
                 progress.counts.duplicateKeys = try StagingKey.keepLast(in: stagingName, key: key, connection: connection, dialect: PostgresDialect())
             }
-            try PostgresCheckpointTable.save(progress.stagedCheckpoint, loadID: loadID, keyIndex: indexName, on: connection)
+            try SQLCheckpoints.save(progress.stagedCheckpoint, loadID: loadID, keyIndex: indexName, on: connection, dialect: PostgresDialect())
             try connection.execute("COMMIT")
         } catch {
             connection.rollback()

@@ -164,20 +164,17 @@ public final class SQLiteCatalogStore: CatalogStore {
         try database.scalar("PRAGMA journal_mode")?.textValue?.lowercased() ?? ""
     }
 
-    /// The staging table of a catalog table.
-    package static func stagingName(for table: String) -> String { stagingPrefix + table }
-
     // MARK: CatalogStore
 
     /// A loader for `target`. When an interrupted load of the same file
     /// (same source identity and header) left a staging table and a
     /// checkpoint, the loader resumes it (`resumedFrom`).
     public func makeLoader(for target: StagingTarget, strict: Bool) throws -> any TableLoader {
-        let staging = Self.stagingName(for: target.table)
+        let staging = CatalogTables.staging(for: target.table)
         resumeLedger.touch(staging)
-        var resume: StoredCheckpoint?
+        var resume: SQLCheckpoints.Row?
         do {
-            if let row = try SQLCheckpoints.find(staging: staging, on: database, dialect: dialect)?.checkpoint, row.resumes(target),
+            if let row = try SQLCheckpoints.find(staging: staging, on: database, dialect: dialect), row.stored.resumes(target),
                 try database.tableExists(staging)
             {
                 resume = row
@@ -266,18 +263,6 @@ extension SQLiteCatalogStore: SQLStoreBackend {
     package func didUpsert(_ table: StagedTable, _ pending: SearchIndexMaintenance.AfterUpsert?) throws {
         guard let pending else { return }
         try SearchIndexMaintenance.afterUpsert(pending, live: table.target.table, staging: table.stagingName, header: table.target.header, in: database)
-    }
-
-    package func forgetCheckpoint(of table: StagedTable) throws {
-        try CheckpointTable.delete(staging: table.stagingName, in: database)
-    }
-
-    package func checkpointedLoads() throws -> [ResumableLoad] {
-        try SQLCheckpoints.loads(on: database, dialect: dialect)
-    }
-
-    package func deleteCheckpoint(staging: String) throws {
-        try CheckpointTable.delete(staging: staging, in: database)
     }
 
     package func dropStagingSearchIndex(_ staging: String) throws {

@@ -27,29 +27,17 @@ extension SQLiteDatabase: SQLConnection {
 
 /// SQLite's spelling of what the shared algorithms write.
 package struct SQLiteDialect: SQLDialect {
-    package init() {}
-
     package func parameter(_ n: Int) -> String { "?\(n)" }
-
-    package func columnDefinition(_ name: String, _ type: ColumnType) -> String {
-        SchemaMapping.columnDefinition(name, type)
-    }
-
-    package var uniqueIndexSuffix: String { "" }
+    package func columnType(_ type: ColumnType) -> String { SchemaMapping.affinity(for: type) }
 
     /// `WHERE true` keeps `ON CONFLICT` from being read as the join's;
     /// rowid order applies a key's rows in load order (the last one wins).
     package var upsertSourceClause: String { " WHERE true ORDER BY rowid" }
 
-    package func countingInserts(_ upsert: String) -> String? { nil }
-
     /// Rows are numbered as loaded: the largest rowid of a key is its last row.
     package func keepLastOfEachKey(in staging: String, key: String) -> String {
         "DELETE FROM \(staging) WHERE rowid NOT IN (SELECT max(rowid) FROM \(staging) GROUP BY \(key))"
     }
-
-    /// Keyed by staging name: a commit replaces the row (a new rowid).
-    package var checkpointColumns: (id: String, records: String) { ("rowid", "records") }
 
     package var integerType: String { "INTEGER" }
     package var serialKey: String { "INTEGER PRIMARY KEY" }

@@ -10,14 +10,15 @@ import EPFCatalog
 /// `finish()` builds the key, resolving duplicate keys (last row wins).
 ///
 /// Transactions: the load commits every `checkpointBytes` of input, each
-/// time with its checkpoint (`CheckpointTable`), so a killed import resumes
+/// time with its checkpoint (`SQLCheckpoints`), so a killed import resumes
 /// from the last commit (`resumedFrom`) instead of starting over; readers
 /// never see a staging table. A load that fails (`abandon`) drops its
 /// staging table and checkpoint.
 package final class SQLiteTableLoader: TableLoader {
 
     let database: SQLiteDatabase
-    let stagingName: String
+    /// The load's checkpoint row (`SQLCheckpoints`).
+    let loadID: Int64
     let insert: SQLiteStatement
     /// Decodes each record's fields into `insert` (`SQLiteInsertSink`).
     let decoder: RecordDecoder
@@ -29,29 +30,30 @@ package final class SQLiteTableLoader: TableLoader {
     /// (a checkpoint of the same file into a staging table that exists),
     /// goes on from where that load stopped.
     init(
-        database: SQLiteDatabase, target: StagingTarget, strict: Bool, checkpointBytes: Int64, resume: StoredCheckpoint?,
+        database: SQLiteDatabase, target: StagingTarget, strict: Bool, checkpointBytes: Int64, resume: SQLCheckpoints.Row?,
         hooks: LoadHooks
     ) throws(CatalogError) {
         self.database = database
         self.hooks = hooks
-        progress = LoadProgress(target: target, checkpointBytes: checkpointBytes, resume: resume)
-        let header = target.header
-        stagingName = SQLiteCatalogStore.stagingName(for: target.table)
-        decoder = RecordDecoder(header: header, strict: strict, file: target.sourceName, sink: SQLiteInsertSink.self)
-        let staging = quoteIdentifier(stagingName)
+        progress = LoadProgress(target: target, checkpointBytes: checkpointBytes, resume: resume?.stored)
+        decoder = RecordDecoder(header: target.header, strict: strict, file: target.sourceName, sink: SQLiteInsertSink.self)
+        let stagingName = CatalogTables.staging(for: target.table), staging = quoteIdentifier(stagingName)
         do {
             try database.execute("BEGIN IMMEDIATE")
-            if resume == nil {
+            if let resume {
+                loadID = resume.loadID
+            } else {
                 try SearchIndexMaintenance.discard(staging: stagingName, in: database)
                 try database.execute("DROP TABLE IF EXISTS \(staging)")
-                try CheckpointTable.delete(staging: stagingName, in: database)
-                try database.execute("CREATE TABLE \(staging) (\(SQLiteDialect().columnDefinitions(header)))")
+                try SQLCheckpoints.delete(staging: stagingName, on: database, dialect: SQLiteDialect())
+                try database.execute("CREATE TABLE \(staging) (\(SQLiteDialect().columnDefinitions(target.header)))")
+                loadID = try SQLCheckpoints.start(staging: stagingName, target: target, on: database, dialect: SQLiteDialect())
             }
-            let parameters = Array(repeating: "?", count: header.columns.count).joined(separator: ", ")
+            let parameters = Array(repeating: "?", count: target.header.columns.count).joined(separator: ", ")
             insert = try database.prepare("INSERT INTO \(staging) VALUES (\(parameters))")
         } catch {
             database.rollback()
-            throw CatalogError(error, while: "creating the staging table for \(target.table)")
+            throw database.catalogError(error, while: "creating the staging table for \(target.table)")
         }
     }
 
@@ -91,13 +93,13 @@ package final class SQLiteTableLoader: TableLoader {
     package func reached(byteOffset: Int64, records: Int) throws {
         guard progress.isCommitDue(at: byteOffset) else { return }
         do {
-            try CheckpointTable.save(progress.checkpoint(at: byteOffset, records: records), staging: stagingName, target: target, in: database)
+            try SQLCheckpoints.save(progress.checkpoint(at: byteOffset, records: records), loadID: loadID, on: database, dialect: SQLiteDialect())
             try database.execute("COMMIT")
             progress.committed(at: byteOffset)
             hooks.reach(.checkpoint)
             try database.execute("BEGIN IMMEDIATE")
         } catch {
-            throw CatalogError(error, while: "committing rows of \(target.table) up to byte \(byteOffset)")
+            throw database.catalogError(error, while: "committing rows of \(target.table) up to byte \(byteOffset)")
         }
     }
 
@@ -128,7 +130,7 @@ package final class SQLiteTableLoader: TableLoader {
             // After the key: duplicate keys are gone, so no dead rows get indexed.
             try LookupIndex.build(on: stagingName, catalogTable: target.table, key: key, in: database)
             try SearchIndexMaintenance.buildStaging(for: target, staging: stagingName, in: database)
-            try CheckpointTable.save(progress.stagedCheckpoint, staging: stagingName, target: target, keyIndex: indexName, in: database)
+            try SQLCheckpoints.save(progress.stagedCheckpoint, loadID: loadID, keyIndex: indexName, on: database, dialect: SQLiteDialect())
             try database.execute("COMMIT")
         } catch {
             database.rollback()
@@ -158,7 +160,7 @@ package final class SQLiteTableLoader: TableLoader {
         _ = try? database.transaction {
             try SearchIndexMaintenance.discard(staging: stagingName, in: database)
             try database.execute("DROP TABLE IF EXISTS \(quoteIdentifier(stagingName))")
-            try CheckpointTable.delete(staging: stagingName, in: database)
+            try SQLCheckpoints.delete(staging: stagingName, on: database, dialect: SQLiteDialect())
         }
     }
 }

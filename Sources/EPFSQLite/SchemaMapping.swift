@@ -28,12 +28,6 @@ package enum SchemaMapping {
         }
     }
 
-    /// One column of a `CREATE TABLE` or `ADD COLUMN`: `"name"` or `"name" TEXT`.
-    package static func columnDefinition(_ name: String, _ type: ColumnType) -> String {
-        let affinity = affinity(for: type)
-        return affinity.isEmpty ? quoteIdentifier(name) : "\(quoteIdentifier(name)) \(affinity)"
-    }
-
     /// The most columns a catalog table may have: SQLite's column limit
     /// (SQLITE_MAX_COLUMN: 2000 unless SQLite was built otherwise). A
     /// header with more is refused before any table is created.

@@ -20,8 +20,10 @@ struct CrashResumeTests {
     /// Small chunks and checkpoints, so a 4 MB file has a dozen commits; a
     /// small page cache, so that transactions spill pages into the catalog
     /// (a killed rollback-journal import leaves a hot journal, a killed WAL
-    /// import uncommitted frames) as a large import's do.
-    static let hooks = ["EPF_TEST_CHUNK_BYTES": "131072", "EPF_TEST_CHECKPOINT_BYTES": "262144", "EPF_TEST_CACHE_KIB": "256"]
+    /// import uncommitted frames) as a large import's do. 64 KiB is four
+    /// 16 KiB pages (SQLite keeps ten at least): an apply dirties a dozen,
+    /// so it spills with room to spare.
+    static let hooks = ["EPF_TEST_CHUNK_BYTES": "131072", "EPF_TEST_CHECKPOINT_BYTES": "262144", "EPF_TEST_CACHE_KIB": "64"]
 
     /// An application in every state of the catalog, rewritten by day 3.
     static let appleID = "300000000"

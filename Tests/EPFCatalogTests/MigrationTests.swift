@@ -93,7 +93,9 @@ struct MigrationTests {
 
     @Test func aCatalogMadeBeforeTheSchemaTableHasItsStepsRecordedWithoutRunning() throws {
         // As the last version without epf_schema left a catalog: every
-        // column there (running a step again would fail: duplicate column).
+        // column there (running a step again would fail: duplicate column),
+        // and a load in progress. Only the one step it lacks runs: the
+        // checkpoint table takes the shared form, its row kept.
         let folder = try Folder()
         do {
             let database = try SQLiteDatabase(path: folder.catalog)
@@ -110,15 +112,24 @@ struct MigrationTests {
                 CREATE TABLE epf_checkpoint (staging_name TEXT PRIMARY KEY, table_name TEXT NOT NULL, source TEXT NOT NULL,
                     header TEXT NOT NULL, byte_offset INTEGER NOT NULL, records INTEGER NOT NULL, counts TEXT NOT NULL,
                     first_export_date INTEGER, phase TEXT NOT NULL, key_index TEXT, updated_at TEXT NOT NULL);
+                INSERT INTO epf_checkpoint VALUES ('epf_stage_genre', 'genre', '{"path":"/feeds/genre"}', 'genre_id,name|x', 120,
+                    7, '{"rowsRead":7}', 1, 'loading', NULL, '2026-11-22T08:00:00Z');
+                CREATE TABLE epf_stage_genre (genre_id INTEGER, name TEXT);
                 """)
         }
         let tablesBefore = try SQLiteDatabase(path: folder.catalog).rows(
-            "SELECT name, sql FROM sqlite_schema WHERE name LIKE 'epf%' ORDER BY name")
+            "SELECT name, sql FROM sqlite_schema WHERE name LIKE 'epf%' AND name <> 'epf_checkpoint' ORDER BY name")
         let store = try SQLiteCatalogStore(path: folder.catalog)
         #expect(try Self.recorded(store.database) == Self.everyStep)
+        #expect(store.resumableLoads.map(\.table) == ["genre"])
         #expect(
-            try store.database.rows("SELECT name, sql FROM sqlite_schema WHERE name LIKE 'epf%' AND name <> 'epf_schema' ORDER BY name")
+            try store.database.rows(
+                "SELECT name, sql FROM sqlite_schema WHERE name LIKE 'epf%' AND name NOT IN ('epf_schema', 'epf_checkpoint') ORDER BY name")
                 == tablesBefore)
+        #expect(
+            try store.database.rows("SELECT load_id, staging_name, table_name, byte_offset, records, phase, updated_at FROM epf_checkpoint")
+                == [[.integer(1), .text("epf_stage_genre"), .text("genre"), .integer(120), .integer(7), .text("loading"),
+                     .text("2026-11-22T08:00:00Z")]])
     }
 
     @Test func aCatalogBetweenVersionsGetsOnlyTheStepsItLacks() throws {
@@ -138,7 +149,7 @@ struct MigrationTests {
         #expect(
             try Self.recorded(store.database)
                 == ["journal-and-table-info", "journal-origin-size-md5", "journal-origin-mtime", "checkpoints",
-                    "checkpoint-resume-columns", "journal-origin-hash"])
+                    "checkpoint-resume-columns", "journal-origin-hash", "checkpoints-shared"])
         #expect(try store.database.columnNames(of: "epf_journal").last == "origin_hash")
         #expect(try store.appliedFiles().first?.originModified == 1_700_000_000)
     }

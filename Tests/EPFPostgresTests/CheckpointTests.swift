@@ -46,7 +46,7 @@ struct CheckpointTests {
         let observer = try database.connect()
         var seen: [(rows: Int, offset: Int, staged: Int)] = []
         let staged = try Self.load(bytes, into: store) { _ in
-            let row = try #require(try observer.query("SELECT rows::text, byte_offset::text, phase FROM epf_checkpoint").first)
+            let row = try #require(try observer.query("SELECT records::text, byte_offset::text, phase FROM epf_checkpoint").first)
             let staged = Int(try observer.scalar("SELECT count(*) FROM epf_stage_application") ?? "") ?? -1
             seen.append((Int(row[0]!)!, Int(row[1]!)!, staged))
         }
@@ -63,7 +63,7 @@ struct CheckpointTests {
             }
             #expect(rowEnd, "offset \(point.offset)")
         }
-        let final = try observer.query("SELECT rows::text, byte_offset::text, phase FROM epf_checkpoint")
+        let final = try observer.query("SELECT records::text, byte_offset::text, phase FROM epf_checkpoint")
         #expect(final.first?[0] == "2000" && final.first?[2] == "staged")
         _ = try store.apply([staged], journal: [])
         #expect(try observer.scalar("SELECT count(*) FROM epf_checkpoint") == "0")

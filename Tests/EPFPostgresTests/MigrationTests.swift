@@ -79,6 +79,9 @@ struct PostgresMigrationTests {
                         '2026-11-23T06:00:00Z', '2026-11-23T06:00:01Z', 'failed', NULL, NULL);
                 INSERT INTO epf_table_info VALUES ('genre', 'itunes', 'FULL', 1, '["genre_id","name"]', '["genre_id"]',
                     '/feeds/itunes20261101/genre', '2026-11-23T05:00:01Z');
+                INSERT INTO epf_checkpoint (table_name, staging_name, source_path, export_mode, byte_offset, rows, phase)
+                VALUES ('genre', 'epf_stage_genre', '/feeds/itunes20261102/genre', 'FULL', 300, 2, 'loading');
+                INSERT INTO epf_unfit_values VALUES (1, 'genre', '/feeds/itunes20261102/genre', 2, 'genre_id', 'INTEGER', 'x');
                 """)
         }
         // --dry-run reads the old journal as it is, migrating nothing.
@@ -91,10 +94,18 @@ struct PostgresMigrationTests {
         #expect(
             try Self.recorded(connection)
                 == ["journal-and-table-info", "journal-origin-size-md5", "checkpoints", "checkpoint-resume-columns",
-                    "journal-origin-mtime", "journal-origin-hash"])
+                    "journal-origin-mtime", "journal-origin-hash", "checkpoints-shared"])
         #expect(Set(try Self.columns(of: "epf_journal", connection)).isSuperset(of: ["origin_hash", "origin_mtime"]))
         #expect(Set(try Self.columns(of: "epf_checkpoint", connection)).isSuperset(of: ["source", "header", "key_index"]))
         #expect(try connection.scalar("SELECT count(*) FROM epf_journal") == "2")
+        // The first version's checkpoint says nothing a load resumes from:
+        // it goes with its unfit values; the table has the shared form.
+        #expect(try connection.scalar("SELECT count(*) FROM epf_checkpoint") == "0")
+        #expect(try connection.scalar("SELECT count(*) FROM epf_unfit_values") == "0")
+        #expect(
+            try Self.columns(of: "epf_checkpoint", connection)
+                == ["load_id", "table_name", "staging_name", "byte_offset", "records", "phase", "updated_at", "source", "header", "counts",
+                    "first_export_date", "key_index"])
         let applied = try #require(try store?.appliedFiles())
         #expect(applied.map(\.feedDate) == ["20261101"] && applied.map(\.originSize) == [805])
         #expect(try PostgresCatalogReader(target: database.target).tables().map(\.name) == ["genre"])
@@ -103,6 +114,38 @@ struct PostgresMigrationTests {
         let before = try Self.shape(database)
         store = try database.store()
         #expect(try Self.shape(database) == before)
+    }
+
+    @Test("A load in progress when epf was upgraded keeps its checkpoint, load id and unfit values")
+    func aCheckpointSurvivesTheSharedForm() throws {
+        let database = try TestDatabase()
+        _ = try database.store()
+        // Back to the table as it was before the shared form, with a load.
+        try database.connect().execute(
+            """
+            DELETE FROM epf_schema WHERE identifier = 'checkpoints-shared';
+            DROP TABLE epf_checkpoint;
+            \(PostgresCheckpointTable.createSQL);
+            \(PostgresCheckpointTable.resumeColumnsSQL);
+            SELECT setval('epf_checkpoint_load_id_seq', 40);
+            INSERT INTO epf_checkpoint (table_name, staging_name, source_path, export_mode, byte_offset, rows, phase, updated_at,
+                source, header, counts, first_export_date)
+            VALUES ('genre', 'epf_stage_genre', '/feeds/genre', 'FULL', 300, 2, 'loading', '2026-11-23 06:07:08+00',
+                '{"path":"/feeds/genre"}', 'genre_id,name|x', '{"rowsRead":2}', 1);
+            INSERT INTO epf_unfit_values VALUES (41, 'genre', '/feeds/genre', 2, 'genre_id', 'INTEGER', 'x');
+            CREATE TABLE epf_stage_genre (genre_id BIGINT, name TEXT, epf_record BIGINT NOT NULL);
+            INSERT INTO epf_stage_genre VALUES (1, 'Games', 1), (2, 'Books', 2);
+            """)
+        let store = try database.store()
+        let connection = try database.connect()
+        #expect(try Self.recorded(connection).last == "checkpoints-shared")
+        #expect(store.resumableLoads == [ResumableLoad(staging: "epf_stage_genre", table: "genre", records: 2)])
+        #expect(
+            try connection.query("SELECT load_id::text, records::text, byte_offset::text, updated_at FROM epf_checkpoint")
+                == [["41", "2", "300", "2026-11-23T06:07:08Z"]])
+        #expect(try connection.scalar("SELECT load_id::text FROM epf_unfit_values") == "41")
+        // New loads are numbered after it.
+        #expect(try connection.scalar("SELECT nextval('epf_checkpoint_load_id_seq')") == "42")
     }
 
     @Test("A catalog that records a step unknown to this version is refused and left alone; readers read it")

@@ -213,7 +213,7 @@ struct ResumeTests {
             }
         }
         let observer = try database.connect()
-        let committed = try #require(Int(try observer.scalar("SELECT rows FROM epf_checkpoint") ?? ""))
+        let committed = try #require(Int(try observer.scalar("SELECT records FROM epf_checkpoint") ?? ""))
         #expect(committed > 0 && committed < 1_000)
         let store = try database.store()
         #expect(store.resumableLoads.map(\.records) == [committed])

@@ -17,7 +17,8 @@ extension SQLStoreBackend {
                 case .incremental: outcomes.append(try upsert(table))
                 }
                 try saveTableInfo(table)
-                try forgetCheckpoint(of: table)
+                // The load is done; what it kept beside its rows stays.
+                try SQLCheckpoints.delete(staging: table.stagingName, on: connection, dialect: dialect)
             }
             try insertJournal(journal)
             hooks.reach(.inApply)

@@ -5,8 +5,8 @@ import EPFFormat
 package protocol SQLDialect: Sendable {
     /// Parameter `n` (1-based) of a statement: `?1`, `$1`.
     func parameter(_ n: Int) -> String
-    /// One column of a `CREATE TABLE` or `ADD COLUMN` for an EPF column.
-    func columnDefinition(_ name: String, _ type: ColumnType) -> String
+    /// The declared type of a catalog column for an EPF type (empty: none).
+    func columnType(_ type: ColumnType) -> String
     /// After `CREATE UNIQUE INDEX ... (columns)`: what makes NULL keys equal
     /// (`NULLS NOT DISTINCT` in PostgreSQL; SQLite's key columns hold no
     /// NULL that matters, an empty key stays empty text).
@@ -27,14 +27,23 @@ package protocol SQLDialect: Sendable {
     /// row of a repeated key (`key`: the quoted column list) but the one
     /// loaded last.
     func keepLastOfEachKey(in staging: String, key: String) -> String
-    /// How this backend's `epf_checkpoint` names its row id and its
-    /// record count (the two tables shipped with different names).
-    var checkpointColumns: (id: String, records: String) { get }
     /// A query whose column `name` lists the catalog's tables.
     var tableNamesQuery: String { get }
 }
 
+/// Standard SQL, where a database needs nothing of its own.
 extension SQLDialect {
+    package var uniqueIndexSuffix: String { "" }
+    package var upsertSourceClause: String { "" }
+    package func countingInserts(_ upsert: String) -> String? { nil }
+    package var integerType: String { "BIGINT" }
+
+    /// One column of a `CREATE TABLE` or `ADD COLUMN` for an EPF column.
+    package func columnDefinition(_ name: String, _ type: ColumnType) -> String {
+        let declared = columnType(type)
+        return declared.isEmpty ? quoteIdentifier(name) : "\(quoteIdentifier(name)) \(declared)"
+    }
+
     /// The column list of a `CREATE TABLE` for a header.
     package func columnDefinitions(_ header: EPFHeader) -> String {
         zip(header.columns, header.types).map(columnDefinition).joined(separator: ", ")

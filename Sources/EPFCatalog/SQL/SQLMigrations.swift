@@ -1,8 +1,8 @@
 /// The importer's own tables in a SQL catalog, migrated step by step
 /// (`CatalogMigration`, `CatalogMigrator`) through a connection: the
 /// journal and table info written once, in the dialect's types; a backend
-/// adds only the tables that are its own (`own`: PostgreSQL's unfit
-/// values, each backend's checkpoint table).
+/// adds only what is its own (`own`: PostgreSQL's unfit values, and how
+/// each backend's checkpoint table became the shared one).
 package struct SQLMigrations<Connection: SQLConnection, Dialect: SQLDialect>: CatalogMigrationDatabase {
     package typealias Failure = any Error
 
@@ -59,7 +59,7 @@ package struct SQLMigrations<Connection: SQLConnection, Dialect: SQLDialect>: Ca
                 ALTER TABLE \(journal) ADD COLUMN origin_size \(integer);
                 ALTER TABLE \(journal) ADD COLUMN origin_md5 TEXT;
                 """
-        case .checkpoints, .checkpointResumeColumns:
+        case .checkpoints, .checkpointResumeColumns, .checkpointsShared:
             shared = ""
         case .journalOriginModified:
             shared = "ALTER TABLE \(journal) ADD COLUMN origin_mtime \(integer)"

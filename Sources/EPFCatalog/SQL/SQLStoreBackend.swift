@@ -26,16 +26,12 @@ package protocol SQLStoreBackend: AnyObject {
     func willUpsert(_ table: StagedTable) throws -> UpsertPending
     /// After it, before the staging table is dropped.
     func didUpsert(_ table: StagedTable, _ pending: UpsertPending) throws
-    /// The apply forgets the load's checkpoint, in its transaction.
-    func forgetCheckpoint(of table: StagedTable) throws
     /// Text as the journal may keep it (PostgreSQL: passwords scrubbed).
     func journalText(_ text: String) -> String
     /// The interrupted loads found on open, and those this import touched.
     var resumeLedger: ResumeLedger { get set }
-    /// The loads with a checkpoint, oldest first.
-    func checkpointedLoads() throws -> [ResumableLoad]
-    /// Forgets the checkpoint of `staging` (and what it kept), in the
-    /// caller's transaction.
+    /// Forgets the checkpoint of `staging` and what its load kept beside
+    /// it, in the caller's transaction (default: the checkpoint alone).
     func deleteCheckpoint(staging: String) throws
     /// Drops the search index a staging table has, if any.
     func dropStagingSearchIndex(_ staging: String) throws
@@ -47,6 +43,9 @@ package protocol SQLStoreBackend: AnyObject {
 extension SQLStoreBackend {
     package func journalText(_ text: String) -> String { text }
     package func withApplyConnection<T>(_ body: () throws -> T) rethrows -> T { try body() }
+    package func deleteCheckpoint(staging: String) throws {
+        try SQLCheckpoints.delete(staging: staging, on: applyConnection, dialect: dialect)
+    }
 
     /// On open: drops the staging tables no import will resume (all of them
     /// unless `keepResumable`) and the checkpoints whose staging table is
@@ -57,7 +56,7 @@ extension SQLStoreBackend {
             "SELECT name FROM (\(dialect.tableNamesQuery)) AS t WHERE substr(name, 1, \(CatalogTables.stagingPrefix.utf8.count)) = \(dialect.parameter(1)) ORDER BY name",
             [.text(CatalogTables.stagingPrefix)]
         ).compactMap { $0.first?.textValue }
-        resumeLedger = ResumeLedger(stagingTables: names, checkpoints: try checkpointedLoads(), keepResumable: keepResumable)
+        resumeLedger = ResumeLedger(stagingTables: names, checkpoints: try SQLCheckpoints.loads(on: connection), keepResumable: keepResumable)
         for name in resumeLedger.drop { try dropStaging(name) }
         for name in resumeLedger.orphanCheckpoints { try deleteCheckpoint(staging: name) }
         return resumeLedger.drop
@@ -129,6 +128,11 @@ extension SQLStoreBackend {
             }
         }
     }
+}
+
+extension TableLoader {
+    /// The staging table a SQL store's load fills.
+    package var stagingName: String { CatalogTables.staging(for: target.table) }
 }
 
 /// The importer's own tables, named alike in every SQL catalog.
