@@ -32,14 +32,18 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
         case failed
     }
 
+    /// What went wrong, as far as a caller can act on it.
     public var kind: Kind
+    /// What went wrong, in plain words, naming the catalog and the action.
     public var detail: String
+    /// What the user can do about it (may be empty).
     public var hint: String
     /// The backend's own error (a `SQLiteError`, a `PostgresError`), for
     /// logs and tests; decisions use `kind`.
     public var underlying: (any Error & Sendable)?
 
-    public init(_ kind: Kind, detail: String, hint: String, underlying: (any Error & Sendable)? = nil) {
+    @usableFromInline
+    package init(_ kind: Kind, detail: String, hint: String, underlying: (any Error & Sendable)? = nil) {
         self.kind = kind
         self.detail = detail
         self.hint = hint
@@ -47,7 +51,7 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The advice for a kind when the backend has none more precise.
-    public static func hint(for kind: Kind) -> String {
+    package static func hint(for kind: Kind) -> String {
         switch kind {
         case .full:
             return "The disk is full; free space (a FULL import needs about the table's size again) and run the import again: it resumes from its last checkpoint"
@@ -61,12 +65,13 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
 
     /// The error of a catalog whose `epf_schema` records `step`, which
     /// this binary does not know: a newer epf wrote it.
-    public static func newerCatalog(_ catalog: String, step: String) -> CatalogError {
+    package static func newerCatalog(_ catalog: String, step: String) -> CatalogError {
         CatalogError(
             .incompatible,
             detail: "\(catalog) was written by a newer version of epf (schema step \(step) unknown to this one); use that version or newer",
             hint: "")
     }
 
+    /// `detail. hint`: one line for a person.
     public var description: String { hint.isEmpty ? detail : "\(detail). \(hint)" }
 }

@@ -3,18 +3,26 @@ import EPFFormat
 /// What a loader writes: one table file, mapped to its catalog table.
 public struct StagingTarget: Sendable {
     /// The catalog table (the file's name, `-` made `_`, plus any prefix).
-    public var table: String
+    package var table: String
     /// The file's header.
-    public var header: EPFHeader
+    package var header: EPFHeader
     /// The file as the user named it, for messages.
-    public var sourceName: String
+    package var sourceName: String
     /// The feed the file belongs to (`itunes`, `pricing`, ...), if known.
-    public var feed: String?
+    package var feed: String?
     /// What tells this file's bytes from other files: a load resumes only
     /// from a checkpoint made for the same source. nil: never resumed.
-    public var source: SourceIdentity?
+    package var source: SourceIdentity?
 
-    public init(table: String, header: EPFHeader, sourceName: String, feed: String? = nil, source: SourceIdentity? = nil) {
+    /// The file named `sourceName` (for messages), whose header is
+    /// `header`, loaded into catalog table `table`; never resumed.
+    public init(table: String, header: EPFHeader, sourceName: String) {
+        self.init(table: table, header: header, sourceName: sourceName, feed: nil, source: nil)
+    }
+
+    /// As `init(table:header:sourceName:)`, with the feed the file belongs
+    /// to and, to resume a load of it, its identity.
+    package init(table: String, header: EPFHeader, sourceName: String, feed: String? = nil, source: SourceIdentity? = nil) {
         self.table = table
         self.header = header
         self.sourceName = sourceName
@@ -25,13 +33,13 @@ public struct StagingTarget: Sendable {
 
 /// The file a load reads, as far as resuming is concerned: its name, size
 /// and modification time (for an archive entry, the archive's).
-public struct SourceIdentity: Sendable, Equatable, Codable {
-    public var path: String
-    public var size: Int64?
+package struct SourceIdentity: Sendable, Equatable, Codable {
+    package var path: String
+    package var size: Int64?
     /// Modification time, nanoseconds since 1970.
-    public var modified: Int64?
+    package var modified: Int64?
 
-    public init(path: String, size: Int64?, modified: Int64?) {
+    package init(path: String, size: Int64?, modified: Int64?) {
         self.path = path
         self.size = size
         self.modified = modified
@@ -40,20 +48,20 @@ public struct SourceIdentity: Sendable, Equatable, Codable {
 
 /// How far a load had come when it last committed: every record before
 /// `byteOffset` (of the file's own, decompressed bytes) is in staging.
-public struct LoadCheckpoint: Sendable, Equatable, Codable {
+package struct LoadCheckpoint: Sendable, Equatable, Codable {
     /// Where the next record starts.
-    public var byteOffset: Int64
+    package var byteOffset: Int64
     /// Data records loaded so far.
-    public var records: Int
+    package var records: Int
     /// The counters of those records.
-    public var counts: LoadCounts
+    package var counts: LoadCounts
     /// The first row's `export_date`, once seen.
-    public var firstExportDate: Int64?
+    package var firstExportDate: Int64?
     /// The whole file is staged, key and indexes built: only its footer is
     /// left to check.
-    public var staged: Bool
+    package var staged: Bool
 
-    public init(byteOffset: Int64, records: Int, counts: LoadCounts, firstExportDate: Int64?, staged: Bool) {
+    package init(byteOffset: Int64, records: Int, counts: LoadCounts, firstExportDate: Int64?, staged: Bool) {
         self.byteOffset = byteOffset
         self.records = records
         self.counts = counts
@@ -65,17 +73,19 @@ public struct LoadCheckpoint: Sendable, Equatable, Codable {
 /// A table file loaded and checked into a staging table that no reader
 /// sees, waiting to be applied.
 public struct StagedTable: Sendable {
-    public var target: StagingTarget
+    /// The file loaded.
+    package var target: StagingTarget
     /// The staging table's name in the store.
-    public var stagingName: String
+    package var stagingName: String
     /// The unique index that carries the key, if the table has a key.
-    public var keyIndexName: String?
+    package var keyIndexName: String?
+    /// What loading the file found and did, row by row.
     public var counts: LoadCounts
     /// The first row's `export_date` (epoch milliseconds), if any.
-    public var firstExportDate: Int64?
+    package var firstExportDate: Int64?
 
     /// For stores outside this module (PostgreSQL).
-    public init(target: StagingTarget, stagingName: String, keyIndexName: String?, counts: LoadCounts, firstExportDate: Int64?) {
+    package init(target: StagingTarget, stagingName: String, keyIndexName: String?, counts: LoadCounts, firstExportDate: Int64?) {
         self.target = target
         self.stagingName = stagingName
         self.keyIndexName = keyIndexName
@@ -95,7 +105,7 @@ public struct ApplyOutcome: Sendable, Equatable, Codable {
     /// INCREMENTAL: columns the live table did not have yet.
     public var addedColumns: [String]
 
-    public init(rowsAfter: Int, inserted: Int, updated: Int, addedColumns: [String]) {
+    package init(rowsAfter: Int, inserted: Int, updated: Int, addedColumns: [String]) {
         self.rowsAfter = rowsAfter
         self.inserted = inserted
         self.updated = updated
@@ -129,19 +139,25 @@ public protocol TableLoader: AnyObject {
 
 extension TableLoader {
     /// The file being loaded.
-    public var target: StagingTarget { progress.target }
+    package var target: StagingTarget { progress.target }
     /// The counters of the records loaded so far.
-    public var counts: LoadCounts { progress.counts }
+    package var counts: LoadCounts { progress.counts }
     /// Where an earlier load of the same file, interrupted (killed, disk
     /// full), stopped: the records before its `byteOffset` are in staging
     /// already, and loading goes on from there. nil for a fresh load.
-    public var resumedFrom: LoadCheckpoint? { progress.resumedFrom }
-    public func suspend() { abandon() }
-    public func reached(byteOffset: Int64, records: Int) throws {}
+    package var resumedFrom: LoadCheckpoint? { progress.resumedFrom }
+    package func suspend() { abandon() }
+    package func reached(byteOffset: Int64, records: Int) throws {}
 }
 
 /// A catalog that imports go into. SQLite is the embedded default; other
 /// stores (PostgreSQL) implement the same steps.
+///
+/// A user opens a store (`SQLiteCatalogStore`, `PostgresCatalogStore`) and
+/// hands it to the importer (`Importer`), which calls these steps. The
+/// values they pass (`StagingTarget`, `StagedTable`, `JournalEntry`,
+/// `AppliedFile`, `LoadProgress`) are made inside this package, so every
+/// store lives in it.
 public protocol CatalogStore: AnyObject {
     /// Starts loading one file into a staging table.
     func makeLoader(for target: StagingTarget, strict: Bool) throws -> any TableLoader
@@ -181,39 +197,45 @@ public protocol CatalogStore: AnyObject {
 }
 
 extension CatalogStore {
+    /// Nothing to do when an import is over.
     public func importFinished() throws {}
+    /// Nothing recorded: the store keeps no download times.
     public func confirmUnchanged(_ downloads: [(id: Int64, modified: Int64)]) throws {}
+    /// Unknown: no file is refused early for its size.
     public func freeBytes() -> Int64? { nil }
+    /// None.
     public var droppedLeftovers: [String] { [] }
+    /// None.
     public var resumableLoads: [ResumableLoad] { [] }
+    /// None.
     public var notes: [String] { [] }
 }
 
 /// A file the import journal lists as applied.
 public struct AppliedFile: Sendable, Equatable {
     /// The journal row's id.
-    public var id: Int64?
-    public var feed: String?
+    package var id: Int64?
+    package var feed: String?
     /// `YYYY-MM-DD`.
-    public var feedDate: String?
-    public var table: String
+    package var feedDate: String?
+    package var table: String
     /// FULL or INCREMENTAL.
-    public var mode: String?
-    public var exportDate: Int64?
-    public var originSize: Int64?
-    public var originMD5: String?
+    package var mode: String?
+    package var exportDate: Int64?
+    package var originSize: Int64?
+    package var originMD5: String?
     /// The download's fingerprint (see `JournalEntry.originHash`); nil in
     /// journals written before it was recorded.
-    public var originHash: String?
+    package var originHash: String?
     /// The download's modification time when it was applied (nanoseconds
     /// since 1970); nil in journals written before it was recorded.
-    public var originModified: Int64?
+    package var originModified: Int64?
     /// For a file read from a feed archive: every table file the archive
     /// held (names without prefix), so a later run knows whether anything of
     /// it is still to import without reading it again.
-    public var archiveTables: [String]?
+    package var archiveTables: [String]?
 
-    public init(
+    package init(
         id: Int64? = nil, feed: String?, feedDate: String?, table: String, mode: String?, exportDate: Int64?,
         originSize: Int64?, originMD5: String?, originHash: String? = nil, originModified: Int64? = nil,
         archiveTables: [String]? = nil

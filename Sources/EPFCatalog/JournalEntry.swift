@@ -1,7 +1,7 @@
 /// One row of the import journal: a file the importer applied or refused.
 public struct JournalEntry: Sendable, Equatable, Codable {
     /// How the file ended.
-    public enum Status: String, Sendable, Codable {
+    package enum Status: String, Sendable, Codable {
         /// Applied to the live tables.
         case applied
         /// Refused: damaged input or a store error. Nothing applied.
@@ -13,40 +13,40 @@ public struct JournalEntry: Sendable, Equatable, Codable {
         case blocked
     }
 
-    public var feed: String?
+    package var feed: String?
     /// The feed's date from its folder name, `YYYY-MM-DD`.
-    public var feedDate: String?
-    public var table: String
+    package var feedDate: String?
+    package var table: String
     /// The first row's `export_date` (epoch milliseconds).
-    public var exportDate: Int64?
-    public var mode: String?
-    public var rows: Int
-    public var repairedRows: Int
-    public var skippedRows: Int
-    public var sourcePath: String
-    public var sourceSize: Int64?
+    package var exportDate: Int64?
+    package var mode: String?
+    package var rows: Int
+    package var repairedRows: Int
+    package var skippedRows: Int
+    package var sourcePath: String
+    package var sourceSize: Int64?
     /// ISO 8601, UTC.
-    public var startedAt: String
-    public var finishedAt: String
-    public var status: Status
+    package var startedAt: String
+    package var finishedAt: String
+    package var status: Status
     /// The error, for failed files; warnings otherwise.
-    public var message: String?
+    package var message: String?
     /// The full counters and warnings, as JSON.
-    public var details: String?
+    package var details: String?
     /// The size of the file as downloaded: the table file, or the archive
     /// that held it. With `originMD5`, what tells a download already applied.
-    public var originSize: Int64?
+    package var originSize: Int64?
     /// The md5 its `.md5` side file gave (and the import checked), if
     /// there was one.
-    public var originMD5: String?
+    package var originMD5: String?
     /// The download's fingerprint (`xxh64:` and 16 hex digits), computed in
     /// the same pass that imported it: what knows the download by content.
-    public var originHash: String?
+    package var originHash: String?
     /// The download's modification time (nanoseconds since 1970): with the
     /// size, the cheap check that tells when the md5 must be computed again.
-    public var originModified: Int64?
+    package var originModified: Int64?
 
-    public init(
+    package init(
         feed: String?, feedDate: String?, table: String, exportDate: Int64?, mode: String?, rows: Int,
         repairedRows: Int, skippedRows: Int, sourcePath: String, sourceSize: Int64?, startedAt: String,
         finishedAt: String, status: Status, message: String?, details: String?, originSize: Int64? = nil,

@@ -1,14 +1,14 @@
 /// A key that more than one row of a file holds.
-public struct DuplicateKey: Sendable, Encodable, Equatable {
+package struct DuplicateKey: Sendable, Encodable, Equatable {
     /// The key's values, as the catalog would store them, as text.
-    public var key: [String]
+    package var key: [String]
     /// Rows holding it; all but the last would be skipped.
-    public var rows: Int
+    package var rows: Int
     /// The first and the last record holding it (1-based) and their byte offsets.
-    public var firstRecord: Int
-    public var firstOffset: Int64
-    public var lastRecord: Int
-    public var lastOffset: Int64
+    package var firstRecord: Int
+    package var firstOffset: Int64
+    package var lastRecord: Int
+    package var lastOffset: Int64
 
     package init(key: [String], rows: Int, firstRecord: Int, firstOffset: Int64, lastRecord: Int, lastOffset: Int64) {
         self.key = key
@@ -21,15 +21,15 @@ public struct DuplicateKey: Sendable, Encodable, Equatable {
 }
 
 /// How much a key-checking store may use, and how much it reports.
-public struct KeyCheckSettings: Sendable {
+package struct KeyCheckSettings: Sendable {
     /// Where the temporary key index goes (nil: the system's temporary folder).
-    public var temporaryFolder: String?
+    package var temporaryFolder: String?
     /// Memory for the key check (page cache and sorter; the rest spills to disk).
-    public var memory: Int
+    package var memory: Int
     /// Repeated keys listed per file (all of them are counted).
-    public var examples: Int
+    package var examples: Int
 
-    public init(temporaryFolder: String? = nil, memory: Int = 16 << 20, examples: Int = 5) {
+    package init(temporaryFolder: String? = nil, memory: Int = 16 << 20, examples: Int = 5) {
         self.temporaryFolder = temporaryFolder
         self.memory = memory
         self.examples = examples
@@ -39,7 +39,7 @@ public struct KeyCheckSettings: Sendable {
 /// A store for `epf verify`: it stores nothing; its loaders decode and
 /// count every field as an import would, and find the keys the import
 /// would find repeated. Applying changes nothing and no journal is kept.
-public protocol KeyCheckingStore: CatalogStore {
+package protocol KeyCheckingStore: CatalogStore {
     /// Examples of repeated keys, by file (its source name).
     var duplicateKeys: [String: [DuplicateKey]] { get }
 }

@@ -33,7 +33,7 @@ public struct LoadCounts: Sendable, Equatable, Codable {
     /// `##` comment rows met among the data rows.
     public var commentRows = 0
 
-    public init() {}
+    package init() {}
 
     /// Rows repaired in any way (rejoined fields, U+FFFD, NUL removed),
     /// each counted once.
@@ -48,7 +48,7 @@ public struct LoadCounts: Sendable, Equatable, Codable {
     }
 
     /// Adds another file's or batch's counts to these.
-    public mutating func add(_ other: LoadCounts) {
+    package mutating func add(_ other: LoadCounts) {
         rowsRead += other.rowsRead
         rejoinedRows += other.rejoinedRows
         ambiguousRepairs += other.ambiguousRepairs
@@ -89,7 +89,7 @@ extension LoadCounts {
     /// removed, values that did not fit their type. Every loader (and `epf
     /// verify`) counts through here, so their counters agree.
     @inlinable @inline(__always)
-    public mutating func add(_ record: RecordTally) {
+    package mutating func add(_ record: RecordTally) {
         let invalidSequences = record.invalidSequences
         let nulBytes = record.nulBytes
         let flags = record.flags

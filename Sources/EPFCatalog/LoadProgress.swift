@@ -6,12 +6,12 @@ import EPFFormat
 /// of any store that stages and resumes) hold one and ask it when a commit
 /// is due and what its checkpoint and staged table are.
 public struct LoadProgress: Sendable {
-    public let target: StagingTarget
-    public package(set) var counts = LoadCounts()
+    package let target: StagingTarget
+    package var counts = LoadCounts()
     /// The first row's `export_date`, if the table has that column.
-    public package(set) var firstExportDate: Int64?
+    package var firstExportDate: Int64?
     /// The checkpoint this load went on from, if it resumed one.
-    public let resumedFrom: LoadCheckpoint?
+    package let resumedFrom: LoadCheckpoint?
     /// The key index of a staging table that was complete when the import
     /// stopped.
     package let stagedKeyIndex: String?

@@ -1,7 +1,7 @@
 /// Why `epf sql`'s one read-only statement did not give rows, from SQLite
 /// (`SQLiteDatabase.readOnlyQuery(sql:)`) or PostgreSQL
 /// (`PostgresReadOnlyQuery`).
-public enum ReadOnlyQueryError: Error, Sendable, CustomStringConvertible {
+package enum ReadOnlyQueryError: Error, Sendable, CustomStringConvertible {
     /// The text holds no statement (empty, or only comments).
     case noStatement
     /// The text holds more than one statement.
@@ -15,12 +15,12 @@ public enum ReadOnlyQueryError: Error, Sendable, CustomStringConvertible {
 
     /// Whether the caller asked for something it may not (as opposed to a
     /// statement the database could not run).
-    public var isUsageError: Bool {
+    package var isUsageError: Bool {
         if case .failed = self { return false }
         return true
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noStatement: return "no SQL statement given"
         case .severalStatements: return "give exactly one SQL statement, not several"

@@ -8,7 +8,7 @@ public struct ResumableLoad: Sendable, Equatable {
     /// The records its last commit holds.
     public var records: Int
 
-    public init(staging: String, table: String, records: Int) {
+    package init(staging: String, table: String, records: Int) {
         self.staging = staging
         self.table = table
         self.records = records

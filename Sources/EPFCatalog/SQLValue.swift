@@ -1,12 +1,13 @@
 /// A value as SQLite stores it.
-public enum SQLValue: Sendable, Hashable, CustomStringConvertible {
+@usableFromInline
+package enum SQLValue: Sendable, Hashable, CustomStringConvertible {
     case null
     case integer(Int64)
     case real(Double)
     case text(String)
 
     /// The value as text, for tables and CSV (nil for NULL).
-    public var textValue: String? {
+    package var textValue: String? {
         switch self {
         case .null: return nil
         case .integer(let number): return String(number)
@@ -15,7 +16,8 @@ public enum SQLValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String { textValue ?? "NULL" }
+    @usableFromInline
+    package var description: String { textValue ?? "NULL" }
 
     /// Shortest text that reads back as the same Double (`2.99`, not
     /// `2.9900000000000002`); integral values without a fraction.
@@ -26,7 +28,8 @@ public enum SQLValue: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension SQLValue: Encodable {
-    public func encode(to encoder: any Encoder) throws {
+    @usableFromInline
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -39,7 +42,7 @@ extension SQLValue: Encodable {
 
 extension SQLValue {
     /// The value as an integer, if it is one.
-    public var integerValue: Int64? {
+    package var integerValue: Int64? {
         if case .integer(let number) = self { return number }
         return nil
     }

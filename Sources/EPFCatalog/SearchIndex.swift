@@ -4,18 +4,19 @@
 /// entries were made with. Each backend keeps the index its own way (the
 /// SQLite store in an FTS5 table, the PostgreSQL store in a `tsvector`
 /// column), from the same words.
-public struct SearchIndex: Sendable, Equatable {
+@usableFromInline
+package struct SearchIndex: Sendable, Equatable {
     /// The EPF table (`application`); a catalog table `P<table>` made with
     /// `--table-prefix P` is indexed too.
-    public var table: String
+    package var table: String
     /// The table's primary key, as EPF declares it: with the table name, it
     /// tells `application` from a prefixed table that ends with the same
     /// name (`artist_application`, keyed by two columns).
-    public var key: [String]
+    package var key: [String]
     /// The column indexed.
-    public var column: String
+    package var column: String
 
-    public init(table: String, key: [String], column: String) {
+    package init(table: String, key: [String], column: String) {
         self.table = table
         self.key = key
         self.column = column
@@ -23,7 +24,7 @@ public struct SearchIndex: Sendable, Equatable {
 
     /// The indexes the catalog builds. (`application_detail.title`, the
     /// localized names, would be the next one: a large table, so measure.)
-    public static let all: [SearchIndex] = [
+    package static let all: [SearchIndex] = [
         SearchIndex(table: "application", key: ["application_id"], column: "title"),
         SearchIndex(table: "artist", key: ["artist_id"], column: "name"),
     ]
@@ -32,22 +33,23 @@ public struct SearchIndex: Sendable, Equatable {
     /// written in each search table's declaration. Raise it when either
     /// changes: search tables of another version are rebuilt at the next
     /// apply of their table, and readers refuse them.
-    public static let version = 2
+    package static let version = 2
 
     /// Bits of a search rowid that hold the table's rowid.
-    public static let tableRowidBits = 40
+    package static let tableRowidBits = 40
     /// `search_rowid & tableRowidMask` is the table's rowid.
-    public static let tableRowidMask: Int64 = (1 << 40) - 1
+    package static let tableRowidMask: Int64 = (1 << 40) - 1
 
     /// SQL for the table rowid held in the search rowid expression `rowid`.
-    public static func tableRowid(_ rowid: String) -> String { "(\(rowid) & \(tableRowidMask))" }
+    package static func tableRowid(_ rowid: String) -> String { "(\(rowid) & \(tableRowidMask))" }
 
     /// The search table of catalog table `table`.
-    public static func tableName(for table: String) -> String { "epf_search_" + table }
+    @usableFromInline
+    package static func tableName(for table: String) -> String { "epf_search_" + table }
 
     /// The index of catalog table `table`, whose key is `key` and whose
     /// columns include `columns`, if the catalog indexes it.
-    public static func index(forTable table: String, key: [String], columns: some Sequence<String>) -> SearchIndex? {
+    package static func index(forTable table: String, key: [String], columns: some Sequence<String>) -> SearchIndex? {
         let columns = Set(columns)
         return all.first { table.hasSuffix($0.table) && $0.key == key && columns.contains($0.column) }
     }

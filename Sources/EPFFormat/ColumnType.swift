@@ -27,7 +27,7 @@ public struct ColumnType: Sendable, Hashable, Codable {
     public let kind: Kind
 
     /// Maps a declared type (case-insensitive, widths ignored) to a kind.
-    public init(declared: String) {
+    package init(declared: String) {
         self.declared = declared
         var base = Substring(declared)
         if let paren = base.firstIndex(of: "(") { base = base[..<paren] }

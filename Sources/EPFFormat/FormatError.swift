@@ -25,6 +25,7 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
         case windowsLineEnds
     }
 
+    /// The kind of problem.
     public var kind: Kind
     /// The file, as the user named it (filled in by whoever opened it).
     public var file: String?
@@ -40,7 +41,7 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What the user can do about it.
     public var hint: String
 
-    public init(
+    package init(
         _ kind: Kind, file: String? = nil, record: Int? = nil, headerRow: Int? = nil,
         byteOffset: Int64, detail: String, hint: String
     ) {
@@ -55,13 +56,15 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The same error with record numbers and offsets shifted by what came
     /// before the chunk it was found in.
-    public func shifted(records: Int, bytes: Int64) -> FormatError {
+    package func shifted(records: Int, bytes: Int64) -> FormatError {
         var copy = self
         if let record = copy.record { copy.record = record + records }
         copy.byteOffset += bytes
         return copy
     }
 
+    /// The place (file, record or header row, byte), what is wrong and
+    /// what to do: one line for a person.
     public var description: String {
         var place: [String] = []
         if let file { place.append(file) }
@@ -75,7 +78,7 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
 extension FormatError {
     /// A record refused because of `--strict`: it holds invalid UTF-8 or
     /// NUL bytes that would otherwise be repaired.
-    public static func strict(invalidSequences: Int, nulBytes: Int, file: String, record: Int, offset: Int64) -> FormatError {
+    package static func strict(invalidSequences: Int, nulBytes: Int, file: String, record: Int, offset: Int64) -> FormatError {
         let invalid = invalidSequences > 0
         return FormatError(
             invalid ? .invalidUTF8 : .nulBytes, file: file, record: record, byteOffset: offset,

@@ -19,11 +19,11 @@ public struct EPFHeader: Sendable, Equatable {
     public var warnings: [String]
 
     /// Position of each key column in `columns`.
-    public var keyColumnIndexes: [Int] {
+    package var keyColumnIndexes: [Int] {
         primaryKey.compactMap { columns.firstIndex(of: $0) }
     }
 
-    public init(
+    package init(
         columns: [String], types: [ColumnType], primaryKey: [String], declaredPrimaryKey: [String]? = nil,
         exportMode: ExportMode, dataOffset: Int = 0, rowCount: Int = 0, warnings: [String] = []
     ) {
@@ -52,7 +52,7 @@ public enum HeaderParser {
     }
 
     /// Largest header accepted; a longer one means this is not an EPF file.
-    public static let maximumHeaderBytes = 16 << 20
+    package static let maximumHeaderBytes = 16 << 20
 
     /// Parses the header from `bytes`, the start of a file. `isComplete`
     /// says `bytes` is the whole file (so running out of bytes is final).

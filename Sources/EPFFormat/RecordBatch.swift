@@ -1,6 +1,8 @@
 /// Per-record facts the parser found while splitting.
 public struct RecordFlags: OptionSet, Sendable, Hashable {
+    /// The flags as bits.
     public let rawValue: UInt8
+    /// The flags whose bits are set in `rawValue`.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// The row had more fields than columns; the extras were rejoined, with
@@ -16,10 +18,13 @@ public struct RecordFlags: OptionSet, Sendable, Hashable {
 
 /// One field: `start..<end` in the chunk the batch was parsed from.
 public struct FieldSpan: Sendable, Hashable {
+    /// Offset of the field's first byte in the chunk.
     public var start: Int
+    /// Offset just past the field's last byte.
     public var end: Int
+    /// The field's length in bytes.
     @inlinable public var count: Int { end - start }
-    @inlinable public init(start: Int, end: Int) {
+    @inlinable package init(start: Int, end: Int) {
         self.start = start
         self.end = end
     }
@@ -43,21 +48,23 @@ public final class RecordBatch: @unchecked Sendable {
     public internal(set) var count = 0
     /// Data records parsed before this batch in the same chunk pass; with the
     /// chunk's own base, this makes record numbers absolute.
-    public internal(set) var firstRecordInChunk = 0
+    package internal(set) var firstRecordInChunk = 0
     /// The `#recordsWritten:` value, when the footer was in this batch.
     public internal(set) var footer: Int?
     /// Chunk offset of the footer row.
-    public internal(set) var footerOffset = 0
+    package internal(set) var footerOffset = 0
     /// The first damaged record, which ends the batch. Record numbers are
     /// relative to the chunk, offsets relative to its first byte.
     public internal(set) var fault: FormatError?
     /// `##` rows met among the data rows (skipped like header legal rows).
-    public internal(set) var skippedCommentRows = 0
+    package internal(set) var skippedCommentRows = 0
 
     @usableFromInline let spans: UnsafeMutablePointer<FieldSpan>
     @usableFromInline let offsets: UnsafeMutablePointer<Int>
     @usableFromInline let flagStorage: UnsafeMutablePointer<RecordFlags>
 
+    /// An empty batch for records of `columnCount` fields, with room for
+    /// `capacity` of them.
     public init(columnCount: Int, capacity: Int = 4096) {
         precondition(columnCount > 0 && capacity > 0)
         self.columnCount = columnCount
@@ -74,7 +81,7 @@ public final class RecordBatch: @unchecked Sendable {
     }
 
     /// Empties the batch for the next run of records.
-    public func reset() {
+    package func reset() {
         count = 0
         footer = nil
         footerOffset = 0

@@ -30,9 +30,9 @@
 /// life; the scratch is reallocated only by `reserveScratch`, at the start
 /// of `decode`, so what a sink was given stays valid until the next
 /// `decode` call.
-public final class RecordDecoder {
+package final class RecordDecoder {
     /// Columns per record.
-    public let columnCount: Int
+    package let columnCount: Int
     @usableFromInline let kinds: UnsafeMutablePointer<ColumnType.Kind>
     /// Per column: an empty field is the empty text, not NULL.
     @usableFromInline let emptyIsText: UnsafeMutablePointer<Bool>
@@ -52,7 +52,7 @@ public final class RecordDecoder {
     /// (whose rule for empty key fields it applies). Under `strict`, a
     /// record whose text needs repair is refused; `file` names the file in
     /// that error.
-    public init<Sink: FieldSink>(header: EPFHeader, strict: Bool, file: String, sink: Sink.Type) {
+    package init<Sink: FieldSink>(header: EPFHeader, strict: Bool, file: String, sink: Sink.Type) {
         columnCount = header.columns.count
         self.strict = strict
         self.file = file
@@ -82,7 +82,7 @@ public final class RecordDecoder {
     /// record's 1-based number in its file) and `chunkOffset` (the file
     /// offset of `base`) only locate a `--strict` refusal.
     @inlinable @inline(__always)
-    public func decode<Sink: FieldSink>(
+    package func decode<Sink: FieldSink>(
         _ record: Int, of batch: RecordBatch, base: UnsafePointer<UInt8>, number: Int, chunkOffset: Int64,
         into sink: inout Sink
     ) throws(FormatError) -> RecordTally {

@@ -1,24 +1,25 @@
 /// What decoding one record repaired and what did not fit: the facts a
 /// loader adds to its counters (EPFCatalog's `LoadCounts.add(_:)`), so that
 /// every store counts the same way.
-public struct RecordTally: Sendable, Equatable {
+@usableFromInline
+package struct RecordTally: Sendable, Equatable {
     /// What the parser found about the record (rejoined fields).
-    public var flags: RecordFlags
+    @usableFromInline package var flags: RecordFlags
     /// Invalid UTF-8 sequences replaced by U+FFFD.
-    public var invalidSequences = 0
+    @usableFromInline package var invalidSequences = 0
     /// NUL bytes removed.
-    public var nulBytes = 0
+    @usableFromInline package var nulBytes = 0
     /// Integer fields that were not integers (or were refused).
-    public var nonNumericIntegers = 0
+    @usableFromInline package var nonNumericIntegers = 0
     /// Decimal fields that were not numbers (or were refused).
-    public var nonNumericDecimals = 0
+    @usableFromInline package var nonNumericDecimals = 0
     /// Boolean fields that were not 0/1/true/false (or were refused).
-    public var nonBooleanValues = 0
+    @usableFromInline package var nonBooleanValues = 0
     /// Date fields in no known form (or refused).
-    public var unparsedDates = 0
+    @usableFromInline package var unparsedDates = 0
 
     @inlinable
-    public init(
+    package init(
         flags: RecordFlags = [], invalidSequences: Int = 0, nulBytes: Int = 0, nonNumericIntegers: Int = 0,
         nonNumericDecimals: Int = 0, nonBooleanValues: Int = 0, unparsedDates: Int = 0
     ) {
@@ -33,7 +34,7 @@ public struct RecordTally: Sendable, Equatable {
 
     /// Fields whose value did not fit their column, all kinds together.
     @inlinable
-    public var misfits: Int { nonNumericIntegers + nonNumericDecimals + nonBooleanValues + unparsedDates }
+    package var misfits: Int { nonNumericIntegers + nonNumericDecimals + nonBooleanValues + unparsedDates }
 
     /// Counts one misfit of `kind` (text kinds always fit).
     @inlinable

@@ -97,21 +97,21 @@ public enum TextRepair {
     }
 
     /// What one repair did.
-    public struct Outcome: Sendable, Equatable {
-        public var length: Int
-        public var invalidSequences: Int
-        public var nulBytes: Int
+    package struct Outcome: Sendable, Equatable {
+        package var length: Int
+        package var invalidSequences: Int
+        package var nulBytes: Int
     }
 
     /// The largest output `repair` can write for `count` input bytes (each
     /// invalid byte may become the three bytes of U+FFFD).
     @inlinable
-    public static func repairedCapacity(_ count: Int) -> Int { count * 3 }
+    package static func repairedCapacity(_ count: Int) -> Int { count * 3 }
 
     /// Copies `p[0..<count]` to `out`, replacing each maximal invalid subpart
     /// with U+FFFD (EF BF BD) and dropping NUL bytes. `out` must hold
     /// `repairedCapacity(count)` bytes.
-    public static func repair(_ p: UnsafePointer<UInt8>, _ count: Int, into out: UnsafeMutablePointer<UInt8>) -> Outcome {
+    package static func repair(_ p: UnsafePointer<UInt8>, _ count: Int, into out: UnsafeMutablePointer<UInt8>) -> Outcome {
         var outcome = Outcome(length: 0, invalidSequences: 0, nulBytes: 0)
         var index = 0
         var written = 0

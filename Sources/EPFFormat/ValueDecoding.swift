@@ -6,10 +6,10 @@ import Darwin
 
 /// Decoders for the text of one field into the stored forms. Each works on
 /// the bytes in place and allocates nothing.
-public enum ValueDecoding {
+package enum ValueDecoding {
     /// `-?[0-9]{1,19}` that fits in Int64, else nil.
     @inlinable
-    public static func integer(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int64? {
+    package static func integer(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int64? {
         guard count > 0 else { return nil }
         var index = 0
         let negative = p[0] == UInt8(ascii: "-")
@@ -32,7 +32,7 @@ public enum ValueDecoding {
 
     /// `1`/`0`/`true`/`false` (any case), else nil.
     @inlinable
-    public static func boolean(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool? {
+    package static func boolean(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool? {
         if count == 1 {
             if p[0] == UInt8(ascii: "1") { return true }
             if p[0] == UInt8(ascii: "0") { return false }
@@ -59,7 +59,7 @@ public enum ValueDecoding {
     /// division, so the result is the nearest double. Longer forms go through
     /// `strtod`, which is also correctly rounded.
     @inlinable
-    public static func decimal(_ p: UnsafePointer<UInt8>, _ count: Int) -> Double? {
+    package static func decimal(_ p: UnsafePointer<UInt8>, _ count: Int) -> Double? {
         guard count > 0, count < 64 else { return nil }
         var index = 0
         let negative = p[0] == UInt8(ascii: "-")
@@ -134,7 +134,7 @@ public enum ValueDecoding {
     /// (UTC zones only) and the ISO forms themselves; nil for anything else,
     /// which the caller keeps verbatim.
     @inlinable
-    public static func date(_ p: UnsafePointer<UInt8>, _ count: Int, into out: UnsafeMutablePointer<UInt8>) -> Int? {
+    package static func date(_ p: UnsafePointer<UInt8>, _ count: Int, into out: UnsafeMutablePointer<UInt8>) -> Int? {
         // Shapes by length; separators checked per position.
         func digits(_ at: Int, _ n: Int) -> Int? {
             var value = 0
@@ -217,7 +217,7 @@ public enum ValueDecoding {
 
     /// Whether a field's text is a valid value of `kind` (empty fits all).
     /// Used to decide where the extra fields of a damaged row belong.
-    public static func fits(_ p: UnsafePointer<UInt8>, _ count: Int, kind: ColumnType.Kind) -> Bool {
+    package static func fits(_ p: UnsafePointer<UInt8>, _ count: Int, kind: ColumnType.Kind) -> Bool {
         guard count > 0 else { return true }
         switch kind {
         case .integer: return integer(p, count) != nil

@@ -4,29 +4,29 @@ import EPFInput
 import Foundation
 
 /// Options of `epf verify`.
-public struct VerifyOptions: Sendable {
+package struct VerifyOptions: Sendable {
     /// Count invalid UTF-8 and NUL bytes as damage (as `epf import --strict`
     /// would refuse them) instead of as repairs.
-    public var strict = false
+    package var strict = false
     /// Fail compressed files and archives that have no `.md5` beside them.
-    public var requireMD5 = false
+    package var requireMD5 = false
     /// Bytes per chunk read from a file.
-    public var chunkSize = 8 << 20
+    package var chunkSize = 8 << 20
     /// Where the temporary key index goes (default: the system's temporary
     /// folder). It holds the key columns of one file at a time.
-    public var temporaryFolder: String?
+    package var temporaryFolder: String?
     /// Memory for the key check: SQLite's page cache of the temporary key
     /// index, which also bounds its sorter (the rest spills to disk).
-    public var keyCheckMemory = 16 << 20
+    package var keyCheckMemory = 16 << 20
     /// Repeated keys listed per file (all of them are counted).
-    public var duplicateExamples = 5
+    package var duplicateExamples = 5
 
     /// What the key-checking store is made with.
-    public var keyCheck: KeyCheckSettings {
+    package var keyCheck: KeyCheckSettings {
         KeyCheckSettings(temporaryFolder: temporaryFolder, memory: keyCheckMemory, examples: duplicateExamples)
     }
 
-    public init(strict: Bool = false, requireMD5: Bool = false, chunkSize: Int = 8 << 20, temporaryFolder: String? = nil) {
+    package init(strict: Bool = false, requireMD5: Bool = false, chunkSize: Int = 8 << 20, temporaryFolder: String? = nil) {
         self.strict = strict
         self.requireMD5 = requireMD5
         self.chunkSize = chunkSize
@@ -35,8 +35,8 @@ public struct VerifyOptions: Sendable {
 }
 
 /// What verifying one table file found.
-public struct VerifyReport: Sendable, Encodable, Equatable {
-    public enum Status: String, Sendable, Codable {
+package struct VerifyReport: Sendable, Encodable, Equatable {
+    package enum Status: String, Sendable, Codable {
         /// `epf import` would store every row as it is.
         case clean
         /// `epf import` would take the file, repairing, skipping or keeping
@@ -46,32 +46,32 @@ public struct VerifyReport: Sendable, Encodable, Equatable {
         case damaged
     }
 
-    public var path: String
-    public var table: String
-    public var feed: String?
-    public var feedDate: String?
+    package var path: String
+    package var table: String
+    package var feed: String?
+    package var feedDate: String?
     /// FULL or INCREMENTAL, once the header was read.
-    public var mode: String?
-    public var exportDate: Int64?
-    public var status: Status
-    public var size: Int64
+    package var mode: String?
+    package var exportDate: Int64?
+    package var status: Status
+    package var size: Int64
     /// Data rows read (up to the damage, for a damaged file).
-    public var rows: Int
+    package var rows: Int
     /// Rows an import would repair (rejoined fields, U+FFFD, NUL removed).
-    public var repaired: Int
+    package var repaired: Int
     /// Rows an import would skip (earlier rows of a repeated key).
-    public var skipped: Int
+    package var skipped: Int
     /// Values an import would keep as text (not of their declared type).
-    public var keptAsText: Int
-    public var seconds: Double
-    public var counts: LoadCounts
+    package var keptAsText: Int
+    package var seconds: Double
+    package var counts: LoadCounts
     /// Some of the repeated keys (`counts.duplicateKeys` counts them all).
-    public var duplicateKeys: [DuplicateKey]
+    package var duplicateKeys: [DuplicateKey]
     /// For a damaged file: file, record or header row, byte offset, what is
     /// wrong and what to do, worded as `epf import` words it.
-    public var error: String?
+    package var error: String?
     /// Header warnings and repair notes.
-    public var warnings: [String]
+    package var warnings: [String]
 
     /// The verdict on a file that went through the import's reading path.
     init(_ report: FileReport, duplicateKeys: [DuplicateKey]) {
@@ -109,7 +109,7 @@ public struct VerifyReport: Sendable, Encodable, Equatable {
         case counts, duplicateKeys, error, warnings
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(path, forKey: .path)
         try container.encode(table, forKey: .table)
@@ -142,8 +142,8 @@ public struct VerifyReport: Sendable, Encodable, Equatable {
 /// in flight) plus the key check, which goes through a temporary on-disk
 /// SQLite table of the key columns (`SQLiteKeyCheckStore`): its page cache and sorter
 /// use at most about `keyCheckMemory`, whatever the file size.
-public final class FeedVerifier {
-    public let options: VerifyOptions
+package final class FeedVerifier {
+    package let options: VerifyOptions
     let makeStore: (KeyCheckSettings) -> any KeyCheckingStore
     let events: (ImportEvent) -> Void
 
@@ -154,7 +154,7 @@ public final class FeedVerifier {
     ///   - events: reading progress, as an import reports it
     ///     (`fileStarted`, `progress`, `buildingKey` for the key check,
     ///     `fileFinished`, `note`).
-    public init(
+    package init(
         options: VerifyOptions = VerifyOptions(), makeStore: @escaping (KeyCheckSettings) -> any KeyCheckingStore,
         events: @escaping (ImportEvent) -> Void = { _ in }
     ) {
@@ -165,7 +165,7 @@ public final class FeedVerifier {
 
     /// Verifies every file of `plan`. Unlike an import, a damaged file
     /// blocks nothing: every unit is read.
-    public func run(_ plan: ImportPlan) -> [VerifyReport] {
+    package func run(_ plan: ImportPlan) -> [VerifyReport] {
         let store = makeStore(options.keyCheck)
         var importOptions = ImportOptions(
             strict: options.strict, chunkSize: options.chunkSize, requireMD5: options.requireMD5, allowShrink: true,
@@ -189,7 +189,7 @@ public final class FeedVerifier {
 
     /// Plans `paths` as `epf import` would (download folders, feed folders,
     /// archives, table files) and verifies them.
-    public func run(paths: [String], filter: TableFilter? = nil) throws(PlanError) -> [VerifyReport] {
+    package func run(paths: [String], filter: TableFilter? = nil) throws(PlanError) -> [VerifyReport] {
         let all: TableFilter
         if let filter { all = filter } else { all = try TableFilter() }
         return run(try ImportPlanner.plan(paths: paths, filter: all))

@@ -3,6 +3,7 @@ import EPFFormat
 
 /// How one table file of an import ended, for the summary and `--format json`.
 public struct FileReport: Sendable, Encodable, Equatable {
+    /// How the file ended.
     public enum Status: String, Sendable, Codable {
         /// Applied to the live tables.
         case applied
@@ -16,15 +17,21 @@ public struct FileReport: Sendable, Encodable, Equatable {
         case blocked
     }
 
+    /// The path as the user sees it (`archive:entry` inside an archive).
     public var path: String
+    /// The catalog table it goes into.
     public var table: String
+    /// The feed the file belongs to (`itunes`, `pricing`, ...), if known.
     public var feed: String?
+    /// The feed's date from its folder name, `YYYY-MM-DD`.
     public var feedDate: String?
     /// FULL or INCREMENTAL, once the header was read.
     public var mode: String?
     /// The first row's `export_date` (epoch milliseconds), once read.
     public var exportDate: Int64?
+    /// How the file ended.
     public var status: Status
+    /// The file's size in bytes (compressed size for a compressed file).
     public var size: Int64
     /// Rows of the file, this run's and those an interrupted earlier run
     /// had committed (`resumedRows`).
@@ -32,8 +39,11 @@ public struct FileReport: Sendable, Encodable, Equatable {
     /// Of `rows`, those an interrupted earlier run had loaded: this run
     /// resumed after them (all of them when the file was staged completely).
     public var resumedRows = 0
+    /// Rows repaired in any way (`LoadCounts.repairedRows`).
     public var repaired: Int
+    /// Rows read but not stored (`LoadCounts.skippedRows`).
     public var skipped: Int
+    /// Wall time spent on the file.
     public var seconds: Double
     /// Of `seconds`, the time spent after the last row was loaded: building
     /// the key and search indexes (the tail a faster reader cannot shorten).
@@ -43,6 +53,7 @@ public struct FileReport: Sendable, Encodable, Equatable {
     public var rowsPerSecond: Double {
         seconds > 0 ? Double(rows - resumedRows) / seconds : 0
     }
+    /// What loading the file found and did, row by row.
     public var counts: LoadCounts
     /// For applied files: what changed in the live table.
     public var outcome: ApplyOutcome?
@@ -52,15 +63,15 @@ public struct FileReport: Sendable, Encodable, Equatable {
     public var warnings: [String]
     /// The size and md5 of the file as downloaded (the archive that held it,
     /// for an archive's entry): the journal's identity of a download.
-    public var originSize: Int64? = nil
+    package var originSize: Int64? = nil
     /// The md5 its `.md5` side file gave (checked), if there was one.
-    public var originMD5: String? = nil
+    package var originMD5: String? = nil
     /// The download's fingerprint (`xxh64:...`), computed as it was read.
-    public var originHash: String? = nil
+    package var originHash: String? = nil
     /// The download's modification time (nanoseconds since 1970).
-    public var originModified: Int64? = nil
+    package var originModified: Int64? = nil
     /// For a feed archive's file: every table file the archive held.
-    public var archiveTables: [String]? = nil
+    package var archiveTables: [String]? = nil
 
     enum CodingKeys: String, CodingKey {
         case path, table, feed, feedDate, mode, exportDate, status, size, rows, resumedRows, repaired, skipped, seconds, indexSeconds
@@ -68,6 +79,8 @@ public struct FileReport: Sendable, Encodable, Equatable {
         case counts, outcome, error, warnings
     }
 
+    /// Encodes the report as `epf import --format json` prints it, with
+    /// `rowsPerSecond`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(path, forKey: .path)

@@ -2,67 +2,67 @@ import EPFInput
 import Foundation
 
 /// One table file to import.
-public struct PlannedFile: Sendable, Equatable {
+package struct PlannedFile: Sendable, Equatable {
     /// The path as the user will see it (`archive:entry` inside an archive).
-    public var path: String
+    package var path: String
     /// The catalog table it goes into (prefix included).
-    public var table: String
+    package var table: String
     /// The file's size in bytes (compressed size for a compressed file).
-    public var size: Int64
+    package var size: Int64
     /// The file's modification time (nanoseconds since 1970), when planned:
     /// with the size, the cheap check of whether a download changed.
-    public var modified: Int64? = nil
+    package var modified: Int64? = nil
     /// How the file holds its table: plain, compressed, or a one-table archive.
-    public var format: InputFormat = .plain
+    package var format: InputFormat = .plain
     /// The md5 its `.md5` side file gives, checked in the same pass.
-    public var expectedMD5: String?
+    package var expectedMD5: String?
     /// Why its `.md5` side file could not be read (the file then fails, not
     /// the whole plan).
-    public var md5Problem: String?
+    package var md5Problem: String?
 
     /// Compressed files come with an `.md5` side file; plain ones do not.
-    public var lacksMD5: Bool { format != .plain && expectedMD5 == nil }
+    package var lacksMD5: Bool { format != .plain && expectedMD5 == nil }
 }
 
 /// A feed shipped as one archive (`itunes20261101.tbz` holding
 /// `itunes20261101/<table>`): its files are found as the archive is read.
-public struct PlannedArchive: Sendable, Equatable {
-    public var path: String
-    public var format: InputFormat
-    public var size: Int64
+package struct PlannedArchive: Sendable, Equatable {
+    package var path: String
+    package var format: InputFormat
+    package var size: Int64
     /// The archive's modification time (nanoseconds since 1970).
-    public var modified: Int64? = nil
-    public var expectedMD5: String?
+    package var modified: Int64? = nil
+    package var expectedMD5: String?
     /// Why its `.md5` side file could not be read.
-    public var md5Problem: String?
+    package var md5Problem: String?
 }
 
 /// Files applied together: all of a feed folder's (or feed archive's) files
 /// go live in one transaction, or none do. A table file named on its own is
 /// its own unit.
-public struct ImportUnit: Sendable, Equatable {
+package struct ImportUnit: Sendable, Equatable {
     /// The folder or file the user named.
-    public var path: String
+    package var path: String
     /// Feed and date, when the folder (or a file's folder) is named like one.
     package var feed: FeedName?
     /// The files, for a folder or a single file.
-    public var files: [PlannedFile]
+    package var files: [PlannedFile]
     /// The archive, for a feed shipped as one archive (`files` is empty).
-    public var archive: PlannedArchive?
+    package var archive: PlannedArchive?
     /// Table names to import and the prefix, for an archive's entries.
-    public var filter: TableFilter?
-    public var tablePrefix: String = ""
+    package var filter: TableFilter?
+    package var tablePrefix: String = ""
     /// Found in a download folder (so scheduled by date against the journal)
     /// rather than named by the user.
-    public var fromDownloadTree = false
+    package var fromDownloadTree = false
     /// For a feed archive: catalog tables the journal lists as applied from
     /// this very archive; their entries are passed over.
-    public var skipTables: Set<String> = []
+    package var skipTables: Set<String> = []
 
     /// Whether the unit has anything to import.
-    public var isEmpty: Bool { files.isEmpty && archive == nil }
+    package var isEmpty: Bool { files.isEmpty && archive == nil }
 
-    public static func == (lhs: ImportUnit, rhs: ImportUnit) -> Bool {
+    package static func == (lhs: ImportUnit, rhs: ImportUnit) -> Bool {
         lhs.path == rhs.path && lhs.feed == rhs.feed && lhs.files == rhs.files && lhs.archive == rhs.archive
             && lhs.tablePrefix == rhs.tablePrefix && lhs.fromDownloadTree == rhs.fromDownloadTree
             && lhs.skipTables == rhs.skipTables
@@ -71,7 +71,8 @@ public struct ImportUnit: Sendable, Equatable {
 
 /// What to import, in order.
 public struct ImportPlan: Sendable, Equatable {
-    public var units: [ImportUnit]
+    /// The units, in the order they import.
+    package var units: [ImportUnit]
     /// Things the user should know about the paths (files ignored, ...).
     public var notes: [String]
 
@@ -82,9 +83,14 @@ public struct ImportPlan: Sendable, Equatable {
 /// Which tables to import: `--include` / `--exclude` regular expressions,
 /// matched against whole table names (before any prefix).
 public struct TableFilter: Sendable {
-    public var include: [String]
-    public var exclude: [String]
+    /// Tables to import (all when empty).
+    package var include: [String]
+    /// Tables to leave out.
+    package var exclude: [String]
 
+    /// Tables whose name matches some `include` pattern (any table when
+    /// there is none) and no `exclude` pattern. Throws when a pattern is
+    /// not a regular expression.
     public init(include: [String] = [], exclude: [String] = []) throws(PlanError) {
         for pattern in include + exclude {
             do {
@@ -97,7 +103,7 @@ public struct TableFilter: Sendable {
         self.exclude = exclude
     }
 
-    public func accepts(_ table: String) -> Bool {
+    package func accepts(_ table: String) -> Bool {
         func matches(_ pattern: String) -> Bool {
             guard let regex = try? Regex(pattern) else { return false }
             return (try? regex.wholeMatch(in: table)) != nil
@@ -109,7 +115,9 @@ public struct TableFilter: Sendable {
 
 /// A path that cannot be planned.
 public struct PlanError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong with the paths or the filters, in plain words.
     public var detail: String
+    /// `detail`.
     public var description: String { detail }
 }
 
@@ -230,7 +238,7 @@ public enum ImportPlanner {
 
     /// The table a file holds: its name without extension, `-` made `_`;
     /// nil for names that are not table files or archives.
-    public static func tableName(forFile name: String) -> String? {
+    package static func tableName(forFile name: String) -> String? {
         InputFormat.of(fileName: name).map { tableName($0.stem) }
     }
 

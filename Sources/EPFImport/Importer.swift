@@ -29,6 +29,8 @@ public struct ImportOptions: Sendable {
     /// changes that no later FULL of an earlier date could complete).
     public var allowIncrementalWithoutFull = false
 
+    /// The options, each as its property says (`chunksInFlight` from the
+    /// number of cores); `parallelTables` at least 1.
     public init(
         strict: Bool = false, chunkSize: Int = 8 << 20, requireMD5: Bool = false, allowShrink: Bool = false,
         parallelTables: Int = 1, allowIncrementalWithoutFull: Bool = false
@@ -46,10 +48,18 @@ public struct ImportOptions: Sendable {
 /// loaded and checked into staging, then the unit is applied in one
 /// transaction; if any file of the unit fails, none of it is applied.
 public final class Importer {
-    public let store: any CatalogStore
-    public let options: ImportOptions
+    /// The catalog the plan goes into.
+    package let store: any CatalogStore
+    /// How the files are read and applied.
+    package let options: ImportOptions
     let events: (ImportEvent) -> Void
 
+    /// An importer into `store` (`SQLiteCatalogStore`,
+    /// `PostgresCatalogStore`).
+    ///
+    /// - Parameter events: what happens, as it happens (files started,
+    ///   progress, applies, reports); called from the importer's threads,
+    ///   one event at a time.
     public init(store: any CatalogStore, options: ImportOptions = ImportOptions(), events: @escaping (ImportEvent) -> Void = { _ in }) {
         self.store = store
         self.options = options
@@ -106,7 +116,7 @@ public final class Importer {
     }
 
     /// Imports one unit.
-    public func run(_ unit: ImportUnit) -> [FileReport] {
+    package func run(_ unit: ImportUnit) -> [FileReport] {
         var staged: [(StagedTable, FileReport, String)] = []
         var reports: [FileReport] = []
         var failed = false

@@ -1,21 +1,25 @@
 /// A problem reaching the bytes of a file (as opposed to a problem with the
 /// bytes themselves, which is a `FormatError`).
 public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file, as the user named it.
     public var path: String
+    /// What went wrong, in plain words.
     public var detail: String
+    /// What the user can do about it.
     public var hint: String
 
-    public init(path: String, detail: String, hint: String) {
+    package init(path: String, detail: String, hint: String) {
         self.path = path
         self.detail = detail
         self.hint = hint
     }
 
+    /// `path: detail. hint`.
     public var description: String { "\(path): \(detail). \(hint)" }
 
     /// A compressed file or archive with no `.md5` beside it, when md5s are
     /// required (`--require-md5`).
-    public static func missingMD5(_ path: String) -> InputError {
+    package static func missingMD5(_ path: String) -> InputError {
         InputError(
             path: path, detail: "no \(path).md5 beside it, and --require-md5 is set",
             hint: "Download its .md5 file too (it comes beside every archive), or run without --require-md5")

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How a file found in a download holds its table(s), from its name.
-public enum InputFormat: String, Sendable, Equatable, Codable {
+package enum InputFormat: String, Sendable, Equatable, Codable {
     /// An extracted table file: no extension (`application_price`).
     case plain
     /// One gzipped table file: `application.gz`.
@@ -16,7 +16,7 @@ public enum InputFormat: String, Sendable, Equatable, Codable {
     case zip
 
     /// Whether files of this format are tar archives (hold several files).
-    public var isArchive: Bool { self == .tarBzip2 || self == .tarGzip || self == .zip }
+    package var isArchive: Bool { self == .tarBzip2 || self == .tarGzip || self == .zip }
 
     static let suffixes: [(String, InputFormat)] = [
         (".tar.bz2", .tarBzip2), (".tbz2", .tarBzip2), (".tbz", .tarBzip2),
@@ -27,7 +27,7 @@ public enum InputFormat: String, Sendable, Equatable, Codable {
     /// The format and the name without its extension (`itunes20261101.tbz`
     /// -> `.tarBzip2`, `itunes20261101`); nil for names that are none of
     /// these (`.md5` side files, partial downloads, other files).
-    public static func of(fileName name: String) -> (format: InputFormat, stem: String)? {
+    package static func of(fileName name: String) -> (format: InputFormat, stem: String)? {
         for (suffix, format) in suffixes where name.hasSuffix(suffix) && name.count > suffix.count {
             let stem = String(name.dropLast(suffix.count))
             return stem.contains(".") ? nil : (format, stem)
@@ -37,7 +37,7 @@ public enum InputFormat: String, Sendable, Equatable, Codable {
 
     /// Partial downloads that must never be read: `.part`, `.tmp`,
     /// `.crdownload`.
-    public static func isPartialDownload(_ name: String) -> Bool {
+    package static func isPartialDownload(_ name: String) -> Bool {
         name.hasSuffix(".part") || name.hasSuffix(".tmp") || name.hasSuffix(".crdownload")
     }
 

@@ -3,11 +3,11 @@ import EPFCatalog
 /// What `epf tables`, `epf history` and `epf sql` read from a PostgreSQL
 /// catalog: the admin engine (`CatalogAdminEngine`) over one connection
 /// (`PostgresReadSource`). Lookups and search: `PostgresCatalog`.
-public typealias PostgresCatalogReader = CatalogAdminEngine<PostgresReadSource>
+package typealias PostgresCatalogReader = CatalogAdminEngine<PostgresReadSource>
 
 extension CatalogAdminEngine where Source == PostgresReadSource {
     /// Connects to the catalog at `target`. Throws when it cannot.
-    public convenience init(target: PostgresTarget) throws(CatalogError) {
+    package convenience init(target: PostgresTarget) throws(CatalogError) {
         self.init(source: try PostgresReadSource(target: target, applicationName: "epf admin"))
     }
 }

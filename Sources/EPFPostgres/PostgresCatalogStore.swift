@@ -16,6 +16,7 @@ public struct PostgresStoreOptions: Sendable {
     /// `maintenance_work_mem` of the loading sessions (index builds).
     public var maintenanceWorkMem = "512MB"
 
+    /// The options, each as its property says.
     public init(unloggedStaging: Bool = false, commitBytes: Int = 256 << 20, flushBytes: Int = 1 << 20) {
         self.unloggedStaging = unloggedStaging
         self.commitBytes = commitBytes
@@ -38,8 +39,8 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     /// PostgreSQL's 1600 columns a table, less the staging table's
     /// `epf_record` column.
     public var maximumColumns: Int { 1599 }
-    public let target: PostgresTarget
-    public let options: PostgresStoreOptions
+    package let target: PostgresTarget
+    package let options: PostgresStoreOptions
     /// Staging tables left by an import that was killed and that cannot be
     /// resumed (no checkpoint, or `restart`), dropped on open.
     public private(set) var droppedLeftovers: [String] = []
@@ -159,10 +160,13 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
         return row
     }
 
+    /// Applies the staged tables and their journal entries in one
+    /// transaction (`CatalogStore.apply(_:journal:)`).
     public func apply(_ staged: [StagedTable], journal: [JournalEntry]) throws -> [ApplyOutcome] {
         try applyStaged(staged, journal: journal)
     }
 
+    /// Drops staged tables that will not be applied.
     public func discard(_ staged: [StagedTable]) {
         locked { _ in
             for table in staged { try? dropStaging(table.stagingName) }
@@ -173,12 +177,16 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     /// other files: their staging tables would only take space).
     public func importFinished() throws { try dropUntouchedLoads() }
 
+    /// Records journal entries on their own (for files that failed).
     public func record(_ journal: [JournalEntry]) throws { try recordJournal(journal) }
 
+    /// Every file the journal lists as applied, oldest first.
     public func appliedFiles() throws -> [AppliedFile] { try journalAppliedFiles() }
 
+    /// Records new modification times of downloads found unchanged by md5.
     public func confirmUnchanged(_ downloads: [(id: Int64, modified: Int64)]) throws { try confirmUnchangedDownloads(downloads) }
 
+    /// Rows of a live table; nil when the table does not exist.
     public func rowCount(of table: String) throws -> Int? { try liveRowCount(of: table) }
 
     /// The applied files of the catalog at `target`, read without creating
@@ -244,7 +252,7 @@ extension PostgresStoreOptions {
     /// The options `epf import` takes from the environment (tuning knobs,
     /// for measurements): `EPF_PG_STAGING=logged|unlogged`,
     /// `EPF_PG_COMMIT_MB` (megabytes of input per commit).
-    public init(environment: [String: String]) throws(CatalogError) {
+    package init(environment: [String: String]) throws(CatalogError) {
         self.init()
         switch environment["EPF_PG_STAGING"]?.lowercased() {
         case nil, "", "logged": unloggedStaging = false

@@ -5,13 +5,13 @@ import Foundation
 ///
 /// Not thread-safe: one thread uses a connection at a time (each table
 /// loader has its own; the store guards its own with a lock).
-public final class PostgresConnection {
+package final class PostgresConnection {
     let handle: OpaquePointer
-    public let target: PostgresTarget
+    package let target: PostgresTarget
 
     /// Connects and sets what every session of the importer needs: UTF-8
     /// text, ISO dates, and a name the server's activity view shows.
-    public init(_ target: PostgresTarget, applicationName: String = "epf") throws(PostgresError) {
+    package init(_ target: PostgresTarget, applicationName: String = "epf") throws(PostgresError) {
         self.target = target
         guard let connection = PQconnectdb(target.conninfo) else {
             throw PostgresError(sqlState: nil, message: "\(target.redacted): libpq could not allocate a connection")
@@ -31,11 +31,11 @@ public final class PostgresConnection {
     deinit { PQfinish(handle) }
 
     /// The server's version number (150018 for 15.18).
-    public var serverVersion: Int { Int(PQserverVersion(handle)) }
+    package var serverVersion: Int { Int(PQserverVersion(handle)) }
 
     /// Runs statements (several, separated by `;`, are allowed) that return
     /// no rows or whose rows are not wanted.
-    public func execute(_ sql: String) throws(PostgresError) {
+    package func execute(_ sql: String) throws(PostgresError) {
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -44,7 +44,7 @@ public final class PostgresConnection {
     /// Runs one statement with text parameters (nil is NULL) and returns
     /// its rows as text (nil for NULL).
     @discardableResult
-    public func query(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> [[String?]] {
+    package func query(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> [[String?]] {
         let result = withParameters(parameters) { values in
             PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
         }
@@ -55,7 +55,7 @@ public final class PostgresConnection {
 
     /// Runs one statement with `parameters` (nil is NULL) and hands each
     /// row of its result to `body`, in order, read in place.
-    public func forEachRow(_ sql: String, _ parameters: [String?], _ body: (PostgresRow) -> Void) throws(PostgresError) {
+    package func forEachRow(_ sql: String, _ parameters: [String?], _ body: (PostgresRow) -> Void) throws(PostgresError) {
         let result = withParameters(parameters) { values in
             PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
         }
@@ -66,13 +66,13 @@ public final class PostgresConnection {
     }
 
     /// The first column of the first row, as text.
-    public func scalar(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> String? {
+    package func scalar(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> String? {
         try query(sql, parameters).first?.first ?? nil
     }
 
     /// Runs one statement that changes rows and returns how many it changed.
     @discardableResult
-    public func change(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> Int {
+    package func change(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> Int {
         let result = withParameters(parameters) { values in
             PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
         }
@@ -83,7 +83,7 @@ public final class PostgresConnection {
 
     /// Runs `sql` inside a savepoint of the open transaction; false (and
     /// the savepoint rolled back) when it fails on a unique violation.
-    public func executeUnlessUniqueViolation(_ sql: String) throws(PostgresError) -> Bool {
+    package func executeUnlessUniqueViolation(_ sql: String) throws(PostgresError) -> Bool {
         try execute("SAVEPOINT epf_unique")
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
@@ -98,11 +98,11 @@ public final class PostgresConnection {
     }
 
     /// Whether a transaction is open.
-    public var inTransaction: Bool { PQtransactionStatus(handle) != PQTRANS_IDLE }
+    package var inTransaction: Bool { PQtransactionStatus(handle) != PQTRANS_IDLE }
 
     /// Rolls back an open transaction, if any; errors are ignored (the
     /// connection may be gone).
-    public func rollback() {
+    package func rollback() {
         if inTransaction {
             PQclear(PQexec(handle, "ROLLBACK"))
         }
@@ -111,7 +111,7 @@ public final class PostgresConnection {
     // MARK: COPY
 
     /// Starts `COPY ... FROM STDIN`.
-    public func beginCopy(_ sql: String) throws(PostgresError) {
+    package func beginCopy(_ sql: String) throws(PostgresError) {
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         guard PQresultStatus(result) == PGRES_COPY_IN else {
@@ -121,20 +121,20 @@ public final class PostgresConnection {
     }
 
     /// Sends bytes of the COPY stream.
-    public func putCopyData(_ bytes: UnsafePointer<UInt8>, count: Int) throws(PostgresError) {
+    package func putCopyData(_ bytes: UnsafePointer<UInt8>, count: Int) throws(PostgresError) {
         let sent = bytes.withMemoryRebound(to: CChar.self, capacity: count) { PQputCopyData(handle, $0, Int32(count)) }
         guard sent == 1 else { throw error(nil, prefix: "sending COPY data") }
     }
 
     /// Ends the COPY stream and returns the rows the server stored.
     @discardableResult
-    public func endCopy() throws(PostgresError) -> Int {
+    package func endCopy() throws(PostgresError) -> Int {
         guard PQputCopyEnd(handle, nil) == 1 else { throw error(nil, prefix: "ending COPY") }
         return try drainCopyResults()
     }
 
     /// Abandons a COPY in progress (the server rolls it back).
-    public func abortCopy() {
+    package func abortCopy() {
         if PQputCopyEnd(handle, "abandoned by epf") == 1 {
             _ = try? drainCopyResults()
         }
@@ -158,7 +158,7 @@ public final class PostgresConnection {
     // MARK: Helpers
 
     /// `'text'` as a SQL string literal.
-    public func literal(_ text: String) -> String {
+    package func literal(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 

@@ -2,23 +2,23 @@ import EPFCatalog
 
 /// A failed libpq call or a statement the server refused, with its
 /// passwords already scrubbed.
-public struct PostgresError: Error, Sendable, CustomStringConvertible {
+package struct PostgresError: Error, Sendable, CustomStringConvertible {
     /// The server's SQLSTATE (`23505` unique violation, ...), if it sent one.
-    public var sqlState: String?
+    package var sqlState: String?
     /// The message, first line first (libpq's primary message, then
     /// `DETAIL`/`CONTEXT` lines).
-    public var message: String
+    package var message: String
     /// For an error inside a COPY stream: the line of that stream, from the
     /// server's CONTEXT (`COPY t, line 12, column c: ...`).
-    public var copyLine: Int?
+    package var copyLine: Int?
 
-    public var description: String { message }
+    package var description: String { message }
 
     /// A unique index could not be built: the key repeats.
-    public var isUniqueViolation: Bool { sqlState == "23505" }
+    package var isUniqueViolation: Bool { sqlState == "23505" }
 
     /// The server's disk is full (`disk_full`).
-    public var isDiskFull: Bool { sqlState == "53100" }
+    package var isDiskFull: Bool { sqlState == "53100" }
 
     /// Advice for the errors a user can do something about.
     var hint: String {
@@ -63,5 +63,5 @@ extension CatalogError {
 }
 
 extension PostgresError: CatalogErrorConvertible {
-    public func catalogError(while action: String) -> CatalogError { CatalogError(self, while: action) }
+    package func catalogError(while action: String) -> CatalogError { CatalogError(self, while: action) }
 }

@@ -9,17 +9,17 @@ import EPFTextSearch
 /// Each snapshot is a REPEATABLE READ, READ ONLY transaction. Never writes.
 ///
 /// Not thread-safe: one connection, used from one thread at a time.
-public final class PostgresReadSource: CatalogAdminSource {
+package final class PostgresReadSource: CatalogAdminSource {
     /// The catalog's server and database.
-    public let target: PostgresTarget
+    package let target: PostgresTarget
     /// The one connection every query runs on.
-    public let connection: PostgresConnection
+    package let connection: PostgresConnection
     /// Cuts a search's words as the index was cut (made on first search).
     private var tokenizer: SearchTokenizer?
 
     /// Connects to the catalog at `target`; `applicationName` is what the
     /// server's activity view shows.
-    public init(target: PostgresTarget, applicationName: String = "epf read") throws(CatalogError) {
+    package init(target: PostgresTarget, applicationName: String = "epf read") throws(CatalogError) {
         self.target = target
         do {
             connection = try PostgresConnection(target, applicationName: applicationName)
@@ -28,14 +28,14 @@ public final class PostgresReadSource: CatalogAdminSource {
         }
     }
 
-    public var displayName: String { target.redacted }
+    package var displayName: String { target.redacted }
 
-    public func parameter(_ number: Int) -> String { "$\(number)" }
+    package func parameter(_ number: Int) -> String { "$\(number)" }
 
     /// The `C` collation compares bytes, as SQLite's default does.
-    public func bytewise(_ expression: String) -> String { "\(expression) COLLATE \"C\"" }
+    package func bytewise(_ expression: String) -> String { "\(expression) COLLATE \"C\"" }
 
-    public func relations() throws(PostgresError) -> Set<String> {
+    package func relations() throws(PostgresError) -> Set<String> {
         Set(
             try connection.query(
                 """
@@ -45,26 +45,26 @@ public final class PostgresReadSource: CatalogAdminSource {
             ).compactMap { $0[0] })
     }
 
-    public func columnNames(of table: String) throws(PostgresError) -> [String] {
+    package func columnNames(of table: String) throws(PostgresError) -> [String] {
         try connection.columnNames(of: table)
     }
 
-    public func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (PostgresRow) -> Void) throws(PostgresError) {
+    package func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (PostgresRow) -> Void) throws(PostgresError) {
         try connection.forEachRow(sql, (0..<arguments.count).map { arguments[$0].textValue }, body)
     }
 
-    public var snapshotStatement: String { "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY" }
+    package var snapshotStatement: String { "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY" }
 
     // MARK: Search
 
-    public func isCurrentSearchIndex(_ name: String) throws(PostgresError) -> Bool {
+    package func isCurrentSearchIndex(_ name: String) throws(PostgresError) -> Bool {
         try PostgresSearchIndex.isCurrent(name, on: connection)
     }
 
     /// `tsquery`s of the words as `SearchTokenizer` cuts them (the index's
     /// own tokens); the prefix-only matches in one query, so that GIN
     /// tells them apart without reading the rows.
-    public func searchMatch(_ term: String) throws(CatalogError) -> SearchMatch? {
+    package func searchMatch(_ term: String) throws(CatalogError) -> SearchMatch? {
         if tokenizer == nil { tokenizer = try SearchTokenizer() }
         guard let words = tokenizer?.queryWords(term) else { return nil }
         let whole = PostgresSearchIndex.query(words, prefix: false)
@@ -73,7 +73,7 @@ public final class PostgresReadSource: CatalogAdminSource {
 
     /// The search table's own rows (it holds the Apple ID), in
     /// `(sort_key, seq)` order, which is SQLite's search order.
-    public func searchRows(index: String, application: String, match: String) -> SearchRowsSQL {
+    package func searchRows(index: String, application: String, match: String) -> SearchRowsSQL {
         SearchRowsSQL(from: "\(index) AS s WHERE s.words @@ \(match)::tsquery", applicationID: "s.application_id", order: "s.sort_key, s.seq")
     }
 
@@ -93,7 +93,7 @@ public final class PostgresReadSource: CatalogAdminSource {
     /// meets a page's matches early (5,000 matches in 1M titles: one row in
     /// 200, so a page of 50 within ~10,000 rows). The choice is made with
     /// `SET LOCAL enable_*` for the one query, reset after.
-    public func searchPage(index: String, match: String, pageEnd: Int, _ page: () throws(PostgresError) -> [Int64]) throws(PostgresError)
+    package func searchPage(index: String, match: String, pageEnd: Int, _ page: () throws(PostgresError) -> [Int64]) throws(PostgresError)
         -> [Int64]
     {
         let bound = Self.sortedMatchesAtMost(pageEnd: pageEnd)
@@ -113,15 +113,15 @@ public final class PostgresReadSource: CatalogAdminSource {
 
     // MARK: Admin
 
-    public func baseTables() throws(PostgresError) -> [String] {
+    package func baseTables() throws(PostgresError) -> [String] {
         try connection.query("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()").compactMap { $0[0] }
     }
 
-    public func secondsBetween(_ start: String, _ end: String) -> String {
+    package func secondsBetween(_ start: String, _ end: String) -> String {
         "round(extract(epoch FROM \(end)::timestamptz - \(start)::timestamptz))::bigint"
     }
 
-    public func readOnlyQuery(_ sql: String) throws(ReadOnlyQueryError) -> (columns: [String], rows: [[SQLValue]]) {
+    package func readOnlyQuery(_ sql: String) throws(ReadOnlyQueryError) -> (columns: [String], rows: [[SQLValue]]) {
         try PostgresReadOnlyQuery.run(sql, on: connection)
     }
 }

@@ -7,7 +7,7 @@ import EPFCatalog
 /// integers, `float4/8` and `numeric` as reals (as SQLite holds decimals),
 /// booleans as 1 and 0, everything else (dates, text, arrays, JSON) as
 /// PostgreSQL writes it.
-public struct PostgresRow: ReadRow {
+package struct PostgresRow: ReadRow {
     let result: OpaquePointer
     let row: Int32
 
@@ -16,21 +16,21 @@ public struct PostgresRow: ReadRow {
         self.row = row
     }
 
-    public var count: Int { Int(PQnfields(result)) }
+    package var count: Int { Int(PQnfields(result)) }
 
-    public func name(_ column: Int) -> String { String(cString: PQfname(result, Int32(column))) }
+    package func name(_ column: Int) -> String { String(cString: PQfname(result, Int32(column))) }
 
-    public func integer(_ column: Int) -> Int64? { text(column).flatMap { Int64($0) } }
+    package func integer(_ column: Int) -> Int64? { text(column).flatMap { Int64($0) } }
 
-    public func number(_ column: Int) -> Double? { ResultAssembly.price(fromText: text(column)) }
+    package func number(_ column: Int) -> Double? { ResultAssembly.price(fromText: text(column)) }
 
-    public func text(_ column: Int) -> String? {
+    package func text(_ column: Int) -> String? {
         let index = Int32(column)
         guard PQgetisnull(result, row, index) == 0 else { return nil }
         return String(cString: PQgetvalue(result, row, index))
     }
 
-    public func value(_ column: Int) -> SQLValue {
+    package func value(_ column: Int) -> SQLValue {
         guard let text = text(column) else { return .null }
         return Self.value(text, type: PQftype(result, Int32(column)))
     }

@@ -18,11 +18,13 @@ public struct PostgresTarget: Sendable, CustomStringConvertible {
     let secrets: [String]
 
     /// Whether `text` names a PostgreSQL catalog rather than a SQLite file.
-    public static func isURL(_ text: String) -> Bool {
+    package static func isURL(_ text: String) -> Bool {
         let lower = text.lowercased()
         return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
     }
 
+    /// The catalog `url` names; `environment`'s `PGPASSWORD`, if any, is
+    /// scrubbed from messages too.
     public init(url: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         conninfo = url
         var secrets: [String] = []
@@ -37,10 +39,11 @@ public struct PostgresTarget: Sendable, CustomStringConvertible {
         self.secrets = secrets.sorted { $0.count > $1.count }
     }
 
+    /// The URL without its password.
     public var description: String { redacted }
 
     /// `text` with every secret replaced by `***`.
-    public func scrub(_ text: String) -> String {
+    package func scrub(_ text: String) -> String {
         var text = text
         for secret in secrets { text = text.replacingOccurrences(of: secret, with: "***") }
         return text

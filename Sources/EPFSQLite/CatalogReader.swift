@@ -3,15 +3,15 @@ import EPFCatalog
 /// Read-only access to a SQLite catalog for `epf tables`, `epf history`
 /// and `epf sql`: the admin engine (`CatalogAdminEngine`) over a
 /// read-only connection (`SQLiteReadSource`).
-public typealias CatalogReader = CatalogAdminEngine<SQLiteReadSource>
+package typealias CatalogReader = CatalogAdminEngine<SQLiteReadSource>
 
 extension CatalogAdminEngine where Source == SQLiteReadSource {
     /// Opens the catalog at `path` read-only, answering from its last
     /// committed state. Throws when there is no catalog there.
-    public convenience init(path: String) throws(CatalogError) {
+    package convenience init(path: String) throws(CatalogError) {
         self.init(source: try SQLiteReadSource(path: path))
     }
 
     /// The read-only connection.
-    public var database: SQLiteDatabase { source.database }
+    package var database: SQLiteDatabase { source.database }
 }

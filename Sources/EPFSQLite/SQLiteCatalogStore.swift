@@ -186,6 +186,8 @@ public final class SQLiteCatalogStore: CatalogStore {
             database: database, target: target, strict: strict, checkpointBytes: checkpointBytes, resume: resume, hooks: hooks)
     }
 
+    /// Applies the staged tables and their journal entries in one
+    /// transaction (`CatalogStore.apply(_:journal:)`).
     public func apply(_ staged: [StagedTable], journal: [JournalEntry]) throws -> [ApplyOutcome] {
         try applyStaged(staged, journal: journal)
     }
@@ -213,18 +215,23 @@ public final class SQLiteCatalogStore: CatalogStore {
         }
     }
 
+    /// Drops staged tables that will not be applied.
     public func discard(_ staged: [StagedTable]) {
         for table in staged {
             try? dropStaging(table.stagingName)
         }
     }
 
+    /// Records journal entries on their own (for files that failed).
     public func record(_ journal: [JournalEntry]) throws { try recordJournal(journal) }
 
+    /// Every file the journal lists as applied, oldest first.
     public func appliedFiles() throws -> [AppliedFile] { try journalAppliedFiles() }
 
+    /// Records new modification times of downloads found unchanged by md5.
     public func confirmUnchanged(_ downloads: [(id: Int64, modified: Int64)]) throws { try confirmUnchangedDownloads(downloads) }
 
+    /// Rows of a live table; nil when the table does not exist.
     public func rowCount(of table: String) throws -> Int? { try liveRowCount(of: table) }
 
     /// The applied files of the catalog at `path`, read as a reader reads

@@ -6,13 +6,13 @@ import EPFCatalog
 /// Not thread-safe: a connection and its statements are used from one
 /// thread at a time (SQLite allows one writer anyway; the import pipeline
 /// gives the connection to its single loader).
-public final class SQLiteDatabase {
+package final class SQLiteDatabase {
     let handle: OpaquePointer
     /// The path the connection was opened with.
-    public let path: String
+    package let path: String
 
     /// Opens (and with `create`, creates) the database at `path`.
-    public init(path: String, readOnly: Bool = false, create: Bool = true) throws(SQLiteError) {
+    package init(path: String, readOnly: Bool = false, create: Bool = true) throws(SQLiteError) {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         if readOnly {
             flags |= SQLITE_OPEN_READONLY
@@ -35,7 +35,7 @@ public final class SQLiteDatabase {
     deinit { sqlite3_close_v2(handle) }
 
     /// Runs one or more statements that return no rows.
-    public func execute(_ sql: String) throws(SQLiteError) {
+    package func execute(_ sql: String) throws(SQLiteError) {
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         if code != SQLITE_OK {
@@ -47,7 +47,7 @@ public final class SQLiteDatabase {
 
     /// Runs `sql`; false (and nothing changed) when it breaks a constraint,
     /// such as a unique index over repeated keys.
-    public func executeUnlessConstraintViolated(_ sql: String) throws(SQLiteError) -> Bool {
+    package func executeUnlessConstraintViolated(_ sql: String) throws(SQLiteError) -> Bool {
         do {
             try execute(sql)
             return true
@@ -58,42 +58,42 @@ public final class SQLiteDatabase {
     }
 
     /// Runs one statement with `values` bound.
-    public func execute(_ sql: String, _ values: [SQLValue]) throws(SQLiteError) {
+    package func execute(_ sql: String, _ values: [SQLValue]) throws(SQLiteError) {
         try prepare(sql).execute(values)
     }
 
-    public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    package func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         try SQLiteStatement(database: self, sql: sql)
     }
 
     /// All rows of a query.
-    public func rows(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> [[SQLValue]] {
+    package func rows(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> [[SQLValue]] {
         try prepare(sql).rows(values)
     }
 
     /// The first column of the first row, or nil.
-    public func scalar(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> SQLValue? {
+    package func scalar(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> SQLValue? {
         try rows(sql, values).first?.first
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
-    public var changes: Int { Int(sqlite3_changes64(handle)) }
+    package var changes: Int { Int(sqlite3_changes64(handle)) }
 
     /// Whether a transaction is open.
-    public var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    package var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Rolls back the open transaction, if any.
-    public func rollback() {
+    package func rollback() {
         if inTransaction { _ = try? execute("ROLLBACK") }
     }
 
     /// Whether a table (or view) of that name exists.
-    public func tableExists(_ name: String) throws(SQLiteError) -> Bool {
+    package func tableExists(_ name: String) throws(SQLiteError) -> Bool {
         try scalar("SELECT 1 FROM sqlite_schema WHERE type IN ('table','view') AND name = ?", [.text(name)]) != nil
     }
 
     /// The names of `table`'s columns, in table order.
-    public func columnNames(of table: String) throws(SQLiteError) -> [String] {
+    package func columnNames(of table: String) throws(SQLiteError) -> [String] {
         try rows("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap { $0.first?.textValue }
     }
 
@@ -123,5 +123,5 @@ public final class SQLiteDatabase {
     }
 
     /// The SQLite library version, e.g. "3.40.1".
-    public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+    package static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 }

@@ -2,17 +2,17 @@ import CSQLite
 import EPFCatalog
 
 /// An error reported by SQLite, with the statement that caused it.
-public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// SQLite's primary result code (`SQLITE_CONSTRAINT`, `SQLITE_FULL`, ...).
-    public var code: Int32
+    package var code: Int32
     /// SQLite's extended result code.
-    public var extendedCode: Int32
+    package var extendedCode: Int32
     /// SQLite's message.
-    public var message: String
+    package var message: String
     /// The SQL that failed, when there was one.
-    public var sql: String?
+    package var sql: String?
 
-    public init(code: Int32, extendedCode: Int32? = nil, message: String, sql: String? = nil) {
+    package init(code: Int32, extendedCode: Int32? = nil, message: String, sql: String? = nil) {
         self.code = code & 0xFF
         self.extendedCode = extendedCode ?? code
         self.message = message
@@ -25,11 +25,11 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
         self.init(code: code, extendedCode: extended, message: message, sql: sql)
     }
 
-    public var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
-    public var isDiskFull: Bool { code == SQLITE_FULL }
-    public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+    package var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
+    package var isDiskFull: Bool { code == SQLITE_FULL }
+    package var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
 
-    public var description: String {
+    package var description: String {
         var text = "SQLite error \(code): \(message)"
         if let sql { text += " (in: \(sql.count > 200 ? String(sql.prefix(200)) + "..." : sql))" }
         return text
@@ -59,5 +59,5 @@ extension CatalogError {
 }
 
 extension SQLiteError: CatalogErrorConvertible {
-    public func catalogError(while action: String) -> CatalogError { CatalogError(self, while: action) }
+    package func catalogError(while action: String) -> CatalogError { CatalogError(self, while: action) }
 }

@@ -12,15 +12,15 @@ import EPFCatalog
 /// answers from the last committed catalog.
 ///
 /// Not thread-safe: one connection, used from one thread at a time.
-public final class SQLiteReadSource: CatalogAdminSource {
+package final class SQLiteReadSource: CatalogAdminSource {
     /// The read-only connection.
-    public let database: SQLiteDatabase
+    package let database: SQLiteDatabase
     private var statements: [String: SQLiteStatement] = [:]
 
     /// Opens the catalog at `path` read-only, answering from its last
     /// committed state. Throws when there is no file there, or when it is
     /// not a SQLite database.
-    public init(path: String) throws(CatalogError) {
+    package init(path: String) throws(CatalogError) {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CatalogError(
                 .notFound,
@@ -31,25 +31,25 @@ public final class SQLiteReadSource: CatalogAdminSource {
         database = try SQLiteDatabase.openForReading(path: path)
     }
 
-    public var displayName: String { database.path }
+    package var displayName: String { database.path }
 
     /// The read-only connection (`database`).
-    public var connection: SQLiteDatabase { database }
+    package var connection: SQLiteDatabase { database }
 
-    public func parameter(_ number: Int) -> String { "?\(number)" }
+    package func parameter(_ number: Int) -> String { "?\(number)" }
 
     /// SQLite's default collation (BINARY) is bytewise.
-    public func bytewise(_ expression: String) -> String { expression }
+    package func bytewise(_ expression: String) -> String { expression }
 
-    public func relations() throws(SQLiteError) -> Set<String> {
+    package func relations() throws(SQLiteError) -> Set<String> {
         Set(try database.rows("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view')").compactMap { $0.first?.textValue })
     }
 
-    public func columnNames(of table: String) throws(SQLiteError) -> [String] {
+    package func columnNames(of table: String) throws(SQLiteError) -> [String] {
         try database.columnNames(of: table)
     }
 
-    public func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (SQLiteRow) -> Void) throws(SQLiteError) {
+    package func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (SQLiteRow) -> Void) throws(SQLiteError) {
         let statement = try prepared(sql)
         defer { statement.reset() }
         for index in 0..<arguments.count { statement.bind(arguments[index], at: Int32(index + 1)) }
@@ -57,17 +57,17 @@ public final class SQLiteReadSource: CatalogAdminSource {
     }
 
     /// A read transaction: in WAL mode, a snapshot of the last commit.
-    public var snapshotStatement: String { "BEGIN" }
+    package var snapshotStatement: String { "BEGIN" }
 
     // MARK: Search
 
-    public func isCurrentSearchIndex(_ name: String) throws(SQLiteError) -> Bool {
+    package func isCurrentSearchIndex(_ name: String) throws(SQLiteError) -> Bool {
         try SearchIndex.isCurrent(name, in: database)
     }
 
     /// FTS5 expressions (`SearchQuery`); the prefix-only matches are the
     /// prefix matches `NOT` the whole-word ones.
-    public func searchMatch(_ term: String) throws(CatalogError) -> SearchMatch? {
+    package func searchMatch(_ term: String) throws(CatalogError) -> SearchMatch? {
         guard let prefix = SearchQuery.matchExpression(term), let words = SearchQuery.matchExpression(term, prefix: false) else { return nil }
         return SearchMatch(words: words, prefixOnly: "(\(prefix)) NOT (\(words))")
     }
@@ -75,7 +75,7 @@ public final class SQLiteReadSource: CatalogAdminSource {
     /// The FTS5 table's rows joined to the application rows by rowid (the
     /// search rowid holds it: `SearchIndex.tableRowid`), in rowid order,
     /// which is search order.
-    public func searchRows(index: String, application: String, match: String) -> SearchRowsSQL {
+    package func searchRows(index: String, application: String, match: String) -> SearchRowsSQL {
         SearchRowsSQL(
             from: """
                 \(index) AS s CROSS JOIN \(application) AS a ON a.rowid = \(SearchIndex.tableRowid("s.rowid"))
@@ -85,22 +85,22 @@ public final class SQLiteReadSource: CatalogAdminSource {
     }
 
     /// FTS5 walks the doclists in rowid order and stops after the page.
-    public func searchPage(index: String, match: String, pageEnd: Int, _ page: () throws(SQLiteError) -> [Int64]) throws(SQLiteError) -> [Int64] {
+    package func searchPage(index: String, match: String, pageEnd: Int, _ page: () throws(SQLiteError) -> [Int64]) throws(SQLiteError) -> [Int64] {
         try page()
     }
 
     // MARK: Admin
 
-    public func baseTables() throws(SQLiteError) -> [String] {
+    package func baseTables() throws(SQLiteError) -> [String] {
         try database.rows("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
             .compactMap { $0.first?.textValue }
     }
 
-    public func secondsBetween(_ start: String, _ end: String) -> String {
+    package func secondsBetween(_ start: String, _ end: String) -> String {
         "CAST(round((julianday(\(end)) - julianday(\(start))) * 86400) AS INTEGER)"
     }
 
-    public func readOnlyQuery(_ sql: String) throws(ReadOnlyQueryError) -> (columns: [String], rows: [[SQLValue]]) {
+    package func readOnlyQuery(_ sql: String) throws(ReadOnlyQueryError) -> (columns: [String], rows: [[SQLValue]]) {
         try database.readOnlyQuery(sql: sql)
     }
 

@@ -3,20 +3,20 @@ import EPFCatalog
 
 /// The current row of a stepped statement (`SQLiteStatement`), read in
 /// place: valid until the statement steps again or is reset.
-public struct SQLiteRow: ReadRow {
+package struct SQLiteRow: ReadRow {
     @usableFromInline let handle: OpaquePointer
 
     init(_ handle: OpaquePointer) {
         self.handle = handle
     }
 
-    public var count: Int { Int(sqlite3_column_count(handle)) }
+    package var count: Int { Int(sqlite3_column_count(handle)) }
 
-    public func name(_ column: Int) -> String {
+    package func name(_ column: Int) -> String {
         String(cString: sqlite3_column_name(handle, Int32(column)))
     }
 
-    public func integer(_ column: Int) -> Int64? {
+    package func integer(_ column: Int) -> Int64? {
         let index = Int32(column)
         guard sqlite3_column_type(handle, index) == SQLITE_INTEGER else { return nil }
         return sqlite3_column_int64(handle, index)
@@ -24,7 +24,7 @@ public struct SQLiteRow: ReadRow {
 
     /// An integer, a real, or text holding a number (spaces around it are
     /// allowed).
-    public func number(_ column: Int) -> Double? {
+    package func number(_ column: Int) -> Double? {
         let index = Int32(column)
         switch sqlite3_column_type(handle, index) {
         case SQLITE_NULL: return nil
@@ -34,7 +34,7 @@ public struct SQLiteRow: ReadRow {
         }
     }
 
-    public func text(_ column: Int) -> String? {
+    package func text(_ column: Int) -> String? {
         let index = Int32(column)
         switch sqlite3_column_type(handle, index) {
         case SQLITE_NULL: return nil
@@ -43,7 +43,7 @@ public struct SQLiteRow: ReadRow {
         }
     }
 
-    public func value(_ column: Int) -> SQLValue {
+    package func value(_ column: Int) -> SQLValue {
         let index = Int32(column)
         switch sqlite3_column_type(handle, index) {
         case SQLITE_NULL: return .null

@@ -6,10 +6,10 @@ import EPFCatalog
 /// must then stay valid until the statement is stepped and reset.
 ///
 /// Not thread-safe: a statement belongs to its connection's thread.
-public final class SQLiteStatement {
+package final class SQLiteStatement {
     @usableFromInline let handle: OpaquePointer
     unowned let database: SQLiteDatabase
-    public let sql: String
+    package let sql: String
 
     init(database: SQLiteDatabase, sql: String) throws(SQLiteError) {
         var statement: OpaquePointer?
@@ -33,41 +33,41 @@ public final class SQLiteStatement {
     deinit { sqlite3_finalize(handle) }
 
     /// Whether the statement cannot write the database (`sqlite3_stmt_readonly`).
-    public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+    package var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
 
     // MARK: Binding (parameter indexes are 1-based, as in SQLite)
 
     @inlinable
-    public func bind(_ value: Int64, at index: Int32) {
+    package func bind(_ value: Int64, at index: Int32) {
         sqlite3_bind_int64(handle, index, value)
     }
 
     @inlinable
-    public func bind(_ value: Double, at index: Int32) {
+    package func bind(_ value: Double, at index: Int32) {
         sqlite3_bind_double(handle, index, value)
     }
 
     @inlinable
-    public func bindNull(at index: Int32) {
+    package func bindNull(at index: Int32) {
         sqlite3_bind_null(handle, index)
     }
 
     /// Binds `count` bytes at `bytes` as TEXT without copying them. The
     /// bytes must be valid UTF-8 and stay alive until the next `reset()`.
     @inlinable
-    public func bindStatic(_ bytes: UnsafePointer<UInt8>, count: Int, at index: Int32) {
+    package func bindStatic(_ bytes: UnsafePointer<UInt8>, count: Int, at index: Int32) {
         bytes.withMemoryRebound(to: CChar.self, capacity: count) { text in
             _ = sqlite3_bind_text64(handle, index, text, sqlite3_uint64(count), nil, UInt8(SQLITE_UTF8))
         }
     }
 
     /// Binds a Swift string (copied by SQLite).
-    public func bind(_ value: String, at index: Int32) {
+    package func bind(_ value: String, at index: Int32) {
         _ = sqlite3_bind_text(handle, index, value, -1, sqliteTransient)
     }
 
     /// Binds an optional value of any kind `SQLValue` can hold.
-    public func bind(_ value: SQLValue, at index: Int32) {
+    package func bind(_ value: SQLValue, at index: Int32) {
         switch value {
         case .null: bindNull(at: index)
         case .integer(let number): bind(number, at: index)
@@ -77,7 +77,7 @@ public final class SQLiteStatement {
     }
 
     /// Binds `values` to parameters 1...n.
-    public func bind(_ values: [SQLValue]) {
+    package func bind(_ values: [SQLValue]) {
         for (offset, value) in values.enumerated() { bind(value, at: Int32(offset + 1)) }
     }
 
@@ -86,7 +86,7 @@ public final class SQLiteStatement {
     /// Runs one step: true when a row is ready to read, false when done.
     @inlinable
     @discardableResult
-    public func step() throws(SQLiteError) -> Bool {
+    package func step() throws(SQLiteError) -> Bool {
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
@@ -100,12 +100,12 @@ public final class SQLiteStatement {
 
     /// Makes the statement ready to run again; bindings are kept.
     @inlinable
-    public func reset() {
+    package func reset() {
         sqlite3_reset(handle)
     }
 
     /// Runs the statement to the end with `values` bound, then resets it.
-    public func execute(_ values: [SQLValue] = []) throws(SQLiteError) {
+    package func execute(_ values: [SQLValue] = []) throws(SQLiteError) {
         defer { reset() }
         bind(values)
         while try step() {}
@@ -113,21 +113,21 @@ public final class SQLiteStatement {
 
     // MARK: Reading the current row
 
-    public var columnCount: Int { row.count }
+    package var columnCount: Int { row.count }
 
-    public func columnName(_ index: Int) -> String { row.name(index) }
+    package func columnName(_ index: Int) -> String { row.name(index) }
 
-    public func value(_ index: Int) -> SQLValue { row.value(index) }
+    package func value(_ index: Int) -> SQLValue { row.value(index) }
 
-    public func int64(_ index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
+    package func int64(_ index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
 
-    public func string(_ index: Int) -> String? { row.text(index) }
+    package func string(_ index: Int) -> String? { row.text(index) }
 
     /// The current row, read in place.
-    public var row: SQLiteRow { SQLiteRow(handle) }
+    package var row: SQLiteRow { SQLiteRow(handle) }
 
     /// All rows of the statement as values, with `values` bound.
-    public func rows(_ values: [SQLValue] = []) throws(SQLiteError) -> [[SQLValue]] {
+    package func rows(_ values: [SQLValue] = []) throws(SQLiteError) -> [[SQLValue]] {
         defer { reset() }
         bind(values)
         var result: [[SQLValue]] = []

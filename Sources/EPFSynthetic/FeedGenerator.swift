@@ -17,6 +17,8 @@ public struct FeedGenerator: Sendable {
     /// `export_date` of every row (epoch milliseconds).
     public var exportDate: Int64 = 1_793_491_200_000
 
+    /// A generator of `rows` applications, each priced in `storefronts`
+    /// storefronts, from `seed`.
     public init(rows: Int, seed: UInt64 = 1, storefronts: Int = 5) {
         self.rows = rows
         self.seed = seed
@@ -185,7 +187,9 @@ public struct FeedGenerator: Sendable {
 /// platform, unlike the system's random numbers.
 public struct SplitMix64: Sendable {
     var state: UInt64
+    /// A generator whose sequence `seed` starts.
     public init(seed: UInt64) { state = seed }
+    /// The next number of the sequence.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

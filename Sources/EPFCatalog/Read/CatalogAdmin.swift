@@ -3,7 +3,7 @@
 /// `CatalogAdminSource`). Never writes.
 ///
 /// Not thread-safe: one connection, used from one thread at a time.
-public protocol CatalogAdmin: AnyObject {
+package protocol CatalogAdmin: AnyObject {
     /// The EPF tables of the catalog, by name (bytewise): every table
     /// outside the importer's own (`epf_...`) and the database's, and every
     /// table the importer lists as applied (`epf_table_info`: a table
@@ -23,22 +23,22 @@ public protocol CatalogAdmin: AnyObject {
 }
 
 /// One EPF table of a catalog, for `epf tables`.
-public struct CatalogTableSummary: Sendable, Equatable {
+package struct CatalogTableSummary: Sendable, Equatable {
     /// The table's name in the catalog (with its prefix).
-    public var name: String
+    package var name: String
     /// How many rows it has.
-    public var rows: Int
+    package var rows: Int
     /// FULL or INCREMENTAL: how the last applied file was applied.
-    public var lastMode: String?
+    package var lastMode: String?
     /// When the last file of this table was applied (ISO 8601).
-    public var lastImport: String?
+    package var lastImport: String?
     /// The `export_date` of the last applied file (epoch milliseconds).
-    public var exportDate: Int64?
+    package var exportDate: Int64?
     /// The file the last import read.
-    public var source: String?
+    package var source: String?
 
     /// A summary; what the journal does not tell is nil.
-    public init(name: String, rows: Int, lastMode: String? = nil, lastImport: String? = nil, exportDate: Int64? = nil, source: String? = nil) {
+    package init(name: String, rows: Int, lastMode: String? = nil, lastImport: String? = nil, exportDate: Int64? = nil, source: String? = nil) {
         self.name = name
         self.rows = rows
         self.lastMode = lastMode

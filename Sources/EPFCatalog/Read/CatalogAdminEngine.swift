@@ -5,16 +5,16 @@
 /// are this engine over their backend's source.
 ///
 /// Not thread-safe: one connection, used from one thread at a time.
-public final class CatalogAdminEngine<Source: CatalogAdminSource>: CatalogAdmin {
+package final class CatalogAdminEngine<Source: CatalogAdminSource>: CatalogAdmin {
     /// The backend: its connection and SQL spelling.
-    public let source: Source
+    package let source: Source
 
     /// The admin side of the catalog `source` reads.
-    public init(source: Source) {
+    package init(source: Source) {
         self.source = source
     }
 
-    public func tables(prefix: String? = nil) throws(CatalogError) -> [CatalogTableSummary] {
+    package func tables(prefix: String? = nil) throws(CatalogError) -> [CatalogTableSummary] {
         try source.attempt("listing the catalog's tables") { () throws(Source.Failure) -> [CatalogTableSummary] in
             let hasInfo = try source.relations().contains(ImporterTables.tableInfo)
             var applied = Set<String>()
@@ -51,7 +51,7 @@ public final class CatalogAdminEngine<Source: CatalogAdminSource>: CatalogAdmin 
         }
     }
 
-    public func journal(feed: String?, table: String?, status: String?, limit: Int) throws(CatalogError) -> [[SQLValue]]? {
+    package func journal(feed: String?, table: String?, status: String?, limit: Int) throws(CatalogError) -> [[SQLValue]]? {
         try source.attempt("reading the import journal") { () throws(Source.Failure) -> [[SQLValue]]? in
             guard try source.relations().contains(ImporterTables.journal) else { return nil }
             var conditions: [String] = []
@@ -79,13 +79,13 @@ public final class CatalogAdminEngine<Source: CatalogAdminSource>: CatalogAdmin 
         }
     }
 
-    public func readOnlyQuery(_ sql: String) throws(ReadOnlyQueryError) -> (columns: [String], rows: [[SQLValue]]) {
+    package func readOnlyQuery(_ sql: String) throws(ReadOnlyQueryError) -> (columns: [String], rows: [[SQLValue]]) {
         try source.readOnlyQuery(sql)
     }
 
     /// Rows of `table` whose `column` equals `value`, as (column, value)
     /// pairs in the table's column order.
-    public func rows(of table: String, where column: String, equals value: SQLValue) throws(CatalogError) -> [[(String, SQLValue)]] {
+    package func rows(of table: String, where column: String, equals value: SQLValue) throws(CatalogError) -> [[(String, SQLValue)]] {
         guard try source.attempt("reading \(table)", { () throws(Source.Failure) in try source.relations().contains(table) }) else {
             throw CatalogError(
                 .notFound,

@@ -1,7 +1,7 @@
 /// What a backend adds to its `CatalogReadSource` for `CatalogAdminEngine`
 /// (`epf tables`, `epf history`, `epf sql`): the SQL and the checks that
 /// differ, nothing of what is listed or in which order.
-public protocol CatalogAdminSource: CatalogReadSource {
+package protocol CatalogAdminSource: CatalogReadSource {
     /// The catalog's tables (not views), without the database's own
     /// (SQLite's `sqlite_...`), in any order.
     func baseTables() throws(Failure) -> [String]

@@ -1,8 +1,8 @@
 /// The questions of Apple's Search and Lookup APIs, answered from a
 /// catalog, whatever store holds it: `Catalog` (SQLite) and
 /// `PostgresCatalog` (EPFPostgres) give the same `SearchResponse` for the
-/// same catalog content, in the same order, being the same engine
-/// (`CatalogReadEngine`) over their backend's `CatalogReadSource`.
+/// same catalog content, in the same order, each holding the same engine
+/// (`CatalogReadEngine`) over its backend's `CatalogReadSource`.
 ///
 /// What the engine draws on lives beside it, so that it is written once:
 /// the country a user types (`StorefrontRequest`), a result assembled from

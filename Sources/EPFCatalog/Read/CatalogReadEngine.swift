@@ -2,17 +2,18 @@
 /// whatever backend holds it: lookup by Apple ID or product link, search
 /// by words in the title, prices in a storefront. Results are
 /// `SearchResponse` values that encode to the JSON shape of Apple's
-/// responses. `Catalog` (SQLite) and `PostgresCatalog` are this engine over
-/// their backend's `CatalogReadSource`.
+/// responses. `Catalog` (SQLite) and `PostgresCatalog`, the public read
+/// API, each hold this engine over their backend's `CatalogReadSource`.
 ///
 /// The engine is the algorithm, written once: which rows a result draws on
 /// and in which order (`CatalogReadQueries`, `CatalogSearchQueries`), how
 /// a result is made of them (`ResultAssembly`), the paging of whole-word
 /// then prefix-only matches (`SearchPaging`), the country a user types
 /// (`StorefrontRequest`), every message. A source gives SQL spelling and
-/// runs queries. The hot paths are `@inlinable`, so that a concrete
-/// engine (`Catalog`) is specialized for its source where it is used: no
-/// dynamic dispatch per row.
+/// runs queries. The hot paths are `@inlinable` (package), and what they
+/// use `@usableFromInline`, so that the engine is specialized for its
+/// source in the backend's module (`Catalog` in EPFSQLite): no dynamic
+/// dispatch per row.
 ///
 /// A catalog imported with `--table-prefix` is read through its prefixed
 /// tables (`CatalogTableNames`). The tables a result draws on
@@ -28,11 +29,14 @@
 ///
 /// Not thread-safe: one engine (one connection, its prepared statements)
 /// is used from one thread at a time; open one per thread.
-public final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQuerying {
+@usableFromInline
+package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQuerying {
     /// The backend: its connection and SQL spelling.
-    public let source: Source
+    @usableFromInline
+    package let source: Source
     /// The names of the EPF tables: the prefix they were imported with.
-    public let names: CatalogTableNames
+    @usableFromInline
+    package let names: CatalogTableNames
     /// The tables (and views) of the catalog, by name.
     @usableFromInline let tables: Set<String>
     /// The SQL of a lookup's rows.
@@ -45,7 +49,7 @@ public final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQuerying
     ///   imported with (`epf import --table-prefix`); nil finds it
     ///   (`CatalogTableNames.resolve`), and throws when the catalog holds
     ///   application tables under several prefixes.
-    public init(source: Source, tablePrefix: String? = nil) throws(CatalogError) {
+    package init(source: Source, tablePrefix: String? = nil) throws(CatalogError) {
         self.source = source
         let catalog = source.displayName
         let action = "opening the catalog \(catalog)"
@@ -76,7 +80,7 @@ public final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQuerying
     /// The applications with these Apple IDs, priced in `storefront` (one
     /// `storefront(for:)` resolved).
     @inlinable
-    public func lookup(ids: [Int64], in storefront: Storefront, language: Language? = nil) throws(CatalogError) -> SearchResponse {
+    package func lookup(ids: [Int64], in storefront: Storefront, language: Language? = nil) throws(CatalogError) -> SearchResponse {
         try snapshot { () throws(CatalogError) -> SearchResponse in
             try ResultAssembly.lookup(ids) { (id) throws(CatalogError) in
                 try source.attempt("looking up \(id)") { () throws(Source.Failure) in
@@ -97,7 +101,7 @@ public final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQuerying
     /// with a price in the storefront are found, as Apple's search finds
     /// only what a storefront sells.
     @inlinable
-    public func search(
+    package func search(
         term: String, in storefront: Storefront, language: Language? = nil, entity: SoftwareEntity? = nil, limit: Int = 50,
         offset: Int = 0
     ) throws(CatalogError) -> SearchResponse {
@@ -142,7 +146,8 @@ public final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQuerying
     ///
     /// Throws a `CatalogError` naming the countries the catalog has when
     /// `country` is not one of them.
-    public func storefront(for country: String?) throws(CatalogError) -> Storefront {
+    @usableFromInline
+    package func storefront(for country: String?) throws(CatalogError) -> Storefront {
         try StorefrontRequest.resolve(
             country, hasTable: queries.storefrontByID != nil,
             byID: { (id) throws(CatalogError) in

@@ -7,7 +7,8 @@
 /// snapshot, and reads its search index.
 ///
 /// Not thread-safe: one connection, used from one thread at a time.
-public protocol CatalogReadSource: AnyObject {
+@usableFromInline
+package protocol CatalogReadSource: AnyObject {
     /// The connection queries run on.
     associatedtype Connection: SQLReadConnection
     /// The backend's own error (`SQLiteError`, `PostgresError`).
@@ -67,7 +68,7 @@ extension CatalogReadSource {
     /// fits a read (a damaged file, a server that cannot be reached), else
     /// what to do when an import holds the catalog or a query fails.
     @inlinable
-    public func attempt<T>(_ action: @autoclosure () -> String, _ body: () throws(Failure) -> T) throws(CatalogError) -> T {
+    package func attempt<T>(_ action: @autoclosure () -> String, _ body: () throws(Failure) -> T) throws(CatalogError) -> T {
         do {
             return try body()
         } catch {

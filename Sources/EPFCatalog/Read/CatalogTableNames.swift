@@ -6,20 +6,22 @@
 /// Readers take the prefix from `--table-prefix`, or find it themselves
 /// (`resolve`): a catalog with an unprefixed `application` table is read
 /// unprefixed; otherwise the prefix of its one application table is used.
-public struct CatalogTableNames: Sendable, Equatable {
+@usableFromInline
+package struct CatalogTableNames: Sendable, Equatable {
     /// What every EPF table name starts with (empty: no prefix).
-    public let prefix: String
+    package let prefix: String
 
-    public init(prefix: String = "") {
+    package init(prefix: String = "") {
         self.prefix = prefix
     }
 
     /// The catalog table of EPF table `table`.
-    public func callAsFunction(_ table: String) -> String { prefix + table }
+    @usableFromInline
+    package func callAsFunction(_ table: String) -> String { prefix + table }
 
     /// Whether `prefix` is one `--table-prefix` takes: letters, digits and
     /// `_` (it becomes part of SQL identifiers).
-    public static func isValid(prefix: String) -> Bool {
+    package static func isValid(prefix: String) -> Bool {
         prefix.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
     }
 
@@ -28,7 +30,7 @@ public struct CatalogTableNames: Sendable, Equatable {
     /// `application_id` and `title`: that tells it from `artist_application`
     /// and `genre_application`), sorted; the importer's own staging and
     /// search tables are not application tables.
-    public static func applicationPrefixes<E: Error>(
+    package static func applicationPrefixes<E: Error>(
         in tables: Set<String>, columns: (String) throws(E) -> [String]
     ) throws(E) -> [String] {
         var prefixes: [String] = []
@@ -52,7 +54,7 @@ public struct CatalogTableNames: Sendable, Equatable {
     /// Throws a `CatalogError` listing the prefixes when the catalog holds
     /// application tables under several and `given` is nil; rethrows what
     /// `columns` throws.
-    public static func resolve<E: Error>(
+    package static func resolve<E: Error>(
         given: String?, tables: Set<String>, columns: (String) throws(E) -> [String], catalog: String
     ) throws -> CatalogTableNames {
         if let given { return CatalogTableNames(prefix: given) }
@@ -68,7 +70,7 @@ public struct CatalogTableNames: Sendable, Equatable {
     }
 
     /// The error of a catalog with no application table under these names.
-    public func noApplicationTable(in catalog: String) -> CatalogError {
+    package func noApplicationTable(in catalog: String) -> CatalogError {
         CatalogError(
             .notFound,
             detail: "the catalog \(catalog) has no \(self("application")) table",

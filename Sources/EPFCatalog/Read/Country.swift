@@ -8,14 +8,14 @@ public struct Storefront: Sendable, Equatable {
     public var name: String?
 
     /// A storefront.
-    public init(id: Int64, countryCode: String?, name: String?) {
+    package init(id: Int64, countryCode: String?, name: String?) {
         self.id = id
         self.countryCode = countryCode
         self.name = name
     }
 
     /// The United States storefront's ID, used when no country is given.
-    public static let unitedStatesID: Int64 = 143441
+    package static let unitedStatesID: Int64 = 143441
 }
 
 /// ISO 3166-1 country codes: EPF's `storefront` table holds alpha-3 codes,

@@ -5,10 +5,10 @@ public struct Language: Sendable, Equatable {
     /// The code as given, upper-cased, `-` made `_` (`JA_JP`).
     public let code: String
     /// Its language part (`JA`).
-    public var base: Substring { code.split(separator: "_").first ?? Substring(code) }
+    package var base: Substring { code.split(separator: "_").first ?? Substring(code) }
 
     /// English: Apple's default.
-    public static let english = Language(validated: "EN")
+    package static let english = Language(validated: "EN")
 
     private init(validated code: String) { self.code = code }
 

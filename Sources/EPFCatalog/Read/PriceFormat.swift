@@ -2,23 +2,23 @@
 /// `2,99 €`... from a small fixed table of currencies (symbol, decimals,
 /// symbol before or after), not from the system's locales, so the text is
 /// the same on every machine.
-public enum PriceFormat {
+package enum PriceFormat {
     /// How one currency is written.
-    public struct Currency: Sendable, Equatable {
+    package struct Currency: Sendable, Equatable {
         /// The symbol (`$`, `¥`, `€`).
-        public var symbol: String
+        package var symbol: String
         /// Digits after the decimal separator (0 for JPY and KRW).
-        public var decimals: Int
+        package var decimals: Int
         /// Whether the symbol follows the number (`2,99 €`).
-        public var symbolAfter: Bool = false
+        package var symbolAfter: Bool = false
         /// The decimal separator.
-        public var decimalSeparator: Character = "."
+        package var decimalSeparator: Character = "."
         /// The thousands separator.
-        public var groupSeparator: Character = ","
+        package var groupSeparator: Character = ","
     }
 
     /// The currencies the App Store sells in most, by ISO 4217 code.
-    public static let currencies: [String: Currency] = [
+    package static let currencies: [String: Currency] = [
         "USD": Currency(symbol: "$", decimals: 2),
         "CAD": Currency(symbol: "$", decimals: 2),
         "AUD": Currency(symbol: "$", decimals: 2),
@@ -46,7 +46,7 @@ public enum PriceFormat {
 
     /// `price` in `currencyCode`: `Free` for 0; a currency not in the table
     /// is written `CODE 1.99` with two decimals.
-    public static func format(_ price: Double, currencyCode: String) -> String {
+    package static func format(_ price: Double, currencyCode: String) -> String {
         if price == 0 { return "Free" }
         let currency =
             currencies[currencyCode.uppercased()]

@@ -1,5 +1,5 @@
 /// Apple IDs from what users paste: product links and IDs.
-public enum ProductLink {
+package enum ProductLink {
     /// The Apple ID in `text`, which may be:
     /// - a product link, `https://apps.apple.com/us/app/name/id364709193?mt=8`,
     ///   or an old `https://itunes.apple.com/us/app/name/id364709193?mt=8`;
@@ -7,7 +7,7 @@ public enum ProductLink {
     /// - bare digits, `364709193`.
     ///
     /// Throws a `CatalogError` that says what was expected for anything else.
-    public static func appleID(from text: String) throws(CatalogError) -> Int64 {
+    package static func appleID(from text: String) throws(CatalogError) -> Int64 {
         let trimmed = text.trimmingWhitespace
         if let id = positiveID(trimmed) { return id }
         if let id = idComponent(trimmed) { return id }

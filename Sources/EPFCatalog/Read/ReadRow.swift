@@ -8,7 +8,8 @@
 /// SQLite column holds what a file gave), `text` is any value written as
 /// text (nil for NULL), `number` a price (integer, real, or text holding
 /// a number).
-public protocol ReadRow {
+@usableFromInline
+package protocol ReadRow {
     /// How many columns the row has.
     var count: Int { get }
     /// The name of column `column`.

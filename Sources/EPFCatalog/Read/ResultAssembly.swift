@@ -1,9 +1,11 @@
 /// How the rows the read engine reads become a `SoftwareResult`
 /// (`CatalogReadEngine`), whatever backend they come from.
-public enum ResultAssembly {
+@usableFromInline
+package enum ResultAssembly {
     /// The response to a lookup of `ids`: in the order given, each ID once,
     /// unknown IDs (`fetch` gives nil) left out.
-    public static func lookup(_ ids: [Int64], _ fetch: (Int64) throws(CatalogError) -> SoftwareResult?) throws(CatalogError)
+    @usableFromInline
+    package static func lookup(_ ids: [Int64], _ fetch: (Int64) throws(CatalogError) -> SoftwareResult?) throws(CatalogError)
         -> SearchResponse
     {
         var seen = Set<Int64>()
@@ -15,14 +17,16 @@ public enum ResultAssembly {
     }
 
     /// Throws for a negative limit or offset.
-    public static func checkPage(limit: Int, offset: Int) throws(CatalogError) {
+    @usableFromInline
+    package static func checkPage(limit: Int, offset: Int) throws(CatalogError) {
         guard limit >= 0, offset >= 0 else {
             throw CatalogError(.usage, detail: "limit and offset must not be negative", hint: "Give --limit 20 --offset 0")
         }
     }
 
     /// The error for a catalog whose application table has no search index.
-    public static func noSearchIndex(_ name: String) -> CatalogError {
+    @usableFromInline
+    package static func noSearchIndex(_ name: String) -> CatalogError {
         CatalogError(
             .notFound,
             detail: "the catalog has no search index (\(name))",
@@ -30,7 +34,8 @@ public enum ResultAssembly {
     }
 
     /// Sets the field an `application` column fills.
-    public static func setApplication(_ column: String, _ text: String?, in result: inout SoftwareResult) {
+    @usableFromInline
+    package static func setApplication(_ column: String, _ text: String?, in result: inout SoftwareResult) {
         switch column {
         case "title": result.trackName = text
         case "artist_name": result.artistName = text
@@ -52,7 +57,8 @@ public enum ResultAssembly {
     /// notes in `language` (when the application has that language), the
     /// developer's site, screenshots, and the languages it has. Without a
     /// language, English for all but the name and description.
-    public static func addDetail(_ rows: [[String: String]], language: Language?, to result: inout SoftwareResult) {
+    @usableFromInline
+    package static func addDetail(_ rows: [[String: String]], language: Language?, to result: inout SoftwareResult) {
         var codes: [String] = []
         var best: (score: Int, values: [String: String])?
         for values in rows {
@@ -79,7 +85,8 @@ public enum ResultAssembly {
     /// `genres`, `genreIds`, `primaryGenre*` from the application's genres,
     /// primary first, then by ID; `withNames` when the catalog has the
     /// `genre` table.
-    public static func addGenres(_ rows: [(id: Int64, name: String?)], withNames: Bool, to result: inout SoftwareResult) {
+    @usableFromInline
+    package static func addGenres(_ rows: [(id: Int64, name: String?)], withNames: Bool, to result: inout SoftwareResult) {
         var ids: [String] = []
         var names: [String] = []
         for (id, name) in rows {
@@ -96,7 +103,8 @@ public enum ResultAssembly {
     }
 
     /// `price`, `currency`, `formattedPrice` (nothing when there is no price).
-    public static func addPrice(_ price: Double?, currency: String?, to result: inout SoftwareResult) {
+    @usableFromInline
+    package static func addPrice(_ price: Double?, currency: String?, to result: inout SoftwareResult) {
         guard let price else { return }
         result.price = price
         result.currency = currency
@@ -104,18 +112,19 @@ public enum ResultAssembly {
     }
 
     /// The price a stored text holds (a store that keeps numbers as text).
-    public static func price(fromText text: String?) -> Double? {
+    package static func price(fromText text: String?) -> Double? {
         text.flatMap { Double($0.trimmingWhitespace) }
     }
 
     /// `popularity`, best first (the ranks as the store ordered them).
-    public static func addPopularity(_ ranks: [PopularityRank], to result: inout SoftwareResult) {
+    @usableFromInline
+    package static func addPopularity(_ ranks: [PopularityRank], to result: inout SoftwareResult) {
         if !ranks.isEmpty { result.popularity = ranks }
     }
 
     /// `YYYY-MM-DD[ HH:MM:SS]` as Apple writes dates: `YYYY-MM-DDTHH:MM:SSZ`.
     /// Other text comes back as it is.
-    public static func appleDate(_ stored: String) -> String {
+    package static func appleDate(_ stored: String) -> String {
         let bytes = Array(stored.utf8)
         let isDigit: (UInt8) -> Bool = { $0 >= 0x30 && $0 <= 0x39 }
         guard bytes.count >= 10, bytes[4] == 0x2D, bytes[7] == 0x2D,
@@ -128,7 +137,7 @@ public enum ResultAssembly {
 }
 
 /// What a user's `--country` asks for, before any store is read.
-public enum StorefrontRequest: Equatable, Sendable {
+package enum StorefrontRequest: Equatable, Sendable {
     /// Nothing given: the United States.
     case unitedStates
     /// A storefront ID (`143441`).
@@ -138,7 +147,7 @@ public enum StorefrontRequest: Equatable, Sendable {
     /// Text that names no country.
     case unknown
 
-    public init(_ country: String?) {
+    package init(_ country: String?) {
         guard let text = country?.trimmingWhitespace, !text.isEmpty else {
             self = .unitedStates
             return
@@ -163,7 +172,7 @@ public enum StorefrontRequest: Equatable, Sendable {
     ///     ignored), the smallest ID if several.
     ///   - knownCodes: every `country_code` of the table, sorted bytewise,
     ///     for the message when `country` is unknown.
-    public static func resolve(
+    package static func resolve(
         _ country: String?, hasTable: Bool, byID: (Int64) throws(CatalogError) -> Storefront?,
         byCode: (String) throws(CatalogError) -> Storefront?, knownCodes: () throws(CatalogError) -> [String]
     ) throws(CatalogError) -> Storefront {
@@ -207,7 +216,8 @@ public enum StorefrontRequest: Equatable, Sendable {
 
 /// The paging of a search: whole-word matches first, then the matches
 /// where some word is only a prefix, each in the index's order.
-public enum SearchPaging {
+@usableFromInline
+package enum SearchPaging {
     /// The Apple IDs of results `offset ..< offset + limit` (`limit` > 0).
     ///
     /// - Parameters:
@@ -216,7 +226,8 @@ public enum SearchPaging {
     ///     only when the page starts past them).
     ///   - prefixOnlyMatches: matches that are not whole-word matches
     ///     `(limit, offset)`, in order (`limit` > 0).
-    public static func ids<Failure: Error>(
+    @usableFromInline
+    package static func ids<Failure: Error>(
         limit: Int, offset: Int, wordMatches: (Int, Int) throws(Failure) -> [Int64], wordMatchCount: () throws(Failure) -> Int,
         prefixOnlyMatches: (Int, Int) throws(Failure) -> [Int64]
     ) throws(Failure) -> [Int64] {

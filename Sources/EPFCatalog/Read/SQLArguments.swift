@@ -1,39 +1,41 @@
 /// The values bound to a read query's parameters (`?1`/`$1` first), at
 /// most four, held inline: a lookup runs several queries per application,
 /// and an array for each would be a heap allocation each time.
-public struct SQLArguments: Sendable {
+@usableFromInline
+package struct SQLArguments: Sendable {
     /// How many values there are.
-    @inlinable public var count: Int { stored }
+    @inlinable package var count: Int { stored }
     @usableFromInline var stored: Int
     @usableFromInline var values: (SQLValue, SQLValue, SQLValue, SQLValue)
 
     /// The most values a query takes.
-    public static let capacity = 4
+    @usableFromInline
+    package static let capacity = 4
 
     /// No values.
     @inlinable
-    public init() {
+    package init() {
         stored = 0
         values = (.null, .null, .null, .null)
     }
 
     /// One value.
     @inlinable
-    public init(_ first: SQLValue) {
+    package init(_ first: SQLValue) {
         self.init()
         append(first)
     }
 
     /// Two values.
     @inlinable
-    public init(_ first: SQLValue, _ second: SQLValue) {
+    package init(_ first: SQLValue, _ second: SQLValue) {
         self.init(first)
         append(second)
     }
 
     /// Adds the value of the next parameter.
     @inlinable
-    public mutating func append(_ value: SQLValue) {
+    package mutating func append(_ value: SQLValue) {
         switch count {
         case 0: values.0 = value
         case 1: values.1 = value
@@ -46,7 +48,7 @@ public struct SQLArguments: Sendable {
 
     /// The value of parameter `index + 1`.
     @inlinable
-    public subscript(index: Int) -> SQLValue {
+    package subscript(index: Int) -> SQLValue {
         precondition(index >= 0 && index < count, "no argument \(index)")
         switch index {
         case 0: return values.0

@@ -2,7 +2,8 @@
 /// (`SQLiteDatabase`, `PostgresConnection`): its transactions and the
 /// statements that return no rows. Queries with rows go through the
 /// `CatalogReadSource`, which reads them its own way.
-public protocol SQLReadConnection: AnyObject {
+@usableFromInline
+package protocol SQLReadConnection: AnyObject {
     /// The backend's own error.
     associatedtype Failure: CatalogErrorConvertible
     /// Whether a transaction is open.

@@ -11,7 +11,7 @@ public enum SoftwareEntity: String, Sendable, CaseIterable {
 
     /// The `device_type.name` values (compared case-insensitively) of the
     /// devices this entity runs on.
-    public var deviceNames: [String] {
+    package var deviceNames: [String] {
         switch self {
         case .software: ["iPhone", "iPod touch"]
         case .iPadSoftware: ["iPad"]

@@ -7,7 +7,8 @@ public struct SearchResponse: Codable, Sendable, Equatable {
     public var results: [SoftwareResult]
 
     /// A response holding `results`.
-    public init(results: [SoftwareResult]) {
+    @usableFromInline
+    package init(results: [SoftwareResult]) {
         self.resultCount = results.count
         self.results = results
     }
@@ -100,7 +101,8 @@ public struct SoftwareResult: Codable, Sendable, Equatable {
     public var popularity: [PopularityRank]?
 
     /// A result with only its Apple ID set.
-    public init(trackId: Int64) {
+    @usableFromInline
+    package init(trackId: Int64) {
         self.trackId = trackId
     }
 }
@@ -112,9 +114,11 @@ public struct PopularityRank: Codable, Sendable, Equatable {
     public var genreId: String
     /// The genre's name, when the catalog has the `genre` table.
     public var genreName: String?
+    /// The place in the chart, 1 the most popular.
     public var rank: Int
 
-    public init(genreId: String, genreName: String?, rank: Int) {
+    @usableFromInline
+    package init(genreId: String, genreName: String?, rank: Int) {
         self.genreId = genreId
         self.genreName = genreName
         self.rank = rank
