@@ -111,25 +111,42 @@ struct JSONWriter {
     }
 
     /// A string with JSON's escapes: quote, backslash and control
-    /// characters; `/` and everything from U+007F up as it is.
+    /// characters; `/` and everything from U+007F up as it is. Runs of
+    /// bytes that need no escape (nearly all of a description) are copied
+    /// whole.
     mutating func string(_ text: String) {
         bytes.append(0x22)
-        for byte in text.utf8 {
-            switch byte {
-            case 0x22: raw("\\\"")
-            case 0x5C: raw("\\\\")
-            case 0x0A: raw("\\n")
-            case 0x0D: raw("\\r")
-            case 0x09: raw("\\t")
-            case 0x08: raw("\\b")
-            case 0x0C: raw("\\f")
-            case 0x00..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
-            default: bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            var start = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+                if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
+                escape(byte)
+                start = index + 1
             }
+            if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
         }
         bytes.append(0x22)
+    }
+
+    /// The escape of a quote, a backslash or a control character.
+    private mutating func escape(_ byte: UInt8) {
+        switch byte {
+        case 0x22: raw("\\\"")
+        case 0x5C: raw("\\\\")
+        case 0x0A: raw("\\n")
+        case 0x0D: raw("\\r")
+        case 0x09: raw("\\t")
+        case 0x08: raw("\\b")
+        case 0x0C: raw("\\f")
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            hex.withUTF8Buffer { digits in
+                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+            }
+        }
     }
 
     mutating func strings(_ texts: [String]) {
