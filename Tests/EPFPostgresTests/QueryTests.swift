@@ -54,7 +54,7 @@ struct QueryTests {
     @Test("Lookup: every application, in every storefront and language, by IDs and links", arguments: [1, 4])
     func lookup(feedCount: Int) throws {
         try Self.withBoth(feedCount: feedCount) { both, _ in
-            let ids = try both.sqlite.database.rows("SELECT application_id FROM application ORDER BY rowid").compactMap(\.first?.integerValue)
+            let ids = try #require(both.sqlite.database).rows("SELECT application_id FROM application ORDER BY rowid").compactMap(\.first?.integerValue)
             #expect(ids.count > 20)
             let shuffled = ids.reversed() + [ids[0], 999_999_999]
             for country in [nil, "US", "JP", "jpn", "143462", "fr", "DEU", "CN"] {
