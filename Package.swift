@@ -64,11 +64,15 @@ let package = Package(
         .target(name: "EPFSynthetic", dependencies: ["EPFFormat"]),
         // The pipeline: plan, parse, load; progress as values.
         .target(name: "EPFImport", dependencies: ["EPFFormat", "EPFInput", "EPFCatalog"]),
+        // Where a catalog is (`--db`): the one module of the executables
+        // that names the backends; `epf` and `epf-server` open catalogs
+        // through it.
+        .target(name: "EPFLocation", dependencies: ["EPFCatalog", "EPFSQLite", "EPFPostgres"]),
         // The command line.
         .executableTarget(
             name: "epf",
             dependencies: [
-                "EPFFormat", "EPFInput", "EPFCatalog", "EPFSQLite", "EPFImport", "EPFPostgres", "EPFSynthetic",
+                "EPFFormat", "EPFInput", "EPFCatalog", "EPFLocation", "EPFImport", "EPFSynthetic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

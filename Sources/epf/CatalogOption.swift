@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import EPFLocation
 
 /// `--db PATH`, shared by every command that uses a catalog.
 struct CatalogOption: ParsableArguments {
@@ -12,11 +12,7 @@ struct CatalogOption: ParsableArguments {
 
     /// The catalog path the user asked for.
     var path: String {
-        if let db { return db }
-        if let fromEnvironment = ProcessInfo.processInfo.environment["EPF_DB"], !fromEnvironment.isEmpty {
-            return fromEnvironment
-        }
-        return "catalog.sqlite"
+        CatalogLocation.path(db: db)
     }
 
     /// Where the catalog is: the one parse of `--db`.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EPFCatalog
+import EPFLocation
 import Foundation
 
 /// Prints a `SearchResponse` (`epf lookup`, `epf search`): JSON in the

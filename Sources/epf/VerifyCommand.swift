@@ -1,6 +1,7 @@
 import ArgumentParser
 import EPFCatalog
 import EPFImport
+import EPFLocation
 import Foundation
 
 /// `epf verify PATH...`

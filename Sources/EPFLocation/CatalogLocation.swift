@@ -5,18 +5,26 @@ import Foundation
 
 /// Where the catalog is, parsed once from `--db`: a SQLite file, or a
 /// PostgreSQL database for a `postgres://` or `postgresql://` URL. The one
-/// place in the command line that knows which backends there are; commands
-/// ask it for a store or a reader and never name a backend.
-enum CatalogLocation {
+/// place of the executables (`epf`, `epf-server`) that knows which backends
+/// there are; they ask it for a store or a reader and never name a backend.
+package enum CatalogLocation {
     case sqlite(path: String)
     case postgres(PostgresTarget)
 
-    init(_ text: String) {
+    /// The catalog `--db` names: `db` when given, else `$EPF_DB` when set
+    /// and not empty, else `catalog.sqlite` in the current folder.
+    package static func path(db: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let db { return db }
+        if let fromEnvironment = environment["EPF_DB"], !fromEnvironment.isEmpty { return fromEnvironment }
+        return "catalog.sqlite"
+    }
+
+    package init(_ text: String) {
         self = PostgresTarget.isURL(text) ? .postgres(PostgresTarget(url: text)) : .sqlite(path: text)
     }
 
     /// The catalog as messages name it: a PostgreSQL URL without its password.
-    var displayName: String {
+    package var displayName: String {
         switch self {
         case .sqlite(let path): path
         case .postgres(let target): target.redacted
@@ -25,19 +33,19 @@ enum CatalogLocation {
 
     /// Whether the table files of a feed folder may load at once, each on
     /// a connection of its own (SQLite loads one at a time).
-    var loadsTablesAtOnce: Bool {
+    package var loadsTablesAtOnce: Bool {
         if case .postgres = self { return true }
         return false
     }
 
     /// The store `epf verify` checks with: keys as the default (SQLite)
     /// catalog stores them.
-    static func keyCheckStore(_ settings: KeyCheckSettings) -> any KeyCheckingStore {
+    package static func keyCheckStore(_ settings: KeyCheckSettings) -> any KeyCheckingStore {
         SQLiteKeyCheckStore(settings: settings)
     }
 
     /// Opens the catalog for an import (creating it if missing).
-    func openStore(restart: Bool, exclusive: Bool, hooks: LoadHooks) throws -> any CatalogStore {
+    package func openStore(restart: Bool, exclusive: Bool, hooks: LoadHooks) throws -> any CatalogStore {
         switch self {
         case .sqlite(let path):
             return try SQLiteCatalogStore(path: path, restart: restart, exclusive: exclusive, hooks: hooks)
@@ -49,7 +57,7 @@ enum CatalogLocation {
 
     /// The files the journal lists as applied, read without changing
     /// anything (for `--dry-run`); none when there is no catalog yet.
-    func appliedFiles() throws -> [AppliedFile] {
+    package func appliedFiles() throws -> [AppliedFile] {
         switch self {
         case .sqlite(let path): return try SQLiteCatalogStore.appliedFiles(catalogAt: path)
         case .postgres(let target): return try PostgresCatalogStore.appliedFiles(at: target)
@@ -58,7 +66,7 @@ enum CatalogLocation {
 
     /// The catalog opened for lookups and searches, with the tables of
     /// `tablePrefix` (nil: found in the catalog).
-    func openReader(tablePrefix: String?) throws(CatalogError) -> any CatalogQuerying {
+    package func openReader(tablePrefix: String?) throws(CatalogError) -> any CatalogQuerying {
         switch self {
         case .sqlite(let path): return try Catalog(path: path, tablePrefix: tablePrefix)
         case .postgres(let target): return try PostgresCatalog(target: target, tablePrefix: tablePrefix)
@@ -66,7 +74,7 @@ enum CatalogLocation {
     }
 
     /// The catalog opened for `epf tables`, `epf history` and `epf sql`.
-    func openAdmin() throws(CatalogError) -> any CatalogAdmin {
+    package func openAdmin() throws(CatalogError) -> any CatalogAdmin {
         switch self {
         case .sqlite(let path): return try CatalogReader(path: path)
         case .postgres(let target): return try PostgresCatalogReader(target: target)
