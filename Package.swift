@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "epf", targets: ["epf"]),
+        .executable(name: "epf-server", targets: ["epf-server"]),
         .library(name: "EPFFormat", targets: ["EPFFormat"]),
         .library(name: "EPFInput", targets: ["EPFInput"]),
         .library(name: "EPFCatalog", targets: ["EPFCatalog"]),
@@ -19,6 +20,12 @@ let package = Package(
         // `swift package generate-documentation` (DocC): a command plugin,
         // nothing of it is built into the products.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The HTTP server (`epf-server` only: `epf` builds none of it).
+        // No traits: swift-configuration's reader is not used.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // System C libraries (Debian: libsqlite3-dev, zlib1g-dev, libbz2-dev).
@@ -68,6 +75,30 @@ let package = Package(
         // that names the backends; `epf` and `epf-server` open catalogs
         // through it.
         .target(name: "EPFLocation", dependencies: ["EPFCatalog", "EPFSQLite", "EPFPostgres"]),
+        // HTTP: /lookup, /search and /health over the read engine
+        // (Hummingbird), a pool of readers on threads of their own.
+        .target(
+            name: "EPFServer",
+            dependencies: [
+                "EPFCatalog", "EPFLocation",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The server's command line: options, logging, exit codes.
+        .executableTarget(
+            name: "epf-server",
+            dependencies: [
+                "EPFServer", "EPFLocation", "EPFCatalog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The command line.
         .executableTarget(
             name: "epf",
@@ -88,6 +119,14 @@ let package = Package(
         .testTarget(name: "EPFCatalogTests", dependencies: ["EPFCatalog", "EPFSQLite", "EPFTextSearch", "EPFFormat", "CSQLite", "EPFTestSupport"]),
         .testTarget(name: "EPFImportTests", dependencies: ["EPFImport", "EPFCatalog", "EPFSQLite", "EPFInput", "EPFFormat", "EPFTestSupport"]),
         .testTarget(name: "EPFCLITests", dependencies: ["epf", "EPFCatalog", "EPFSQLite", "EPFSynthetic", "EPFTestSupport"]),
+        .testTarget(
+            name: "EPFServerTests",
+            dependencies: [
+                "EPFServer", "EPFLocation", "EPFCatalog", "EPFTestSupport", "epf", "epf-server",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "EPFPostgresTests",
             dependencies: ["EPFPostgres", "EPFImport", "EPFCatalog", "EPFSQLite", "EPFInput", "EPFFormat", "EPFSynthetic", "CLibPQ", "EPFTestSupport"]),

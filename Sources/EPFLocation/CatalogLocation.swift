@@ -7,9 +7,13 @@ import Foundation
 /// PostgreSQL database for a `postgres://` or `postgresql://` URL. The one
 /// place of the executables (`epf`, `epf-server`) that knows which backends
 /// there are; they ask it for a store or a reader and never name a backend.
-package enum CatalogLocation {
+package enum CatalogLocation: Sendable {
     case sqlite(path: String)
     case postgres(PostgresTarget)
+
+    /// What `--db` is, for the help of every command that takes it.
+    package static let optionHelp =
+        "The catalog: a SQLite file, or a PostgreSQL database as postgres://user@host:port/dbname (parts left out come from the PG* environment variables) (default: $EPF_DB, else catalog.sqlite in the current folder)."
 
     /// The catalog `--db` names: `db` when given, else `$EPF_DB` when set
     /// and not empty, else `catalog.sqlite` in the current folder.

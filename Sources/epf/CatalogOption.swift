@@ -6,7 +6,7 @@ struct CatalogOption: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The catalog: a SQLite file, or a PostgreSQL database as postgres://user@host:port/dbname (parts left out come from the PG* environment variables) (default: $EPF_DB, else catalog.sqlite in the current folder).",
+            CatalogLocation.optionHelp,
             valueName: "path|url"))
     var db: String?
 

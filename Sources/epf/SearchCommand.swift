@@ -81,12 +81,3 @@ struct SearchCommand: ParsableCommand {
         Console.out(try ResultOutput.render(response, as: format))
     }
 }
-
-/// The `media` values of Apple's Search API.
-enum AppleMedia {
-    static let others = ["movie", "podcast", "music", "musicVideo", "audiobook", "shortFilm", "tvShow", "ebook"]
-    static let all = ["software", "all"] + others
-
-    /// Whether `media` includes applications.
-    static func findsSoftware(_ media: String) -> Bool { media == "software" || media == "all" }
-}

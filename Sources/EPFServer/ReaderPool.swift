@@ -1,0 +1,126 @@
+import EPFCatalog
+import EPFLocation
+import Foundation
+import NIOConcurrencyHelpers
+import NIOPosix
+
+/// The catalog's readers, opened at start, each lent to one request at a
+/// time, on threads of their own.
+///
+/// A reader (`CatalogQuerying`) is one connection and is not thread-safe;
+/// its calls block (SQLite reads a file, PostgreSQL waits on the network).
+/// So the pool runs them on a `NIOThreadPool` of as many threads as
+/// readers, never on Swift's cooperative threads or NIO's event loops: a
+/// slow read holds one pool thread, never a thread that other connections
+/// need. With as many threads as readers, a job always finds a reader free.
+///
+/// A reader that fails for any reason but the request's own (`.usage`) is
+/// closed and opened again, and the read is tried once more: after an
+/// import swapped a FULL table, or after a PostgreSQL connection went
+/// away, the next request finds a fresh reader.
+package final class ReaderPool: Sendable {
+    private let location: CatalogLocation
+    private let tablePrefix: String?
+    private let threads: NIOThreadPool
+    private let idle: NIOLockedValueBox<[Slot]>
+
+    /// Opens `count` readers on the catalog (throws the first failure:
+    /// no catalog there, not readable) and starts their threads.
+    package init(location: CatalogLocation, tablePrefix: String?, count: Int) throws(CatalogError) {
+        precondition(count > 0, "a pool needs a reader")
+        self.location = location
+        self.tablePrefix = tablePrefix
+        var slots: [Slot] = []
+        for _ in 0..<count {
+            slots.append(Slot(reader: try location.openReader(tablePrefix: tablePrefix)))
+        }
+        idle = NIOLockedValueBox(slots)
+        threads = NIOThreadPool(numberOfThreads: count)
+        threads.start()
+    }
+
+    /// Stops the threads once the jobs under way are done; the readers
+    /// close with the pool.
+    package func shutdown() async {
+        try? await threads.shutdownGracefully()
+    }
+
+    /// `body` with a reader, on a pool thread. Throws `ReadFailure`.
+    package func read<T: Sendable>(_ body: @escaping @Sendable (any CatalogQuerying) throws(CatalogError) -> T) async throws(ReadFailure) -> T {
+        do {
+            return try await threads.runIfActive { [self] () throws(CatalogError) -> T in
+                let slot = take()
+                defer { give(slot) }
+                return try slot.withReader(location: location, tablePrefix: tablePrefix, body)
+            }
+        } catch let error as CatalogError {
+            throw .catalog(error)
+        } catch {
+            throw .stopped
+        }
+    }
+
+    /// `body` on a pool thread, without a reader (the catalog's admin
+    /// side, opened by `body` itself).
+    package func run<T: Sendable>(_ body: @escaping @Sendable (CatalogLocation) -> T) async throws(ReadFailure) -> T {
+        do {
+            return try await threads.runIfActive { [location] in body(location) }
+        } catch {
+            throw .stopped
+        }
+    }
+
+    private func take() -> Slot {
+        idle.withLockedValue { slots in
+            // Never empty: at most as many jobs run as there are threads,
+            // and there are as many slots as threads.
+            precondition(!slots.isEmpty, "more reads at once than readers")
+            return slots.removeLast()
+        }
+    }
+
+    private func give(_ slot: Slot) {
+        idle.withLockedValue { $0.append(slot) }
+    }
+}
+
+/// Why a read got no answer.
+package enum ReadFailure: Error, Sendable {
+    /// The catalog refused the read (the request's fault when `.usage`).
+    case catalog(CatalogError)
+    /// The pool is shutting down.
+    case stopped
+}
+
+/// One reader and the state of its connection.
+///
+/// `@unchecked Sendable`: a slot is used only by the pool thread that took
+/// it from the pool's locked list, until it gives it back; no two threads
+/// hold it at once.
+private final class Slot: @unchecked Sendable {
+    /// nil after a failure closed it: opened again on next use.
+    private var reader: (any CatalogQuerying)?
+
+    init(reader: any CatalogQuerying) { self.reader = reader }
+
+    func withReader<T>(
+        location: CatalogLocation, tablePrefix: String?, _ body: (any CatalogQuerying) throws(CatalogError) -> T
+    ) throws(CatalogError) -> T {
+        do {
+            return try body(open(location, tablePrefix))
+        } catch where error.kind == .usage {
+            throw error
+        } catch {
+            // The connection may be what failed: a fresh one, once.
+            reader = nil
+            return try body(open(location, tablePrefix))
+        }
+    }
+
+    private func open(_ location: CatalogLocation, _ tablePrefix: String?) throws(CatalogError) -> any CatalogQuerying {
+        if let reader { return reader }
+        let opened = try location.openReader(tablePrefix: tablePrefix)
+        reader = opened
+        return opened
+    }
+}

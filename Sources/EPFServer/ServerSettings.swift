@@ -1,0 +1,61 @@
+import EPFLocation
+import NIOCore
+
+/// How `epf-server` serves a catalog: where it listens, how many readers
+/// it keeps, and the limits that keep it answering under load.
+package struct ServerSettings: Sendable {
+    /// The catalog (`--db`).
+    package var location: CatalogLocation
+    /// The tables imported under this prefix (`--table-prefix`); nil: found
+    /// in the catalog.
+    package var tablePrefix: String?
+    /// The address to listen on (`--host`).
+    package var host: String
+    /// The port (`--port`); 0 picks a free one, which the startup line names.
+    package var port: Int
+    /// Readers opened at start (`--readers`): each one connection, each on a
+    /// thread of its own, so this many lookups or searches run at once.
+    package var readers: Int
+    /// Requests answered at once, waiting ones included (`--max-in-flight`);
+    /// one more gets 429.
+    package var maxInFlight: Int
+    /// Seconds a connection may stay idle (no request, or a request sent
+    /// too slowly) before it is closed.
+    package var idleTimeoutSeconds: Int64
+
+    package init(
+        location: CatalogLocation, tablePrefix: String? = nil, host: String = "127.0.0.1", port: Int = 8080,
+        readers: Int = ServerSettings.defaultReaders, maxInFlight: Int = 64, idleTimeoutSeconds: Int64 = 30
+    ) {
+        self.location = location
+        self.tablePrefix = tablePrefix
+        self.host = host
+        self.port = port
+        self.readers = readers
+        self.maxInFlight = maxInFlight
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+    }
+
+    /// One reader per core.
+    package static var defaultReaders: Int { max(1, System.coreCount) }
+}
+
+/// The limits of one request, the same for every server.
+package enum RequestLimits {
+    /// The longest request target (path and query) answered; a longer one
+    /// gets 414 before anything is parsed.
+    package static let maxTargetBytes = 16 * 1024
+    /// The most bytes of the request line and headers together that the
+    /// HTTP decoder reads; past it the connection gets a bare 400 and is
+    /// closed (NIO's decoder, not ours, answers it).
+    package static let maxHeaderBytes = 32 * 1024
+    /// The most Apple IDs one lookup takes.
+    package static let maxIDs = 200
+    /// Results of a search when `limit` is not given (Apple's default).
+    package static let defaultLimit = 50
+    /// The most results one search returns: a larger `limit` is lowered to
+    /// it, as Apple's API does.
+    package static let maxLimit = 200
+    /// The longest `callback` name.
+    package static let maxCallbackBytes = 128
+}

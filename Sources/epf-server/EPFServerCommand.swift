@@ -1,0 +1,90 @@
+import ArgumentParser
+import EPFCatalog
+import EPFLocation
+import EPFServer
+import Foundation
+import Logging
+
+/// `epf-server`: the catalog as a local iTunes Search/Lookup API.
+@main
+struct EPFServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "epf-server",
+        abstract: "Serve the catalog over HTTP as Apple's iTunes Search and Lookup APIs: /lookup, /search, /health.",
+        discussion: """
+            Clients of Apple's API use it by changing only the base URL: \
+            http://127.0.0.1:8080/lookup?id=364709193, /search?term=chess&country=JP. \
+            Logs (one line per request, and the address it listens on) go to standard error. \
+            SIGTERM or SIGINT stops it after the requests under way (exit 0). \
+            Exit status: 0 after a stop, 1 when the catalog cannot be opened or the port bound, 64 for usage errors.
+            """,
+        version: "0.1.0")
+
+    @Option(name: .long, help: ArgumentHelp(CatalogLocation.optionHelp, valueName: "path|url"))
+    var db: String?
+
+    @Option(name: .long, help: "The address to listen on.")
+    var host: String = "127.0.0.1"
+
+    @Option(name: .long, help: "The port to listen on (0: a free one, named in the startup line).")
+    var port: Int = 8080
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The prefix the catalog's tables were imported with (epf import --table-prefix). Left out: found in the catalog.",
+            valueName: "prefix"))
+    var tablePrefix: String?
+
+    @Option(name: .long, help: "Readers (catalog connections) opened at start, each answering one request at a time (default: one per core).")
+    var readers: Int = ServerSettings.defaultReaders
+
+    @Option(name: .long, help: "Requests answered or waiting at once; one more gets 429.")
+    var maxInFlight: Int = 64
+
+    @Option(name: .long, help: "Seconds a connection may stay idle before it is closed.")
+    var idleTimeout: Int = 30
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        guard (1...256).contains(readers) else { throw ValidationError("--readers must be between 1 and 256.") }
+        guard maxInFlight >= 1 else { throw ValidationError("--max-in-flight must be 1 or more.") }
+        guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be 1 or more.") }
+        if let tablePrefix, !CatalogTableNames.isValid(prefix: tablePrefix) {
+            throw ValidationError("--table-prefix may hold only letters, digits and '_'.")
+        }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+            return handler
+        }
+        let logger = Logger(label: "epf-server")
+        let settings = ServerSettings(
+            location: CatalogLocation(CatalogLocation.path(db: db)), tablePrefix: tablePrefix, host: host, port: port, readers: readers,
+            maxInFlight: maxInFlight, idleTimeoutSeconds: Int64(idleTimeout))
+        let pool: ReaderPool
+        do {
+            pool = try ReaderPool(location: settings.location, tablePrefix: tablePrefix, count: readers)
+        } catch {
+            FileHandle.standardError.write(Data("epf-server: \(settings.location.displayName): \(error.description)\n".utf8))
+            throw ExitCode(1)
+        }
+        let app = CatalogServer.application(pool: pool, settings: settings, logger: logger) { boundPort in
+            logger.info(
+                "epf-server listening on http://\(settings.host):\(boundPort)",
+                metadata: ["catalog": "\(settings.location.displayName)", "readers": "\(settings.readers)"])
+        }
+        do {
+            try await app.runService()
+        } catch {
+            await pool.shutdown()
+            FileHandle.standardError.write(Data("epf-server: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        await pool.shutdown()
+        logger.info("epf-server stopped")
+    }
+}

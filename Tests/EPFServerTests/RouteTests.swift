@@ -1,0 +1,182 @@
+import EPFTestSupport
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite("epf-server routes")
+struct RouteTests {
+    @Test func lookupOfOneAndSeveralIDs() async throws {
+        let catalog = try SampleCatalog()
+        try await catalog.withClient { client in
+            let one = try await client.get("/lookup?id=364709193")
+            #expect(one.status == .ok)
+            #expect(one.contentType == "text/javascript; charset=utf-8")
+            #expect(try one.json["resultCount"] as? Int == 1)
+            #expect(try one.results.first?["trackId"] as? Int == 364_709_193)
+            #expect(try one.results.first?["kind"] as? String == "software")
+
+            let several = try await client.get("/lookup?id=412039587,364709193&country=JP")
+            #expect(try several.results.compactMap { $0["trackId"] as? Int } == [412_039_587, 364_709_193])
+            #expect(try several.results.first?["formattedPrice"] as? String == "¥120")
+
+            let unknown = try await client.get("/lookup?id=1")
+            #expect(unknown.status == .ok)
+            #expect(unknown.text == "{\"resultCount\":0,\"results\":[]}\n")
+
+            let byBundle = try await client.get("/lookup?bundleId=com.example.chess")
+            #expect(byBundle.status == .ok)
+            #expect(try byBundle.json["resultCount"] as? Int == 0)
+        }
+    }
+
+    @Test func lookupByProductLinkUsesItsStorefront() async throws {
+        let catalog = try SampleCatalog()
+        try await catalog.withClient { client in
+            let link = "https%3A%2F%2Fapps.apple.com%2Fjp%2Fapp%2Fx%2Fid412039587%3Fmt%3D8"
+            let japan = try await client.get("/lookup?url=\(link)")
+            #expect(japan.status == .ok, "\(japan.text)")
+            let app = try #require(try japan.results.first)
+            #expect(app["trackId"] as? Int == 412_039_587)
+            #expect(app["currency"] as? String == "JPY")
+            // country wins over the link's storefront.
+            let us = try await client.get("/lookup?url=\(link)&country=US")
+            #expect(try us.results.first?["currency"] as? String == "USD")
+        }
+    }
+
+    @Test func searchLatinCJKAndAccents() async throws {
+        let catalog = try SampleCatalog()
+        try await catalog.withClient { client in
+            let chess = try await client.get("/search?term=chess&limit=2")
+            #expect(chess.status == .ok)
+            #expect(chess.contentType == "text/javascript; charset=utf-8")
+            #expect(try chess.json["resultCount"] as? Int == 2)
+            #expect(try chess.results.allSatisfy { ($0["trackName"] as? String)?.localizedCaseInsensitiveContains("chess") == true })
+            let next = try await client.get("/search?term=chess&limit=2&offset=2")
+            #expect(
+                Set(try next.results.compactMap { $0["trackId"] as? Int }).isDisjoint(with: try chess.results.compactMap { $0["trackId"] as? Int }))
+
+            let cjk = try await client.get("/search?term=%E8%B1%A1%E6%A3%8B&country=JP")
+            #expect(try cjk.results.first?["trackName"] as? String == "国际象棋游戏")
+
+            let accents = try await client.get("/search?term=ECHECS+cafe")
+            #expect(try accents.results.contains { $0["trackName"] as? String == "Échecs Café" }, "\(accents.text)")
+
+            let movies = try await client.get("/search?term=chess&media=movie")
+            #expect(movies.text == "{\"resultCount\":0,\"results\":[]}\n")
+            let many = try await client.get("/search?term=chess&limit=1000")
+            #expect(many.status == .ok)
+        }
+    }
+
+    @Test func jsonpWrapsTheResponse() async throws {
+        let catalog = try SampleCatalog()
+        try await catalog.withClient { client in
+            let wrapped = try await client.get("/lookup?id=1&callback=jQuery_123.done$")
+            #expect(wrapped.status == .ok)
+            #expect(wrapped.contentType == "text/javascript; charset=utf-8")
+            #expect(wrapped.text == "\n\njQuery_123.done$({\"resultCount\":0,\"results\":[]});")
+            let search = try await client.get("/search?term=chess&limit=1&callback=show")
+            #expect(search.text.hasPrefix("\n\nshow({\"resultCount\":1,"))
+            #expect(search.text.hasSuffix("]});"))
+
+            let unsafe = try await client.get("/lookup?id=1&callback=alert(1)")
+            #expect(unsafe.status == .badRequest)
+            #expect(try unsafe.errorMessage == "Invalid value(s) for key(s): [callback]")
+        }
+    }
+
+    @Test(arguments: [
+        ("/search?term=chess&country=ZZ", "country"),
+        ("/lookup?id=364709193&country=ZZ", "country"),
+        ("/search?term=chess&limit=abc", "limit"),
+        ("/search?term=chess&limit=0", "limit"),
+        ("/search?term=chess&offset=-1", "offset"),
+        ("/search?term=chess&entity=movie", "resultEntity"),
+        ("/search?term=chess&media=vinyl", "mediaType"),
+        ("/search?term=chess&lang=x", "language"),
+        ("/search?term=chess&explicit=maybe", "explicit"),
+        ("/search?term=+", "term"),
+        ("/search?country=US", "term"),
+        ("/search?term=%ZZchess", "term"),
+        ("/search?term=%C3", "term"),
+        ("/lookup?id=abc", "id"),
+        ("/lookup?id=12,-3", "id"),
+        ("/lookup?country=US", "id"),
+        ("/lookup?url=https%3A%2F%2Fexample.com%2Fid1", "url"),
+    ])
+    func badValuesAreApples400(uri: String, key: String) async throws {
+        let catalog = try SampleCatalog()
+        try await catalog.withClient { client in
+            let answer = try await client.get(uri)
+            #expect(answer.status == .badRequest, "\(uri): \(answer.text)")
+            #expect(answer.contentType == "text/javascript; charset=utf-8")
+            #expect(try answer.errorMessage == "Invalid value(s) for key(s): [\(key)]")
+            #expect(try answer.json["queryParameters"] is [String: Any])
+        }
+    }
+
+    @Test func limitsOnSizeMethodAndLoad() async throws {
+        let catalog = try SampleCatalog()
+        try await catalog.withClient { client in
+            let ids = (1...500).map(String.init).joined(separator: ",")
+            let tooManyIDs = try await client.get("/lookup?id=\(ids)")
+            #expect(tooManyIDs.status == .badRequest)
+            #expect(try tooManyIDs.errorMessage == "Invalid value(s) for key(s): [id]")
+
+            let longTerm = try await client.get("/search?term=\(String(repeating: "a", count: 20 * 1024))")
+            #expect(longTerm.status == .uriTooLong)
+            #expect(try longTerm.errorMessage != nil)
+
+            let post = try await client.get("/lookup?id=364709193", method: .post)
+            #expect(post.status == .methodNotAllowed)
+            #expect(try post.errorMessage == "Only GET is answered")
+            #expect(try await client.get("/search?term=chess", method: .put).status == .methodNotAllowed)
+
+            let unknown = try await client.get("/nothing")
+            #expect(unknown.status == .notFound)
+            #expect(try unknown.errorMessage != nil)
+        }
+        try await catalog.withClient(maxInFlight: 0) { client in
+            let refused = try await client.get("/lookup?id=364709193")
+            #expect(refused.status == .tooManyRequests)
+            #expect(try refused.errorMessage != nil)
+        }
+    }
+
+    @Test func healthNamesTheLastImportAndFailsWhenTheCatalogIsGone() async throws {
+        let catalog = try SampleCatalog()
+        try await catalog.withClient { client in
+            let healthy = try await client.get("/health")
+            #expect(healthy.status == .ok)
+            let json = try healthy.json
+            #expect(json["status"] as? String == "ok")
+            #expect(json["catalog"] as? String == catalog.path)
+            let day = try #require(json["lastImport"] as? String)
+            #expect(day.count == 10 && day.hasPrefix("20"), "\(day)")
+
+            try FileManager.default.removeItem(atPath: catalog.path)
+            let gone = try await client.get("/health")
+            #expect(gone.status == .serviceUnavailable)
+            #expect(try gone.json["status"] as? String == "unavailable")
+        }
+    }
+
+    @Test func readersSurviveAFullImportSwappingTablesUnderThem() async throws {
+        let catalog = try SampleCatalog()
+        try await catalog.withClient(readers: 1) { client in
+            let before = try await client.get("/search?term=chess")
+            #expect(before.status == .ok)
+            // The same FULL feed again: every table staged and swapped in
+            // while the reader holds its connection.
+            let again = try EPFRunner.run(["import", "--db", catalog.path, "--force", SampleFeeds.path("itunes20261101")], in: catalog.folder)
+            #expect(again.status == 0, "\(again.stderr)")
+            let after = try await client.get("/search?term=chess")
+            #expect(after.status == .ok, "\(after.text)")
+            #expect(try after.json["resultCount"] as? Int == before.json["resultCount"] as? Int)
+            let lookup = try await client.get("/lookup?id=364709193")
+            #expect(try lookup.json["resultCount"] as? Int == 1)
+        }
+    }
+}

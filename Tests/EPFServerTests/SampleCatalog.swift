@@ -1,0 +1,78 @@
+import EPFCatalog
+import EPFLocation
+import EPFServer
+import EPFTestSupport
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+/// The sample feeds imported into a catalog of its own by the built `epf`,
+/// in a temporary folder removed when the test is done.
+final class SampleCatalog: Sendable {
+    let folder: URL
+    let path: String
+
+    init() throws {
+        folder = try TemporaryFolder.create("epf-server")
+        path = folder.appendingPathComponent("catalog.sqlite").path
+        let result = try EPFRunner.run(["import", "--db", path] + SampleFeeds.pathsInOrder, in: folder)
+        try #require(result.status == 0, "\(result.stderr)")
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// Runs `body` with a test client of the server over this catalog.
+    func withClient(
+        readers: Int = 2, maxInFlight: Int = 64, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let settings = ServerSettings(location: CatalogLocation(path), readers: readers, maxInFlight: maxInFlight)
+        let pool = try ReaderPool(location: settings.location, tablePrefix: nil, count: readers)
+        let app = CatalogServer.application(pool: pool, settings: settings, logger: Logger(label: "epf-server-test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        do {
+            try await app.test(.router, body)
+        } catch {
+            await pool.shutdown()
+            throw error
+        }
+        await pool.shutdown()
+    }
+}
+
+/// What a test reads of a response.
+struct Answer {
+    let status: HTTPResponse.Status
+    let contentType: String?
+    let text: String
+
+    init(_ response: TestResponse) {
+        status = response.status
+        contentType = response.headers[.contentType]
+        text = String(buffer: response.body)
+    }
+
+    /// The body as a JSON object.
+    var json: [String: Any] {
+        get throws {
+            try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not a JSON object: \(text)")
+        }
+    }
+
+    /// `results` of a response.
+    var results: [[String: Any]] {
+        get throws { try #require(try json["results"] as? [[String: Any]]) }
+    }
+
+    /// `errorMessage` of an error.
+    var errorMessage: String? {
+        get throws { try json["errorMessage"] as? String }
+    }
+}
+
+extension TestClientProtocol {
+    /// GET `uri` (or another method), its answer.
+    func get(_ uri: String, method: HTTPRequest.Method = .get) async throws -> Answer {
+        try await execute(uri: uri, method: method) { Answer($0) }
+    }
+}
