@@ -90,3 +90,38 @@ struct ServerProcessTests {
         return (process.terminationStatus, String(decoding: try Data(contentsOf: err), as: UTF8.self))
     }
 }
+
+@Suite("epf serve")
+struct ServeCommandTests {
+    @Test func runsTheServerBesideEPFWithTheSameOptions() throws {
+        let folder = try TemporaryFolder.create("epf-serve")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // epf-server's own validation answers: the options went through.
+        let badPort = try EPFRunner.run(["serve", "--port", "70000"], in: folder)
+        #expect(badPort.status == 64, "\(badPort.stderr)")
+        #expect(badPort.stderr.contains("--port must be between 0 and 65535"), "\(badPort.stderr)")
+        let help = try EPFRunner.run(["serve", "--help"], in: folder)
+        #expect(help.stdout.contains("--max-in-flight"), "\(help.stdout)\(help.stderr)")
+    }
+
+    @Test func saysHowToBuildTheServerWhenItIsMissing() throws {
+        let folder = try TemporaryFolder.create("epf-serve-alone")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let alone = folder.appendingPathComponent("epf")
+        try FileManager.default.copyItem(at: try EPFRunner.executable, to: alone)
+        let process = Process()
+        process.executableURL = alone
+        process.arguments = ["serve"]
+        let err = folder.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: err)
+        process.standardError = handle
+        process.standardOutput = handle
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        let text = String(decoding: try Data(contentsOf: err), as: UTF8.self)
+        #expect(process.terminationStatus == 1, "\(text)")
+        #expect(text.contains("swift build -c release --product epf-server"), "\(text)")
+    }
+}
