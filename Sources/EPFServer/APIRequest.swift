@@ -20,8 +20,23 @@ package struct APIError: Error, Sendable, Equatable {
     }
 }
 
+/// A request of the API, its parameters checked, and the read that
+/// answers it.
+package protocol APIQuery: Sendable {
+    /// Checks the parameters; throws Apple's 400 for the first bad one.
+    init(_ query: QueryParameters) throws(APIError)
+    /// `country`, nil for the United States.
+    var country: String? { get }
+    /// `callback`: a JSONP function name.
+    var callback: String? { get }
+    /// The key a 400 names when the read itself refuses the request.
+    static var readKey: String { get }
+    /// The answer, read with `reader` (one connection, this thread only).
+    func read(from reader: any CatalogQuerying, in storefront: Storefront) throws(CatalogError) -> SearchResponse
+}
+
 /// A `/lookup` request, its parameters checked.
-package struct LookupRequest: Sendable, Equatable {
+package struct LookupRequest: APIQuery, Equatable {
     /// The Apple IDs asked for, in order: `id`, then the one of `url`.
     package var ids: [Int64] = []
     /// `bundleId`: EPF has no bundle identifier column, so these find
@@ -58,6 +73,14 @@ package struct LookupRequest: Sendable, Equatable {
         callback = try parseCallback(query)
     }
 
+    package static let readKey = "id"
+
+    package func read(from reader: any CatalogQuerying, in storefront: Storefront) throws(CatalogError) -> SearchResponse {
+        // Bundle IDs alone find nothing: EPF has no bundle identifier.
+        guard !ids.isEmpty else { return SearchResponse(results: []) }
+        return try reader.lookup(ids: ids, in: storefront, language: language)
+    }
+
     /// The storefront a product link names: `jp` in
     /// `https://apps.apple.com/jp/app/name/id364709193`.
     static func storefront(of link: String) -> String? {
@@ -69,7 +92,7 @@ package struct LookupRequest: Sendable, Equatable {
 }
 
 /// A `/search` request, its parameters checked.
-package struct SearchRequest: Sendable, Equatable {
+package struct SearchRequest: APIQuery, Equatable {
     package var term: String
     package var country: String?
     package var language: Language?
@@ -81,7 +104,9 @@ package struct SearchRequest: Sendable, Equatable {
     package var callback: String?
 
     package init(_ query: QueryParameters) throws(APIError) {
-        guard let term = query["term"], !term.allSatisfy(\.isWhitespace) else { throw .invalid("term") }
+        guard let term = query["term"], !term.allSatisfy(\.isWhitespace), term.utf8.count <= RequestLimits.maxTermBytes,
+            term.split(whereSeparator: \.isWhitespace).count <= RequestLimits.maxTermWords
+        else { throw .invalid("term") }
         self.term = term
         country = query["country"]
         language = try parseLanguage(query)
@@ -101,6 +126,13 @@ package struct SearchRequest: Sendable, Equatable {
             guard ["yes", "no"].contains(explicit.lowercased()) else { throw .invalid("explicit") }
         }
         callback = try parseCallback(query)
+    }
+
+    package static let readKey = "term"
+
+    package func read(from reader: any CatalogQuerying, in storefront: Storefront) throws(CatalogError) -> SearchResponse {
+        guard findsSoftware else { return SearchResponse(results: []) }
+        return try reader.search(term: term, in: storefront, language: language, entity: entity, limit: limit, offset: offset)
     }
 }
 

@@ -17,10 +17,10 @@ package enum CatalogServer {
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: RequestGuardMiddleware(maxInFlight: settings.maxInFlight))
         router.get("lookup") { request, context in
-            await lookup(request, context: context, pool: pool)
+            await respond(to: request, as: LookupRequest.self, context: context, pool: pool)
         }
         router.get("search") { request, context in
-            await search(request, context: context, pool: pool)
+            await respond(to: request, as: SearchRequest.self, context: context, pool: pool)
         }
         router.get("health") { _, context in
             await health(pool: pool, catalog: settings.location.displayName, context: context)
@@ -46,10 +46,13 @@ package enum CatalogServer {
             logger: logger)
     }
 
-    static func lookup(_ request: Request, context: BasicRequestContext, pool: ReaderPool) async -> Response {
-        let query: LookupRequest
+    /// Answers a `/lookup` or `/search`: parameters checked (400), the
+    /// storefront of `country` (400 `[country]` when the catalog has none),
+    /// then the read, on a reader of the pool.
+    static func respond<Query: APIQuery>(to request: Request, as _: Query.Type, context: BasicRequestContext, pool: ReaderPool) async -> Response {
+        let query: Query
         do throws(APIError) {
-            query = try LookupRequest(try parameters(of: request))
+            query = try Query(try parameters(of: request))
         } catch {
             return APIResponse.error(error)
         }
@@ -60,38 +63,10 @@ package enum CatalogServer {
             } catch where error.kind == .usage {
                 return .failure(.invalid("country"))
             }
-            // Bundle IDs alone find nothing: EPF has no bundle identifier.
-            guard !query.ids.isEmpty else { return .success(SearchResponse(results: []).jsonBytes()) }
             do throws(CatalogError) {
-                return .success(try reader.lookup(ids: query.ids, in: storefront, language: query.language).jsonBytes())
+                return .success(try query.read(from: reader, in: storefront).jsonBytes())
             } catch where error.kind == .usage {
-                return .failure(.invalid("id"))
-            }
-        }
-    }
-
-    static func search(_ request: Request, context: BasicRequestContext, pool: ReaderPool) async -> Response {
-        let query: SearchRequest
-        do throws(APIError) {
-            query = try SearchRequest(try parameters(of: request))
-        } catch {
-            return APIResponse.error(error)
-        }
-        return await answer(pool: pool, context: context, callback: query.callback) { reader throws(CatalogError) in
-            let storefront: Storefront
-            do throws(CatalogError) {
-                storefront = try reader.storefront(for: query.country)
-            } catch where error.kind == .usage {
-                return .failure(.invalid("country"))
-            }
-            guard query.findsSoftware else { return .success(SearchResponse(results: []).jsonBytes()) }
-            do throws(CatalogError) {
-                let response = try reader.search(
-                    term: query.term, in: storefront, language: query.language, entity: query.entity, limit: query.limit,
-                    offset: query.offset)
-                return .success(response.jsonBytes())
-            } catch where error.kind == .usage {
-                return .failure(.invalid("term"))
+                return .failure(.invalid(Query.readKey))
             }
         }
     }

@@ -56,6 +56,11 @@ package enum RequestLimits {
     /// The most results one search returns: a larger `limit` is lowered to
     /// it, as Apple's API does.
     package static let maxLimit = 200
+    /// The longest `term`, in bytes, and the most words in it: every word
+    /// is a match (and a prefix match) in the search index, so a term of
+    /// thousands of words is refused (400 `[term]`) rather than read.
+    package static let maxTermBytes = 1000
+    package static let maxTermWords = 32
     /// The longest `callback` name.
     package static let maxCallbackBytes = 128
 }

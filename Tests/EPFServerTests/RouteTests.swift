@@ -1,3 +1,5 @@
+import EPFCatalog
+import EPFLocation
 import EPFTestSupport
 import Foundation
 import Hummingbird
@@ -98,6 +100,8 @@ struct RouteTests {
         ("/search?term=chess&lang=x", "language"),
         ("/search?term=chess&explicit=maybe", "explicit"),
         ("/search?term=+", "term"),
+        ("/search?term=" + Array(repeating: "chess", count: 33).joined(separator: "+"), "term"),
+        ("/search?term=" + String(repeating: "a", count: 1001), "term"),
         ("/search?country=US", "term"),
         ("/search?term=%ZZchess", "term"),
         ("/search?term=%C3", "term"),
@@ -178,5 +182,22 @@ struct RouteTests {
             let lookup = try await client.get("/lookup?id=364709193")
             #expect(try lookup.json["resultCount"] as? Int == 1)
         }
+    }
+}
+
+@Suite("Readers and imports")
+struct ReaderSwapTests {
+    /// The pool's retry is a second line: a SQLite reader itself answers
+    /// after a FULL import renamed tables under its open connection
+    /// (statements are prepared again on the schema change).
+    @Test func aSQLiteReaderAnswersAfterAFullSwapWithoutReopening() throws {
+        let catalog = try SampleCatalog()
+        let reader = try CatalogLocation(catalog.path).openReader(tablePrefix: nil)
+        let before = try reader.search(term: "chess", country: "JP")
+        let again = try EPFRunner.run(["import", "--db", catalog.path, "--force", SampleFeeds.path("itunes20261101")], in: catalog.folder)
+        #expect(again.status == 0, "\(again.stderr)")
+        let after = try reader.search(term: "chess", country: "JP")
+        #expect(!before.results.isEmpty && !after.results.isEmpty)
+        #expect(try reader.lookup(ids: [364_709_193]).resultCount == 1)
     }
 }

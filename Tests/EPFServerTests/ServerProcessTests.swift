@@ -22,9 +22,8 @@ struct ServerProcessTests {
         let log = catalog.folder.appendingPathComponent("server.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let logHandle = try FileHandle(forWritingTo: log)
-        let process = Process()
-        process.executableURL = try Self.executable
-        process.arguments = ["--db", catalog.path, "--host", "127.0.0.1", "--port", "0", "--readers", "2"]
+        let process = try EPFRunner.process(
+            try Self.executable, ["--db", catalog.path, "--host", "127.0.0.1", "--port", "0", "--readers", "2"], in: catalog.folder)
         process.standardError = logHandle
         process.standardOutput = logHandle
         try process.run()
@@ -68,26 +67,11 @@ struct ServerProcessTests {
     @Test func badOptionsExit64AndAMissingCatalogExits1() throws {
         let folder = try TemporaryFolder.create("epf-server-options")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let badPort = try run(["--port", "70000"], in: folder)
+        let badPort = try EPFRunner.run(try Self.executable, ["--port", "70000"], in: folder)
         #expect(badPort.status == 64)
-        let missing = try run(["--db", folder.appendingPathComponent("none.sqlite").path, "--port", "0"], in: folder)
+        let missing = try EPFRunner.run(try Self.executable, ["--db", folder.appendingPathComponent("none.sqlite").path, "--port", "0"], in: folder)
         #expect(missing.status == 1, "\(missing.stderr)")
         #expect(missing.stderr.contains("epf-server:"))
-    }
-
-    private func run(_ arguments: [String], in folder: URL) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = try Self.executable
-        process.arguments = arguments
-        let err = folder.appendingPathComponent("stderr-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: err)
-        process.standardError = handle
-        process.standardOutput = handle
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        return (process.terminationStatus, String(decoding: try Data(contentsOf: err), as: UTF8.self))
     }
 }
 
@@ -109,19 +93,8 @@ struct ServeCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let alone = folder.appendingPathComponent("epf")
         try FileManager.default.copyItem(at: try EPFRunner.executable, to: alone)
-        let process = Process()
-        process.executableURL = alone
-        process.arguments = ["serve"]
-        let err = folder.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: err)
-        process.standardError = handle
-        process.standardOutput = handle
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        let text = String(decoding: try Data(contentsOf: err), as: UTF8.self)
-        #expect(process.terminationStatus == 1, "\(text)")
-        #expect(text.contains("swift build -c release --product epf-server"), "\(text)")
+        let result = try EPFRunner.run(alone, ["serve"], in: folder)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("swift build -c release --product epf-server"), "\(result.stderr)")
     }
 }

@@ -30,8 +30,14 @@ public enum EPFRunner {
     /// `epf ARGUMENTS`, not yet started, to run in `folder`: the test's
     /// environment without `EPF_DB`, with `environment` over it.
     public static func process(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Process {
+        try process(try executable, arguments, in: folder, environment: environment)
+    }
+
+    /// `program ARGUMENTS` (another binary built beside `epf`, or a copy
+    /// of it), not yet started, to run in `folder`, as `process(_:in:)`.
+    public static func process(_ program: URL, _ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Process {
         let process = Process()
-        process.executableURL = try executable
+        process.executableURL = program
         process.arguments = arguments
         process.currentDirectoryURL = folder
         var merged = ProcessInfo.processInfo.environment
@@ -45,7 +51,13 @@ public enum EPFRunner {
     /// through files in `folder`, removed afterwards, not pipes: a chatty
     /// process can never block on a full pipe.
     public static func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Result {
-        let process = try self.process(arguments, in: folder, environment: environment)
+        try run(try executable, arguments, in: folder, environment: environment)
+    }
+
+    /// Runs `program ARGUMENTS` in `folder` and waits for it, as
+    /// `run(_:in:)` runs `epf`.
+    public static func run(_ program: URL, _ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Result {
+        let process = try self.process(program, arguments, in: folder, environment: environment)
         let out = folder.appendingPathComponent("stdout-\(UUID().uuidString)")
         let err = folder.appendingPathComponent("stderr-\(UUID().uuidString)")
         defer {
