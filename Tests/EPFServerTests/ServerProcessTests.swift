@@ -23,7 +23,8 @@ struct ServerProcessTests {
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let logHandle = try FileHandle(forWritingTo: log)
         let process = try EPFRunner.process(
-            try Self.executable, ["--db", catalog.path, "--host", "127.0.0.1", "--port", "0", "--readers", "2"], in: catalog.folder)
+            try Self.executable, ["--db", catalog.path, "--host", "127.0.0.1", "--port", "0", "--readers", "2", "--idle-timeout", "1"],
+            in: catalog.folder)
         process.standardError = logHandle
         process.standardOutput = logHandle
         try process.run()
@@ -42,6 +43,12 @@ struct ServerProcessTests {
         let startup = String(decoding: try Data(contentsOf: log), as: UTF8.self)
         let url = try #require(base, "no startup line: \(startup)")
 
+        // A client that sends half a request and nothing more holds no
+        // one else up, and its connection is closed once idle.
+        let port = try #require(url.split(separator: ":").last.flatMap { Int($0) })
+        let slow = try LoopbackSocket(port: port)
+        slow.send("GET /lookup?id=364709193 HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+
         let session = URLSession(configuration: .ephemeral)
         let (body, response) = try await session.data(from: try #require(URL(string: "\(url)/lookup?id=364709193")))
         let http = try #require(response as? HTTPURLResponse)
@@ -53,6 +60,7 @@ struct ServerProcessTests {
         let (_, bad) = try await session.data(from: try #require(URL(string: "\(url)/search?term=chess&country=ZZ")))
         #expect((bad as? HTTPURLResponse)?.statusCode == 400)
         session.invalidateAndCancel()
+        #expect(slow.waitForClose(seconds: 10), "the idle connection was not closed")
 
         process.terminate()  // SIGTERM
         process.waitUntilExit()
@@ -72,6 +80,46 @@ struct ServerProcessTests {
         let missing = try EPFRunner.run(try Self.executable, ["--db", folder.appendingPathComponent("none.sqlite").path, "--port", "0"], in: folder)
         #expect(missing.status == 1, "\(missing.stderr)")
         #expect(missing.stderr.contains("epf-server:"))
+    }
+}
+
+/// A TCP connection to 127.0.0.1, written to by hand.
+private final class LoopbackSocket {
+    private let descriptor: Int32
+
+    init(port: Int) throws {
+        #if canImport(Glibc)
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        try #require(descriptor >= 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(connected == 0, "connect: \(errno)")
+    }
+
+    deinit { close(descriptor) }
+
+    func send(_ text: String) {
+        _ = Array(text.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+
+    /// Whether the server closes the connection within `seconds`.
+    func waitForClose(seconds: Int) -> Bool {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return true }  // closed by the server
+            if count < 0 { return errno == ECONNRESET }  // timed out: still open
+        }
     }
 }
 
