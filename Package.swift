@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(
             name: "EPFServerTests",
             dependencies: [
-                "EPFServer", "EPFLocation", "EPFCatalog", "EPFTestSupport", "epf", "epf-server",
+                "EPFServer", "EPFLocation", "EPFCatalog", "EPFPostgres", "EPFTestSupport", "epf", "epf-server",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
