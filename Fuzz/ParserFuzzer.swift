@@ -1,7 +1,8 @@
 // libFuzzer target over EPFFormat: header parse, record parse, row repair
 // (stray 0x01 rejoin), text repair and value decoding on arbitrary bytes.
 // Built by scripts/fuzz, which compiles Sources/EPFFormat/*.swift into the
-// same module (no package, no SwiftPM: `swiftc -sanitize=fuzzer,address`).
+// same module (no SwiftPM: `swiftc -sanitize=fuzzer,address`, with the
+// package name, since EPFFormat declares its internals `package`).
 //
 // Beyond "no crash, no hang, no memory error", it checks the invariants the
 // importer relies on (a failed check is a crash libFuzzer reports):
