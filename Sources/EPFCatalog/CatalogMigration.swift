@@ -33,6 +33,13 @@ package enum CatalogMigration: String, CaseIterable, Sendable {
     /// no load can resume, go with what they kept).
     case checkpointsShared = "checkpoints-shared"
 
+    /// Whether an earlier step may already have made what this one makes,
+    /// on a catalog that had neither (SQLite's `checkpoints` creates the
+    /// shared checkpoint table since it exists); the migrator then checks
+    /// `adds` before running it. Only such steps are checked: a look at
+    /// the columns costs a new catalog as much as a small load.
+    package var mayBeMadeByAnEarlierStep: Bool { self == .checkpointsShared }
+
     /// The table that records the steps applied to a catalog.
     package static let schemaTable = "epf_schema"
 

@@ -20,9 +20,9 @@ package protocol CatalogMigrationDatabase {
 /// Brings the importer's own tables up to `CatalogMigration.allCases`
 /// (after GRDB's `DatabaseMigrator`): each step not yet recorded in
 /// `epf_schema` is applied, in order, once, in one transaction with its
-/// record; a step whose tables and columns (`CatalogMigration.adds`) are
-/// all there already is recorded without running, so a step that changes
-/// a table's form must name in `adds` what only that form has. The same algorithm for every backend; only import stores run
+/// record. A step that an earlier one may have made already
+/// (`CatalogMigration.mayBeMadeByAnEarlierStep`) is recorded without
+/// running when its tables and columns (`adds`) are all there. The same algorithm for every backend; only import stores run
 /// it (readers never write, so they read old catalogs as they are).
 package enum CatalogMigrator {
     /// Migrates `database` (named `catalog` in messages) and returns the
@@ -49,11 +49,10 @@ package enum CatalogMigrator {
         for step in CatalogMigration.allCases where !recorded.contains(step.rawValue) {
             do {
                 try transaction(database) { () throws(Database.Failure) in
-                    // An earlier step of this run may have made what this
-                    // one adds in its newest form (SQLite's `checkpoints`
-                    // makes the shared checkpoint table): nothing to do.
                     let sql = database.sql(for: step)
-                    if !sql.isEmpty, try !hasHad(step, database) { try database.execute(sql) }
+                    var run = !sql.isEmpty
+                    if run, step.mayBeMadeByAnEarlierStep { run = try !hasHad(step, database) }
+                    if run { try database.execute(sql) }
                     try database.record(step.rawValue)
                 }
             } catch {

@@ -84,7 +84,7 @@ package enum SQLCheckpoints {
             VALUES (\(dialect.parameters(10))) RETURNING load_id
             """,
             [.text(staging), .text(target.table), .text(StoredCheckpoint.json(target.source) ?? "null"),
-             .text(EPFHeaderSignature(target.header).text)] + progressValues(checkpoint) + [.text(Timestamp.now())])
+             .text(EPFHeaderSignature(target.header).text)] + progressValues(checkpoint, counts: noCounts) + [.text(Timestamp.now())])
         guard let id = row.first?.first?.asInteger else {
             throw CatalogError(.failed, detail: "the checkpoint of \(target.table) got no load_id", hint: "")
         }
@@ -113,11 +113,14 @@ package enum SQLCheckpoints {
         try connection.change("DELETE FROM \(name) WHERE staging_name = \(dialect.parameter(1))", [.text(staging)])
     }
 
+    /// The counts of a load that has read nothing, encoded once.
+    private static let noCounts = StoredCheckpoint.json(LoadCounts()) ?? "{}"
+
     /// byte_offset, records, counts, first_export_date, phase.
-    private static func progressValues(_ checkpoint: LoadCheckpoint) -> [SQLValue] {
+    private static func progressValues(_ checkpoint: LoadCheckpoint, counts: String? = nil) -> [SQLValue] {
         [
             .integer(checkpoint.byteOffset), .integer(Int64(checkpoint.records)),
-            .text(StoredCheckpoint.json(checkpoint.counts) ?? "{}"),
+            .text(counts ?? StoredCheckpoint.json(checkpoint.counts) ?? "{}"),
             checkpoint.firstExportDate.map(SQLValue.integer) ?? .null, .text(StoredCheckpoint.phase(checkpoint)),
         ]
     }
