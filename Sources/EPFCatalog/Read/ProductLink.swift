@@ -30,6 +30,25 @@ package enum ProductLink {
             hint: "Give a number (364709193), id364709193, or a link such as https://apps.apple.com/us/app/name/id364709193")
     }
 
+    /// A product or developer link of EPF's `view_url`
+    /// (`https://apps.apple.com/us/app/<slug>/id<ID>?mt=8`) as Apple's
+    /// Lookup API writes it for the storefront of `country` (ISO alpha-2,
+    /// lower-cased into the link): its storefront segment replaced, its
+    /// query made `?uo=4` (`https://apps.apple.com/jp/app/<slug>/id<ID>?uo=4`).
+    /// A link with no two-letter storefront segment after the host keeps
+    /// its path; text that is not an `https?://` link comes back as it is.
+    package static func storefrontLink(_ link: String, country: String?) -> String {
+        guard link.hasPrefix("http"), let scheme = link.range(of: "://"),
+            let pathStart = link[scheme.upperBound...].firstIndex(of: "/")
+        else { return link }
+        let pathEnd = link[pathStart...].firstIndex { $0 == "?" || $0 == "#" } ?? link.endIndex
+        var parts = link[pathStart..<pathEnd].split(separator: "/", omittingEmptySubsequences: false)
+        if let country, parts.count > 2, parts[1].count == 2, parts[1].allSatisfy({ $0.isASCII && $0.isLetter }) {
+            parts[1] = Substring(country.lowercased())
+        }
+        return String(link[..<pathStart]) + parts.joined(separator: "/") + "?uo=4"
+    }
+
     /// `idNNN` (any case of `id`) as a number.
     private static func idComponent(_ text: some StringProtocol) -> Int64? {
         guard text.count > 2, text.prefix(2).lowercased() == "id" else { return nil }

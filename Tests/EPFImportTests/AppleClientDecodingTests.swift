@@ -1,0 +1,132 @@
+import EPFCatalog
+import EPFSQLite
+import EPFTestSupport
+import Foundation
+import Testing
+
+/// Client code of Apple's Lookup API decodes what `epf lookup` answers.
+///
+/// `AppleLookupResult` is written the way public Swift clients model a
+/// Lookup result for an app: PlayCover/PlayCover
+/// `PlayCover/Model/ITunesResponse.swift` (`struct ITunesResult`, every
+/// key non-optional, `price: Float`, `genreIds: [String]`,
+/// `primaryGenreId: Int`, `fileSizeBytes: String`). Here the keys Apple
+/// always sends for an app and that EPF holds are non-optional, as there;
+/// the keys EPF does not hold (docs/query.md, "not in EPF") are optional,
+/// since we never send them, and so are those Apple itself leaves out of
+/// some apps (`releaseNotes`, `sellerUrl`: absent from the 2022 US lookup
+/// of Contacts in ttpho/ttpho.github.io `_posts/2022-10-14-maestro-ios.md`).
+struct AppleLookupResponse: Decodable {
+    var resultCount: Int
+    var results: [AppleLookupResult]
+}
+
+struct AppleLookupResult: Decodable {
+    // Always sent by Apple, held by EPF: non-optional.
+    var wrapperType: String
+    var kind: String
+    var trackId: Int
+    var trackName: String
+    var trackCensoredName: String
+    var trackViewUrl: String
+    var artistId: Int
+    var artistName: String
+    var artistViewUrl: String
+    var sellerName: String
+    var artworkUrl100: String
+    var artworkUrl512: String
+    var screenshotUrls: [String]
+    var ipadScreenshotUrls: [String]
+    var supportedDevices: [String]
+    var languageCodesISO2A: [String]
+    var price: Float
+    var currency: String
+    var formattedPrice: String
+    var version: String
+    var releaseDate: String
+    var description: String
+    var genres: [String]
+    var genreIds: [String]
+    var primaryGenreName: String
+    var primaryGenreId: Int
+    var contentAdvisoryRating: String
+    var trackContentRating: String
+    var fileSizeBytes: String
+    // Sent by Apple for some apps only.
+    var releaseNotes: String?
+    var sellerUrl: String?
+    // Not in EPF: never sent by epf.
+    var artworkUrl60: String?
+    var bundleId: String?
+    var minimumOsVersion: String?
+    var currentVersionReleaseDate: String?
+    var isGameCenterEnabled: Bool?
+    var features: [String]?
+    var advisories: [String]?
+    var appletvScreenshotUrls: [String]?
+    var isVppDeviceBasedLicensingEnabled: Bool?
+    var averageUserRating: Float?
+    var userRatingCount: Int?
+}
+
+@Suite("Apple's client models decode our lookups")
+struct AppleClientDecodingTests {
+    @Test func everySampleLookupDecodesWithAClientsModel() throws {
+        try withTemporaryFolder { folder in
+            let catalogPath = folder.appendingPathComponent("catalog.sqlite").path
+            let reports = try runImport(SampleFeeds.pathsInOrder, catalog: catalogPath)
+            #expect(reports.allSatisfy { $0.status == .applied })
+            let catalog = try Catalog(path: catalogPath)
+            let ids = try #require(catalog.database).rows("SELECT application_id FROM application ORDER BY application_id")
+                .compactMap(\.first?.integerValue)
+            #expect(ids.count == 27)
+            // The two INCREMENTAL newcomers have no price anywhere: no storefront sells them.
+            let unpriced: Set<Int64> = [638_402_717, 640_559_126]
+            for country in ["US", "JP"] {
+                for language in [nil, "ja", "en"] {
+                    var decoded = 0
+                    for id in ids {
+                        let bytes = try catalog.lookup(ids: [id], country: country, language: language).jsonBytes()
+                        let response = try JSONDecoder().decode(AppleLookupResponse.self, from: Data(bytes))
+                        #expect(response.resultCount == response.results.count)
+                        #expect(response.results.count == (unpriced.contains(id) ? 0 : 1), "\(id) in \(country)")
+                        decoded += response.results.count
+                    }
+                    #expect(decoded == ids.count - unpriced.count)
+                    let all = try JSONDecoder().decode(
+                        AppleLookupResponse.self, from: Data(try catalog.lookup(ids: ids, country: country, language: language).jsonBytes()))
+                    #expect(all.resultCount == ids.count - unpriced.count)
+                }
+            }
+        }
+    }
+
+    /// The shape of a JP lookup, as Apple's JP responses write it.
+    @Test func aJapaneseLookupIsWrittenAsApplesJapaneseLookups() throws {
+        try withTemporaryFolder { folder in
+            let catalogPath = folder.appendingPathComponent("catalog.sqlite").path
+            _ = try runImport(SampleFeeds.pathsInOrder, catalog: catalogPath)
+            let catalog = try Catalog(path: catalogPath)
+            let paid = String(decoding: try catalog.lookup(ids: [364_709_193], country: "JP").jsonBytes(), as: UTF8.self)
+            #expect(paid.contains(#""price":370.00,"#))
+            #expect(paid.contains(#""formattedPrice":"¥370""#))
+            #expect(paid.contains(#""currency":"JPY""#))
+            #expect(paid.contains(#""trackViewUrl":"https://apps.apple.com/jp/app/chess-master-classic/id364709193?uo=4""#))
+            #expect(paid.contains(#""artistViewUrl":"https://apps.apple.com/jp/developer/knightfall-games/id284417353?uo=4""#))
+            #expect(paid.contains(#""supportedDevices":["iPhone","iPod touch","iPad","Mac"]"#))
+            #expect(paid.contains(#""genreIds":["6014","7002","7017"]"#))
+            #expect(paid.contains(#""primaryGenreId":6014,"#))
+            let free = String(decoding: try catalog.lookup(ids: [498_120_336, 284_882_215], country: "JP").jsonBytes(), as: UTF8.self)
+            #expect(free.contains(#""price":0.00,"#))
+            #expect(free.contains(#""formattedPrice":"無料""#))
+            let us = String(decoding: try catalog.lookup(ids: [284_882_215, 364_709_193]).jsonBytes(), as: UTF8.self)
+            #expect(us.contains(#""price":0.00,"#) && us.contains(#""formattedPrice":"Free""#))
+            #expect(us.contains(#""price":2.99,"#) && us.contains(#""formattedPrice":"$2.99""#))
+            #expect(us.contains("https://apps.apple.com/us/app/chess-master-classic/id364709193?uo=4"))
+            let ja = try #require(try catalog.lookup(ids: [364_709_193], country: "JP", language: "ja").results.first)
+            #expect(ja.trackCensoredName == "チェスマスター クラシック" && ja.trackCensoredName == ja.trackName)
+            #expect(ja.ipadScreenshotUrls?.first?.hasSuffix("/364709193/ja-ipad-1.png") == true)
+            #expect(ja.trackContentRating == "4+")
+        }
+    }
+}
