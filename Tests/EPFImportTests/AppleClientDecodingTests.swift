@@ -10,7 +10,7 @@ import Testing
 /// Lookup result for an app: PlayCover/PlayCover
 /// `PlayCover/Model/ITunesResponse.swift` (`struct ITunesResult`, every
 /// key non-optional, `price: Float`, `genreIds: [String]`,
-/// `primaryGenreId: Int`, `fileSizeBytes: String`). Here the keys Apple
+/// `primaryGenreId: Int`, `fileSizeBytes: String`), grouped by type. Here the keys Apple
 /// always sends for an app and that EPF holds are non-optional, as there;
 /// the keys EPF does not hold (docs/query.md, "not in EPF") are optional,
 /// since we never send them, and so are those Apple itself leaves out of
@@ -23,60 +23,36 @@ struct AppleLookupResponse: Decodable {
 
 struct AppleLookupResult: Decodable {
     // Always sent by Apple, held by EPF: non-optional.
-    var wrapperType: String
-    var kind: String
-    var trackId: Int
-    var trackName: String
-    var trackCensoredName: String
-    var trackViewUrl: String
-    var artistId: Int
-    var artistName: String
-    var artistViewUrl: String
-    var sellerName: String
-    var artworkUrl100: String
-    var artworkUrl512: String
-    var screenshotUrls: [String]
-    var ipadScreenshotUrls: [String]
-    var supportedDevices: [String]
-    var languageCodesISO2A: [String]
+    var wrapperType, kind, trackName, trackCensoredName, trackViewUrl, artistName, artistViewUrl, sellerName: String
+    var artworkUrl100, artworkUrl512, currency, formattedPrice, version, releaseDate, description: String
+    var primaryGenreName, contentAdvisoryRating, trackContentRating, fileSizeBytes: String
+    var trackId, artistId, primaryGenreId: Int
+    var screenshotUrls, ipadScreenshotUrls, supportedDevices, languageCodesISO2A, genres, genreIds: [String]
     var price: Float
-    var currency: String
-    var formattedPrice: String
-    var version: String
-    var releaseDate: String
-    var description: String
-    var genres: [String]
-    var genreIds: [String]
-    var primaryGenreName: String
-    var primaryGenreId: Int
-    var contentAdvisoryRating: String
-    var trackContentRating: String
-    var fileSizeBytes: String
     // Sent by Apple for some apps only.
-    var releaseNotes: String?
-    var sellerUrl: String?
+    var releaseNotes, sellerUrl: String?
     // Not in EPF: never sent by epf.
-    var artworkUrl60: String?
-    var bundleId: String?
-    var minimumOsVersion: String?
-    var currentVersionReleaseDate: String?
-    var isGameCenterEnabled: Bool?
-    var features: [String]?
-    var advisories: [String]?
-    var appletvScreenshotUrls: [String]?
-    var isVppDeviceBasedLicensingEnabled: Bool?
+    var artworkUrl60, bundleId, minimumOsVersion, currentVersionReleaseDate: String?
+    var features, advisories, appletvScreenshotUrls: [String]?
+    var isGameCenterEnabled, isVppDeviceBasedLicensingEnabled: Bool?
     var averageUserRating: Float?
     var userRatingCount: Int?
 }
 
 @Suite("Apple's client models decode our lookups")
 struct AppleClientDecodingTests {
-    @Test func everySampleLookupDecodesWithAClientsModel() throws {
+    /// Runs `body` on a catalog of every sample feed, imported in order.
+    static func withSampleCatalog(_ body: (Catalog) throws -> Void) throws {
         try withTemporaryFolder { folder in
-            let catalogPath = folder.appendingPathComponent("catalog.sqlite").path
-            let reports = try runImport(SampleFeeds.pathsInOrder, catalog: catalogPath)
+            let path = folder.appendingPathComponent("catalog.sqlite").path
+            let reports = try runImport(SampleFeeds.pathsInOrder, catalog: path)
             #expect(reports.allSatisfy { $0.status == .applied })
-            let catalog = try Catalog(path: catalogPath)
+            try body(try Catalog(path: path))
+        }
+    }
+
+    @Test func everySampleLookupDecodesWithAClientsModel() throws {
+        try Self.withSampleCatalog { catalog in
             let ids = try #require(catalog.database).rows("SELECT application_id FROM application ORDER BY application_id")
                 .compactMap(\.first?.integerValue)
             #expect(ids.count == 27)
@@ -103,10 +79,7 @@ struct AppleClientDecodingTests {
 
     /// The shape of a JP lookup, as Apple's JP responses write it.
     @Test func aJapaneseLookupIsWrittenAsApplesJapaneseLookups() throws {
-        try withTemporaryFolder { folder in
-            let catalogPath = folder.appendingPathComponent("catalog.sqlite").path
-            _ = try runImport(SampleFeeds.pathsInOrder, catalog: catalogPath)
-            let catalog = try Catalog(path: catalogPath)
+        try Self.withSampleCatalog { catalog in
             let paid = String(decoding: try catalog.lookup(ids: [364_709_193], country: "JP").jsonBytes(), as: UTF8.self)
             #expect(paid.contains(#""price":370.00,"#))
             #expect(paid.contains(#""formattedPrice":"¥370""#))
