@@ -19,8 +19,8 @@
 /// tables (`CatalogTableNames`). The tables a result draws on
 /// (`application`; `application_price`, `storefront`, `genre`,
 /// `genre_application`, `artist`, `artist_application`,
-/// `application_detail`, `application_popularity_per_genre` when
-/// imported) are found once, when opening; a table that is absent leaves
+/// `application_detail`, `application_device_type` with `device_type`,
+/// `application_popularity_per_genre` when imported) are found once, when opening; a table that is absent leaves
 /// its fields out of the results.
 ///
 /// Each lookup or search reads one snapshot (`CatalogReadSource.
