@@ -38,15 +38,26 @@ package enum ProductLink {
     /// A link with no two-letter storefront segment after the host keeps
     /// its path; text that is not an `https?://` link comes back as it is.
     package static func storefrontLink(_ link: String, country: String?) -> String {
-        guard link.hasPrefix("http"), let scheme = link.range(of: "://"),
-            let pathStart = link[scheme.upperBound...].firstIndex(of: "/")
+        // Bytes, not Characters: every lookup rewrites two links.
+        let bytes = Array(link.utf8)
+        let isLetter = { (byte: UInt8) in (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+        guard bytes.starts(with: Array("http".utf8)), let colon = bytes.firstIndex(of: 0x3A),
+            bytes[colon...].starts(with: Array("://".utf8)),
+            let pathStart = bytes[(colon + 3)...].firstIndex(of: 0x2F)
         else { return link }
-        let pathEnd = link[pathStart...].firstIndex { $0 == "?" || $0 == "#" } ?? link.endIndex
-        var parts = link[pathStart..<pathEnd].split(separator: "/", omittingEmptySubsequences: false)
-        if let country, parts.count > 2, parts[1].count == 2, parts[1].allSatisfy({ $0.isASCII && $0.isLetter }) {
-            parts[1] = Substring(country.lowercased())
+        let pathEnd = bytes[pathStart...].firstIndex { $0 == 0x3F || $0 == 0x23 } ?? bytes.endIndex
+        var out = Array(bytes[..<pathStart])
+        out.reserveCapacity(pathEnd + 5)
+        let segment = pathStart + 1
+        if let country, segment + 2 < pathEnd, bytes[segment + 2] == 0x2F, isLetter(bytes[segment]), isLetter(bytes[segment + 1]) {
+            out.append(0x2F)
+            out.append(contentsOf: country.lowercased().utf8)
+            out.append(contentsOf: bytes[(segment + 2)..<pathEnd])
+        } else {
+            out.append(contentsOf: bytes[pathStart..<pathEnd])
         }
-        return String(link[..<pathStart]) + parts.joined(separator: "/") + "?uo=4"
+        out.append(contentsOf: "?uo=4".utf8)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `idNNN` (any case of `id`) as a number.
