@@ -38,26 +38,43 @@ package enum ProductLink {
     /// A link with no two-letter storefront segment after the host keeps
     /// its path; text that is not an `https?://` link comes back as it is.
     package static func storefrontLink(_ link: String, country: String?) -> String {
-        // Bytes, not Characters: every lookup rewrites two links.
-        let bytes = Array(link.utf8)
-        let isLetter = { (byte: UInt8) in (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
-        guard bytes.starts(with: Array("http".utf8)), let colon = bytes.firstIndex(of: 0x3A),
-            bytes[colon...].starts(with: Array("://".utf8)),
-            let pathStart = bytes[(colon + 3)...].firstIndex(of: 0x2F)
-        else { return link }
-        let pathEnd = bytes[pathStart...].firstIndex { $0 == 0x3F || $0 == 0x23 } ?? bytes.endIndex
-        var out = Array(bytes[..<pathStart])
-        out.reserveCapacity(pathEnd + 5)
-        let segment = pathStart + 1
-        if let country, segment + 2 < pathEnd, bytes[segment + 2] == 0x2F, isLetter(bytes[segment]), isLetter(bytes[segment + 1]) {
-            out.append(0x2F)
-            out.append(contentsOf: country.lowercased().utf8)
-            out.append(contentsOf: bytes[(segment + 2)..<pathEnd])
-        } else {
-            out.append(contentsOf: bytes[pathStart..<pathEnd])
+        // On the UTF-8 bytes, into one new string: every result rewrites two links.
+        var link = link
+        return link.withUTF8 { bytes -> String in
+            let isLetter = { (byte: UInt8) in (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+            // "http...://host/": the path starts at the first "/" after "://".
+            guard bytes.count > 7, bytes[0] == 0x68, bytes[1] == 0x74, bytes[2] == 0x74, bytes[3] == 0x70,
+                let colon = bytes.firstIndex(of: 0x3A), colon + 3 < bytes.count, bytes[colon + 1] == 0x2F, bytes[colon + 2] == 0x2F,
+                let pathStart = bytes[(colon + 3)...].firstIndex(of: 0x2F)
+            else { return String(decoding: bytes, as: UTF8.self) }
+            let pathEnd = bytes[pathStart...].firstIndex { $0 == 0x3F || $0 == 0x23 } ?? bytes.count
+            let segment = pathStart + 1
+            let replace: String.UTF8View? =
+                if let country, segment + 2 < pathEnd, bytes[segment + 2] == 0x2F, isLetter(bytes[segment]), isLetter(bytes[segment + 1]) {
+                    country.utf8
+                } else { nil }
+            let query: StaticString = "?uo=4"
+            let length = pathEnd + query.utf8CodeUnitCount + (replace.map { $0.count - 2 } ?? 0)
+            return String(unsafeUninitializedCapacity: length) { out in
+                var at = 0
+                func append(_ part: UnsafeBufferPointer<UInt8>) {
+                    _ = UnsafeMutableBufferPointer(rebasing: out[at..<(at + part.count)]).initialize(from: part)
+                    at += part.count
+                }
+                if let replace {
+                    append(UnsafeBufferPointer(rebasing: bytes[..<segment]))
+                    for byte in replace {
+                        out[at] = isLetter(byte) ? byte | 0x20 : byte
+                        at += 1
+                    }
+                    append(UnsafeBufferPointer(rebasing: bytes[(segment + 2)..<pathEnd]))
+                } else {
+                    append(UnsafeBufferPointer(rebasing: bytes[..<pathEnd]))
+                }
+                query.withUTF8Buffer(append)
+                return at
+            }
         }
-        out.append(contentsOf: "?uo=4".utf8)
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// `idNNN` (any case of `id`) as a number.
