@@ -4,41 +4,8 @@ import EPFTestSupport
 import Foundation
 import Testing
 
-/// Client code of Apple's Lookup API decodes what `epf lookup` answers.
-///
-/// `AppleLookupResult` is written the way public Swift clients model a
-/// Lookup result for an app: PlayCover/PlayCover
-/// `PlayCover/Model/ITunesResponse.swift` (`struct ITunesResult`, every
-/// key non-optional, `price: Float`, `genreIds: [String]`,
-/// `primaryGenreId: Int`, `fileSizeBytes: String`), grouped by type. Here the keys Apple
-/// always sends for an app and that EPF holds are non-optional, as there;
-/// the keys EPF does not hold (docs/query.md, "not in EPF") are optional,
-/// since we never send them, and so are those Apple itself leaves out of
-/// some apps (`releaseNotes`, `sellerUrl`: absent from the 2022 US lookup
-/// of Contacts in ttpho/ttpho.github.io `_posts/2022-10-14-maestro-ios.md`).
-struct AppleLookupResponse: Decodable {
-    var resultCount: Int
-    var results: [AppleLookupResult]
-}
-
-struct AppleLookupResult: Decodable {
-    // Always sent by Apple, held by EPF: non-optional.
-    var wrapperType, kind, trackName, trackCensoredName, trackViewUrl, artistName, artistViewUrl, sellerName: String
-    var artworkUrl100, artworkUrl512, currency, formattedPrice, version, releaseDate, description: String
-    var primaryGenreName, contentAdvisoryRating, trackContentRating, fileSizeBytes: String
-    var trackId, artistId, primaryGenreId: Int
-    var screenshotUrls, ipadScreenshotUrls, supportedDevices, languageCodesISO2A, genres, genreIds: [String]
-    var price: Float
-    // Sent by Apple for some apps only.
-    var releaseNotes, sellerUrl: String?
-    // Not in EPF: never sent by epf.
-    var artworkUrl60, bundleId, minimumOsVersion, currentVersionReleaseDate: String?
-    var features, advisories, appletvScreenshotUrls: [String]?
-    var isGameCenterEnabled, isVppDeviceBasedLicensingEnabled: Bool?
-    var averageUserRating: Float?
-    var userRatingCount: Int?
-}
-
+/// Client code of Apple's Lookup API (`AppleLookupResponse`, in
+/// EPFTestSupport) decodes what the read engine answers.
 @Suite("Apple's client models decode our lookups")
 struct AppleClientDecodingTests {
     /// Runs `body` on a catalog of every sample feed, imported in order.
