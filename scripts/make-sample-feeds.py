@@ -413,12 +413,17 @@ def detail_row(d, export_date):
                 "1290x2796" if n == 1 else "2048x2732")
 
     (s1, wh1), (s2, wh2) = shot(1), shot(2)
+    # One iPad screenshot where the app runs on an iPad (device type 3) and
+    # has screenshots at all.
+    ipad = 3 in app.get("devices", []) and shots > 0
+    ipad1 = f"https://is1-ssl.mzstatic.com/image/thumb/Purple/v4/sample/{app_id}/{lang.lower()}-ipad-1.png" if ipad else ""
     return {
         "export_date": export_date, "application_id": app_id, "language_code": lang,
         "title": title, "description": desc, "release_notes": notes,
         "company_url": company, "support_url": "" if empty else company + "/support",
         "screenshot_url_1": s1, "screenshot_url_2": s2,
         "screenshot_width_height_1": wh1, "screenshot_width_height_2": wh2,
+        "ipad_screenshot_url_1": ipad1, "ipad_screenshot_width_height_1": "2048x2732" if ipad else "",
     }
 
 
@@ -518,6 +523,7 @@ APPLICATION_DETAIL_COLUMNS = [
     ("company_url", "VARCHAR(1000)"), ("support_url", "VARCHAR(1000)"),
     ("screenshot_url_1", "VARCHAR(1000)"), ("screenshot_url_2", "VARCHAR(1000)"),
     ("screenshot_width_height_1", "VARCHAR(20)"), ("screenshot_width_height_2", "VARCHAR(20)"),
+    ("ipad_screenshot_url_1", "VARCHAR(1000)"), ("ipad_screenshot_width_height_1", "VARCHAR(20)"),
 ]
 GENRE_APPLICATION_COLUMNS = [("export_date", "BIGINT"), ("genre_id", "INTEGER"),
                              ("application_id", "INTEGER"), ("is_primary", "BOOLEAN")]

@@ -51,7 +51,7 @@ struct LookupCommand: ParsableCommand {
         let found = Set(response.results.map(\.trackId))
         var reported = Set<Int64>()
         for id in appleIDs where !found.contains(id) && reported.insert(id).inserted {
-            Console.message("epf lookup: no application with Apple ID \(id)")
+            Console.message("epf lookup: no application with Apple ID \(id) sold in this storefront")
         }
         Console.out(try ResultOutput.render(response, as: format))
     }

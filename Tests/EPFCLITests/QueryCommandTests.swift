@@ -1,3 +1,4 @@
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -43,6 +44,25 @@ struct QueryCommandTests {
         #expect(app["wrapperType"] as? String == "software")
         #expect((app["description"] as? String)?.contains("Tip:\u{1}press") == true)
         #expect(result.stdout.contains("\"trackId\":553910284"))
+    }
+
+    /// `epf lookup` of every sample application, US and JP: a client's
+    /// model of Apple's Lookup response (`AppleLookupResponse`) decodes
+    /// it all; the two applications no storefront sells are left out.
+    @Test func everyLookupDecodesWithAClientsModel() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = try cli.importedCatalog()
+        let listed = try cli.run(["sql", "--db", db, "SELECT application_id FROM application ORDER BY application_id", "--format", "csv"])
+        let ids = listed.stdout.split(separator: "\n").dropFirst().map(String.init)
+        #expect(ids.count == 27)
+        for country in ["US", "JP"] {
+            let result = try cli.run(["lookup", "--db", db, "--country", country] + ids)
+            #expect(result.status == 0)
+            let response = try JSONDecoder().decode(AppleLookupResponse.self, from: Data(result.stdout.utf8))
+            #expect(response.resultCount == 25 && response.results.count == 25, "\(country)")
+            #expect(result.stderr.contains("no application with Apple ID 638402717 sold in this storefront"))
+        }
     }
 
     @Test func lookupOfAnUnknownIDIsEmptyWithAMessage() throws {

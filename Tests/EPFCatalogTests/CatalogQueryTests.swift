@@ -40,7 +40,11 @@ struct CatalogQueryTests {
         #expect(app.artistName == "Knightfall Games")
         #expect(app.artistId == 284_417_353)
         #expect(app.sellerName == "Knightfall Games Ltd")
-        #expect(app.trackViewUrl == "https://apps.apple.com/us/app/chess-master-classic/id364709193?mt=8")
+        // EPF's view_url (`.../us/app/chess-master-classic/id364709193?mt=8`) as Apple's Lookup writes it.
+        #expect(app.trackViewUrl == "https://apps.apple.com/us/app/chess-master-classic/id364709193?uo=4")
+        #expect(app.artistViewUrl == "https://apps.apple.com/us/developer/knightfall-games/id284417353?uo=4")
+        #expect(app.trackCensoredName == "Chess Master Classic")
+        #expect(app.trackContentRating == "4+")
         #expect(app.artworkUrl100?.hasSuffix("/364709193/AppIcon-100x100bb.png") == true)
         #expect(app.price == 2.99)
         #expect(app.currency == "USD")
@@ -269,6 +273,26 @@ struct CatalogQueryTests {
     ])
     func pricesAreFormattedForTheirCurrency(_ price: Double, _ code: String, _ expected: String) {
         #expect(PriceFormat.format(price, currencyCode: code) == expected)
+    }
+
+    @Test func freeIsWrittenInTheStorefrontsWord() {
+        #expect(PriceFormat.freeWord(countryCode: "JPN") == "無料")
+        #expect(PriceFormat.freeWord(countryCode: "USA") == "Free")
+        #expect(PriceFormat.freeWord(countryCode: "FRA") == "Free")
+        #expect(PriceFormat.freeWord(countryCode: nil) == "Free")
+        #expect(PriceFormat.format(0, currencyCode: "JPY", free: "無料") == "無料")
+        #expect(PriceFormat.format(120, currencyCode: "JPY", free: "無料") == "¥120")
+    }
+
+    @Test(arguments: [
+        ("https://apps.apple.com/us/app/chess/id364709193?mt=8", "jp", "https://apps.apple.com/jp/app/chess/id364709193?uo=4"),
+        ("https://apps.apple.com/us/developer/k/id284417353?mt=8", "fr", "https://apps.apple.com/fr/developer/k/id284417353?uo=4"),
+        ("https://itunes.apple.com/app/id530662175", "jp", "https://itunes.apple.com/app/id530662175?uo=4"),
+        ("https://apps.apple.com/us/app/chess/id364709193", nil, "https://apps.apple.com/us/app/chess/id364709193?uo=4"),
+        ("not a link", "jp", "not a link"),
+    ] as [(String, String?, String)])
+    func linksCarryTheStorefront(_ link: String, _ country: String?, _ expected: String) {
+        #expect(ProductLink.storefrontLink(link, country: country) == expected)
     }
 
     @Test func aCatalogWithoutApplicationsIsAClearError() throws {

@@ -19,8 +19,8 @@
 /// tables (`CatalogTableNames`). The tables a result draws on
 /// (`application`; `application_price`, `storefront`, `genre`,
 /// `genre_application`, `artist`, `artist_application`,
-/// `application_detail`, `application_popularity_per_genre` when
-/// imported) are found once, when opening; a table that is absent leaves
+/// `application_detail`, `application_device_type` with `device_type`,
+/// `application_popularity_per_genre` when imported) are found once, when opening; a table that is absent leaves
 /// its fields out of the results.
 ///
 /// Each lookup or search reads one snapshot (`CatalogReadSource.
@@ -65,14 +65,17 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
             throw CatalogError(.failed, detail: "\(action): \(error)", hint: "")
         }
         guard tables.contains(names("application")) else { throw names.noApplicationTable(in: catalog) }
-        let (applicationColumns, detailColumns) = try source.attempt(action) { () throws(Source.Failure) in
+        let (applicationColumns, detailColumns, artistHasViewURL) = try source.attempt(action) { () throws(Source.Failure) in
             let present = Set(try source.columnNames(of: names("application")))
             let detail = tables.contains(names("application_detail")) ? DetailColumns.wanted(in: try source.columnNames(of: names("application_detail"))) : []
-            return (ApplicationColumns.wanted.filter(present.contains), detail)
+            let artistViewURL = tables.contains(names("artist")) ? try source.columnNames(of: names("artist")).contains("view_url") : false
+            return (ApplicationColumns.wanted.filter(present.contains), detail, artistViewURL)
         }
         self.tables = tables
         self.names = names
-        queries = CatalogReadQueries(source, names: names, tables: tables, applicationColumns: applicationColumns, detailColumns: detailColumns)
+        queries = CatalogReadQueries(
+            source, names: names, tables: tables, applicationColumns: applicationColumns, detailColumns: detailColumns,
+            artistHasViewURL: artistHasViewURL)
     }
 
     // MARK: Questions
@@ -214,7 +217,9 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
         }
     }
 
-    /// One application as a result, or nil when the catalog has no such ID.
+    /// One application as a result, or nil when the catalog has no such ID
+    /// or, with prices imported, no price for it in `storefront` (as
+    /// Apple's Lookup leaves out what a storefront does not sell).
     @inlinable
     func application(id: Int64, storefront: Storefront, language: Language?) throws(Source.Failure) -> SoftwareResult? {
         var found: SoftwareResult?
@@ -226,11 +231,13 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
             found = result
         }
         guard var result = found else { return nil }
+        guard try addPrice(to: &result, storefront: storefront) else { return nil }
         try addArtist(to: &result)
         try addGenres(to: &result)
-        try addPrice(to: &result, storefront: storefront)
         try addDetail(to: &result, language: language)
+        try addDevices(to: &result)
         try addPopularity(to: &result, storefront: storefront)
+        ResultAssembly.finish(&result, storefront: storefront)
         return result
     }
 
@@ -242,9 +249,12 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
         let arguments =
             queries.artistByName
             ? SQLArguments(.integer(result.trackId), result.artistName.map(SQLValue.text) ?? .null) : SQLArguments(.integer(result.trackId))
-        var artist: Int64?
-        try source.forEachRow(sql, arguments) { row in artist = row.integer(0) ?? 0 }
-        if let artist { result.artistId = artist }
+        var artist: (id: Int64, viewURL: String?)?
+        try source.forEachRow(sql, arguments) { row in artist = (row.integer(0) ?? 0, row.text(1)) }
+        if let artist {
+            result.artistId = artist.id
+            result.artistViewUrl = artist.viewURL
+        }
     }
 
     /// `genres`, `genreIds`, `primaryGenre*`: primary first, then by ID.
@@ -256,15 +266,29 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
         ResultAssembly.addGenres(rows, withNames: queries.genresWithNames, to: &result)
     }
 
-    /// `price`, `currency`, `formattedPrice` in `storefront`.
+    /// `price`, `currency`, `formattedPrice` in `storefront`. False when
+    /// the catalog has prices but none for the application there.
     @inlinable
-    func addPrice(to result: inout SoftwareResult, storefront: Storefront) throws(Source.Failure) {
-        guard let sql = queries.price else { return }
+    func addPrice(to result: inout SoftwareResult, storefront: Storefront) throws(Source.Failure) -> Bool {
+        guard let sql = queries.price else { return true }
         var price: (Double?, String?)?
         try source.forEachRow(sql, SQLArguments(.integer(result.trackId), .integer(storefront.id))) { row in
             price = (row.number(0), row.text(1))
         }
-        if let (amount, currency) = price { ResultAssembly.addPrice(amount, currency: currency, to: &result) }
+        guard let (amount, currency) = price else { return false }
+        ResultAssembly.addPrice(amount, currency: currency, storefront: storefront, to: &result)
+        return true
+    }
+
+    /// `supportedDevices`: the names of the devices it runs on.
+    @inlinable
+    func addDevices(to result: inout SoftwareResult) throws(Source.Failure) {
+        guard let sql = queries.devices else { return }
+        var names: [String] = []
+        try source.forEachRow(sql, SQLArguments(.integer(result.trackId))) { row in
+            if let name = row.text(0) { names.append(name) }
+        }
+        result.supportedDevices = names
     }
 
     /// From `application_detail`: the name, description and release notes
@@ -283,6 +307,9 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
             rows.append(values)
         }
         ResultAssembly.addDetail(rows, language: language, to: &result)
+        result.screenshotUrls = result.screenshotUrls ?? []
+        result.ipadScreenshotUrls = result.ipadScreenshotUrls ?? []
+        result.languageCodesISO2A = result.languageCodesISO2A ?? []
     }
 
     /// The application's ranks in the storefront's popularity charts.

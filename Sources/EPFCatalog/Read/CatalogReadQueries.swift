@@ -17,9 +17,13 @@ struct CatalogReadQueries: Sendable {
     @usableFromInline let applicationColumns: [String]
     /// The application's artist (`$1`; `$2`: its `artist_name`, when
     /// `artistByName`): the one named as the application names it, else
-    /// an actual artist, else the smallest ID.
+    /// an actual artist, else the smallest ID; its ID, then its
+    /// `view_url` (NULL when `artist` has none).
     @usableFromInline let artist: String?
     @usableFromInline let artistByName: Bool
+    /// The names of the devices it runs on, by device type ID (`$1`);
+    /// nil without `application_device_type` and `device_type`.
+    @usableFromInline let devices: String?
     /// Its genres, primary first, then by ID: ID and name (`$1`).
     @usableFromInline let genres: String?
     /// Whether `genres` has names (the catalog has `genre`).
@@ -41,7 +45,8 @@ struct CatalogReadQueries: Sendable {
     let countryCodes: String?
 
     init<Source: CatalogReadSource>(
-        _ source: Source, names: CatalogTableNames, tables: Set<String>, applicationColumns: [String], detailColumns: [String]
+        _ source: Source, names: CatalogTableNames, tables: Set<String>, applicationColumns: [String], detailColumns: [String],
+        artistHasViewURL: Bool
     ) {
         func has(_ table: String) -> Bool { tables.contains(names(table)) }
         func table(_ table: String) -> String { quoteIdentifier(names(table)) }
@@ -56,11 +61,19 @@ struct CatalogReadQueries: Sendable {
             !has("artist_application") ? nil
             : artistByName
                 ? """
-                SELECT aa.artist_id FROM \(table("artist_application")) AS aa LEFT JOIN \(table("artist")) AS a ON a.artist_id = aa.artist_id
+                SELECT aa.artist_id, \(artistHasViewURL ? "a.view_url" : "NULL") FROM \(table("artist_application")) AS aa LEFT JOIN \(table("artist")) AS a ON a.artist_id = aa.artist_id
                 WHERE aa.application_id = \(p1)
                 ORDER BY (a.name = \(p2)) IS TRUE DESC, a.is_actual_artist IS TRUE DESC, aa.artist_id NULLS FIRST LIMIT 1
                 """
-            : "SELECT artist_id FROM \(table("artist_application")) WHERE application_id = \(p1) ORDER BY artist_id NULLS FIRST LIMIT 1"
+            : "SELECT artist_id, NULL FROM \(table("artist_application")) WHERE application_id = \(p1) ORDER BY artist_id NULLS FIRST LIMIT 1"
+
+        devices =
+            has("application_device_type") && has("device_type")
+            ? """
+            SELECT d.name FROM \(table("application_device_type")) AS ad JOIN \(table("device_type")) AS d ON d.device_type_id = ad.device_type_id
+            WHERE ad.application_id = \(p1) AND d.name IS NOT NULL ORDER BY ad.device_type_id
+            """
+            : nil
 
         genresWithNames = has("genre")
         genres =

@@ -26,6 +26,14 @@ enum CountryCode {
         alpha3ByAlpha2[code.uppercased()]
     }
 
+    /// The alpha-2 code of an alpha-3 code (`JPN` -> `JP`), upper case.
+    static func alpha2(forAlpha3 code: String) -> String? {
+        alpha2ByAlpha3[code.uppercased()]
+    }
+
+    private static let alpha2ByAlpha3: [String: String] = Dictionary(
+        alpha3ByAlpha2.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+
     /// The countries of the App Store (and a few more).
     private static let alpha3ByAlpha2: [String: String] = {
         let pairs = """

@@ -44,10 +44,24 @@ package enum PriceFormat {
         "ZAR": Currency(symbol: "R", decimals: 2),
     ]
 
-    /// `price` in `currencyCode`: `Free` for 0; a currency not in the table
-    /// is written `CODE 1.99` with two decimals.
-    package static func format(_ price: Double, currencyCode: String) -> String {
-        if price == 0 { return "Free" }
+    /// The word the App Store writes for a price of 0, by storefront
+    /// (`storefront.country_code`), where a real response was found to
+    /// show it (docs/query.md lists the sources); `Free` elsewhere.
+    package static let freeWords: [String: String] = [
+        "USA": "Free",
+        "JPN": "無料",
+    ]
+
+    /// The word for a price of 0 in the storefront of `countryCode`
+    /// (ISO alpha-3): `Free` where `freeWords` has none.
+    package static func freeWord(countryCode: String?) -> String {
+        countryCode.flatMap { freeWords[$0.uppercased()] } ?? "Free"
+    }
+
+    /// `price` in `currencyCode`: `free` (`Free`, `無料`) for 0; a currency
+    /// not in the table is written `CODE 1.99` with two decimals.
+    package static func format(_ price: Double, currencyCode: String, free: String = "Free") -> String {
+        if price == 0 { return free }
         let currency =
             currencies[currencyCode.uppercased()]
             ?? Currency(symbol: currencyCode.uppercased() + " ", decimals: 2)

@@ -102,13 +102,29 @@ package enum ResultAssembly {
         if withNames { result.genres = names }
     }
 
-    /// `price`, `currency`, `formattedPrice` (nothing when there is no price).
+    /// `price`, `currency`, `formattedPrice` (nothing when there is no
+    /// price); a price of 0 is the storefront's word for free (`Free`, `無料`).
     @usableFromInline
-    package static func addPrice(_ price: Double?, currency: String?, to result: inout SoftwareResult) {
+    package static func addPrice(_ price: Double?, currency: String?, storefront: Storefront, to result: inout SoftwareResult) {
         guard let price else { return }
         result.price = price
         result.currency = currency
-        result.formattedPrice = PriceFormat.format(price, currencyCode: currency ?? "USD")
+        result.formattedPrice = PriceFormat.format(
+            price, currencyCode: currency ?? "USD", free: PriceFormat.freeWord(countryCode: storefront.countryCode))
+    }
+
+    /// What a result repeats or writes for its storefront, once its rows
+    /// are read: `trackCensoredName` (the name, in the language chosen),
+    /// `trackContentRating` (the age rating), and the App Store links of
+    /// the application and its developer in `storefront`
+    /// (`ProductLink.storefrontLink`).
+    @usableFromInline
+    package static func finish(_ result: inout SoftwareResult, storefront: Storefront) {
+        result.trackCensoredName = result.trackName
+        result.trackContentRating = result.contentAdvisoryRating
+        let country = storefront.countryCode.flatMap(CountryCode.alpha2(forAlpha3:))
+        if let link = result.trackViewUrl { result.trackViewUrl = ProductLink.storefrontLink(link, country: country) }
+        if let link = result.artistViewUrl { result.artistViewUrl = ProductLink.storefrontLink(link, country: country) }
     }
 
     /// The price a stored text holds (a store that keeps numbers as text).

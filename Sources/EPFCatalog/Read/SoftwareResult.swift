@@ -37,7 +37,10 @@ public struct SearchResponse: Codable, Sendable, Equatable {
 /// Fields whose catalog table is absent (no pricing feed imported, no
 /// genres, no artists) are nil and left out of the JSON, never an error.
 /// Names are Apple's; `genreIds` and `fileSizeBytes` are strings, as Apple
-/// sends them.
+/// sends them. The lists Apple always sends (`screenshotUrls`,
+/// `ipadScreenshotUrls`, `languageCodesISO2A`, `supportedDevices`) are
+/// empty rather than left out when their table is imported but holds
+/// nothing for the application.
 public struct SoftwareResult: Codable, Sendable, Equatable {
     /// Always `software`.
     public var wrapperType: String = "software"
@@ -51,15 +54,23 @@ public struct SoftwareResult: Codable, Sendable, Equatable {
     public var artistId: Int64?
     /// The artist (developer) name.
     public var artistName: String?
+    /// The developer's App Store page (`artist.view_url`), in the
+    /// storefront asked for.
+    public var artistViewUrl: String?
     /// The seller's name.
     public var sellerName: String?
-    /// The App Store page (`view_url`).
+    /// The App Store page (`view_url`), in the storefront asked for
+    /// (`https://apps.apple.com/jp/app/<slug>/id<ID>?uo=4`).
     public var trackViewUrl: String?
+    /// The title again: Apple's `trackCensoredName` of an application is
+    /// its name (EPF has no censored title).
+    public var trackCensoredName: String?
     /// The small (100 px) icon.
     public var artworkUrl100: String?
     /// The large (512 px) icon.
     public var artworkUrl512: String?
-    /// The price in the storefront asked for, in its currency.
+    /// The price in the storefront asked for, in its currency; written
+    /// with two decimals as Apple writes it (`0.00`, `2.99`, `120.00`).
     public var price: Double?
     /// ISO 4217 code of `price`.
     public var currency: String?
@@ -81,6 +92,8 @@ public struct SoftwareResult: Codable, Sendable, Equatable {
     public var primaryGenreId: Int64?
     /// The age rating (`4+`, `12+`).
     public var contentAdvisoryRating: String?
+    /// The age rating again: Apple sends `recommended_age` under both keys.
+    public var trackContentRating: String?
     /// The download size in bytes, as a string.
     public var fileSizeBytes: String?
     /// What is new in this version (`application_detail.release_notes` in
@@ -92,6 +105,9 @@ public struct SoftwareResult: Codable, Sendable, Equatable {
     public var screenshotUrls: [String]?
     /// iPad screenshots (`application_detail.ipad_screenshot_url_N`).
     public var ipadScreenshotUrls: [String]?
+    /// The devices it runs on: `device_type.name` of its
+    /// `application_device_type` rows (`iPhone`, `iPad`), by device type ID.
+    public var supportedDevices: [String]?
     /// The languages `application_detail` has for the application
     /// (`EN`, `JA`, ...), sorted.
     public var languageCodesISO2A: [String]?
