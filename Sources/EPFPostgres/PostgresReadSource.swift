@@ -79,8 +79,12 @@ package final class PostgresReadSource: CatalogAdminSource {
 
     /// The most matches a search sorts (taking them from the GIN index)
     /// rather than walking the `(sort_key, seq)` btree, for a page ending
-    /// at `end`.
-    static func sortedMatchesAtMost(pageEnd end: Int) -> Int { max(5_000, 100 * end) }
+    /// at `end`. Saturates below `Int.max` (the probe asks for one more),
+    /// for a page that ends at an offset near `Int.max`.
+    static func sortedMatchesAtMost(pageEnd end: Int) -> Int {
+        let (bound, overflow) = end.multipliedReportingOverflow(by: 100)
+        return overflow ? .max - 1 : min(max(5_000, bound), .max - 1)
+    }
 
     /// Runs `page` with the plan chosen by a probe, because the planner's
     /// estimate for a word it has no statistics on (any rare word) is a

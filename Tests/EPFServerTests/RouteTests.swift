@@ -72,6 +72,43 @@ struct RouteTests {
         }
     }
 
+    /// Found by scripts/api-check (schemathesis): `offset + limit`
+    /// overflowed and the server trapped (SIGILL) instead of answering.
+    @Test(arguments: ["9223372036854775806", "9223372036854775807", "9223372036854775757"])
+    func anOffsetNearIntMaxFindsNothing(offset: String) async throws {
+        let catalog = try SampleCatalog()
+        try await catalog.withClient { client in
+            for limit in ["1", "50", "200", "1000"] {
+                let page = try await client.get("/search?term=chess&limit=\(limit)&offset=\(offset)")
+                #expect(page.status == .ok, "offset \(offset), limit \(limit): \(page.text)")
+                #expect(page.text == "{\"resultCount\":0,\"results\":[]}\n")
+            }
+            let prefix = try await client.get("/search?term=che&offset=\(offset)")
+            #expect(prefix.text == "{\"resultCount\":0,\"results\":[]}\n")
+        }
+    }
+
+    /// Found by scripts/api-check (schemathesis): a NUL in the term ended
+    /// FTS5's query text inside a quoted word ("unterminated string"), and
+    /// the server answered 503 as if the catalog could not be read.
+    @Test func aNULInTheTermSeparatesWords() async throws {
+        let catalog = try SampleCatalog()
+        try await catalog.withClient { client in
+            let chess = try await client.get("/search?term=%00chess")
+            #expect(chess.status == .ok, "\(chess.text)")
+            #expect(try chess.json["resultCount"] as? Int ?? 0 > 0)
+            let split = try await client.get("/search?term=chess%00puz")
+            #expect(split.status == .ok, "\(split.text)")
+            let spaced = try await client.get("/search?term=chess+puz")
+            #expect(split.text == spaced.text)
+            let found = try await client.get("/search?term=%00%F1%8C%9D%96.%C3%9A")
+            #expect(found.status == .ok, "\(found.text)")
+            let only = try await client.get("/search?term=%00")
+            #expect(only.status == .ok, "\(only.text)")
+            #expect(only.text == "{\"resultCount\":0,\"results\":[]}\n")
+        }
+    }
+
     @Test func jsonpWrapsTheResponse() async throws {
         let catalog = try SampleCatalog()
         try await catalog.withClient { client in

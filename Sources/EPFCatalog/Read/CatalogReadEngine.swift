@@ -112,7 +112,10 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
         let index = SearchIndex.tableName(for: names("application"))
         guard tables.contains(index) else { throw ResultAssembly.noSearchIndex(index) }
         let queries = try CatalogSearchQueries(source, index: index, names: names, tables: tables, entity: entity)
-        guard let match = try source.searchMatch(term), limit > 0 else { return SearchResponse(results: []) }
+        // NUL is no token character, and would end FTS5's query text early
+        // ("unterminated string"): it separates words, as a space does.
+        let words = String(String.UnicodeScalarView(term.unicodeScalars.map { $0 == "\u{0}" ? " " : $0 }))
+        guard let match = try source.searchMatch(words), limit > 0 else { return SearchResponse(results: []) }
         return try snapshot { () throws(CatalogError) -> SearchResponse in
             guard try source.attempt("reading the search index", { () throws(Source.Failure) in try source.isCurrentSearchIndex(index) }) else {
                 throw CatalogError(
@@ -184,7 +187,10 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
         if queries.byStorefront { arguments.append(.integer(storefront.id)) }
         arguments.append(.integer(Int64(limit)))
         arguments.append(.integer(Int64(offset)))
-        return try source.searchPage(index: index, match: match, pageEnd: offset + limit) { () throws(Source.Failure) -> [Int64] in
+        // Saturating: an offset near Int.max (`/search?offset=9223372036854775806`)
+        // must find nothing, not trap.
+        let (pageEnd, overflow) = offset.addingReportingOverflow(limit)
+        return try source.searchPage(index: index, match: match, pageEnd: overflow ? .max : pageEnd) { () throws(Source.Failure) -> [Int64] in
             var ids: [Int64] = []
             try source.forEachRow(queries.page, arguments) { row in
                 if let id = row.integer(0) { ids.append(id) }
