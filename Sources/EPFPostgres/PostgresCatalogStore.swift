@@ -97,6 +97,14 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
                     detail: "\(target.redacted) runs PostgreSQL \(connection.serverVersion / 10_000); epf needs 15 or later (keys use NULLS NOT DISTINCT)",
                     hint: "Use a PostgreSQL 15 or later server")
             }
+            // No schema of the search path exists: the lock's key would be
+            // NULL, which reads as "another import holds it".
+            guard try connection.scalar("SELECT current_schema() IS NOT NULL") == "t" else {
+                throw CatalogError(
+                    .usage,
+                    detail: "\(target.redacted) has no schema to write to: none of its search_path exists",
+                    hint: "Create the schema (CREATE SCHEMA name), or name an existing one in options=-csearch_path")
+            }
             let locked = try connection.scalar("SELECT pg_try_advisory_lock(hashtext('epf import ' || current_schema()))")
             guard locked == "t" else {
                 throw CatalogError(

@@ -111,6 +111,16 @@ struct CheckpointTests {
         _ = first
     }
 
+    @Test("A search_path that names no existing schema is refused as such, not as another import")
+    func missingSchemaIsNamed() throws {
+        let database = try TestDatabase()
+        let url = database.url + (database.url.contains("?") ? "&" : "?") + "options=-csearch_path%3Dnowhere"
+        let error = try #require(throws: CatalogError.self) { try PostgresCatalogStore(target: PostgresTarget(url: url)) }
+        #expect(error.kind == .usage)
+        #expect(error.description.contains("has no schema to write to: none of its search_path exists"), "\(error)")
+        #expect(!error.description.contains("another epf import"), "\(error)")
+    }
+
     @Test("A wrong password is refused without showing it; the journal never holds it")
     func passwordNeverShown() throws {
         let database = try TestDatabase()
