@@ -10,7 +10,8 @@ package enum APIResponse {
 
     /// A response's JSON, or JSONP when `callback` is given.
     package static func results(_ json: [UInt8], callback: String?) -> Response {
-        body(callback.map { JSONP.wrap(json, in: $0) } ?? json + [0x0A], status: .ok)
+        if let callback { return body(JSONP.wrap(json, in: callback), status: .ok) }
+        return body(json, newline, status: .ok)
     }
 
     /// `{"resultCount":0,"results":[]}`.
@@ -29,13 +30,20 @@ package enum APIResponse {
     /// `/health` and the errors; results are `SearchResponse.jsonBytes()`.
     package static func object(_ members: [String: any Sendable], status: HTTPResponse.Status) -> Response {
         let data = (try? JSONSerialization.data(withJSONObject: members, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return body(Array(data) + [0x0A], status: status)
+        return body(Array(data), newline, status: status)
     }
 
-    private static func body(_ bytes: [UInt8], status: HTTPResponse.Status) -> Response {
-        Response(
-            status: status, headers: [.contentType: contentType, .contentLength: String(bytes.count)],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    private static let newline: [UInt8] = [0x0A]
+
+    /// A body of `parts`, copied once, into the response's buffer (a
+    /// lookup's JSON is not copied again to append its newline).
+    private static func body(_ parts: [UInt8]..., status: HTTPResponse.Status) -> Response {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(parts.reduce(0) { $0 + $1.count })
+        for part in parts { buffer.writeBytes(part) }
+        return Response(
+            status: status, headers: [.contentType: contentType, .contentLength: String(buffer.readableBytes)],
+            body: ResponseBody(byteBuffer: buffer))
     }
 
     /// The parameters Apple's error body lists, with its descriptions.
