@@ -25,6 +25,10 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // HTTP parts as Hummingbird's pipeline carries them (the /lookup
+        // handler on the event loop); both are Hummingbird's own dependencies.
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
@@ -76,13 +80,18 @@ let package = Package(
         // through it.
         .target(name: "EPFLocation", dependencies: ["EPFCatalog", "EPFSQLite", "EPFPostgres"]),
         // HTTP: /lookup, /search and /health over the read engine
-        // (Hummingbird), a pool of readers on threads of their own.
+        // (Hummingbird); SQLite reads on the event loops, PostgreSQL reads on
+        // threads of their own.
         .target(
             name: "EPFServer",
             dependencies: [
                 "EPFCatalog", "EPFLocation",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,6 +1,31 @@
 import EPFCatalog
 import Foundation
+import HTTPTypes
 import Hummingbird
+import NIOCore
+
+/// A response of the API, before either path sends it: the router's
+/// (`response`, a Hummingbird `Response`) or the event loop's
+/// (`EventLoopReadHandler`, HTTP parts). Its body is in one buffer, so that
+/// both send `Content-Length`, never chunks.
+package struct APIAnswer: Sendable {
+    package var status: HTTPResponse.Status
+    package var body: ByteBuffer
+    /// Headers beyond the content type and length (`Allow`, `Retry-After`).
+    package var extraHeaders: HTTPFields = [:]
+
+    /// The header fields: Apple's content type, the length, the extras.
+    package var headerFields: HTTPFields {
+        var fields: HTTPFields = [.contentType: APIResponse.contentType, .contentLength: String(body.readableBytes)]
+        fields.append(contentsOf: extraHeaders)
+        return fields
+    }
+
+    /// As Hummingbird's router answers.
+    package var response: Response {
+        Response(status: status, headers: headerFields, body: ResponseBody(byteBuffer: body))
+    }
+}
 
 /// The bodies the API answers with, all as Apple sends them:
 /// `text/javascript; charset=utf-8`, JSON or JSONP alike.
@@ -9,41 +34,39 @@ package enum APIResponse {
     package static let contentType = "text/javascript; charset=utf-8"
 
     /// A response's JSON, or JSONP when `callback` is given.
-    package static func results(_ json: [UInt8], callback: String?) -> Response {
-        if let callback { return body(JSONP.wrap(json, in: callback), status: .ok) }
-        return body(json, newline, status: .ok)
+    package static func results(_ json: [UInt8], callback: String?) -> APIAnswer {
+        if let callback { return answer(JSONP.wrap(json, in: callback), status: .ok) }
+        return answer(json, newline, status: .ok)
     }
 
     /// `{"resultCount":0,"results":[]}`.
-    package static func empty(callback: String?) -> Response {
+    package static func empty(callback: String?) -> APIAnswer {
         results(SearchResponse(results: []).jsonBytes(), callback: callback)
     }
 
     /// `{"errorMessage": ..., "queryParameters": {...}}` with the error's
     /// status. `queryParameters` is what Apple's errors carry: the API's
     /// parameters, each with what it takes.
-    package static func error(_ error: APIError) -> Response {
+    package static func error(_ error: APIError) -> APIAnswer {
         object(["errorMessage": error.message, "queryParameters": queryParameterHelp], status: HTTPResponse.Status(code: error.status))
     }
 
     /// A small JSON object (strings, nulls, objects), keys sorted, for
     /// `/health` and the errors; results are `SearchResponse.jsonBytes()`.
-    package static func object(_ members: [String: any Sendable], status: HTTPResponse.Status) -> Response {
+    package static func object(_ members: [String: any Sendable], status: HTTPResponse.Status) -> APIAnswer {
         let data = (try? JSONSerialization.data(withJSONObject: members, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return body(Array(data), newline, status: status)
+        return answer(Array(data), newline, status: status)
     }
 
     private static let newline: [UInt8] = [0x0A]
 
     /// A body of `parts`, copied once, into the response's buffer (a
     /// lookup's JSON is not copied again to append its newline).
-    private static func body(_ parts: [UInt8]..., status: HTTPResponse.Status) -> Response {
+    private static func answer(_ parts: [UInt8]..., status: HTTPResponse.Status) -> APIAnswer {
         var buffer = ByteBuffer()
         buffer.reserveCapacity(parts.reduce(0) { $0 + $1.count })
         for part in parts { buffer.writeBytes(part) }
-        return Response(
-            status: status, headers: [.contentType: contentType, .contentLength: String(buffer.readableBytes)],
-            body: ResponseBody(byteBuffer: buffer))
+        return APIAnswer(status: status, body: buffer)
     }
 
     /// The parameters Apple's error body lists, with its descriptions.

@@ -10,12 +10,12 @@ import NIOCore
 /// Apple's iTunes Search and Lookup APIs answer them, over a `ReaderPool`.
 package enum CatalogServer {
     /// The routes and the request guards (method, size, load, logging).
-    package static func router(pool: ReaderPool, settings: ServerSettings) -> Router<BasicRequestContext> {
+    package static func router(pool: ReaderPool, settings: ServerSettings, inFlight: InFlightGate) -> Router<BasicRequestContext> {
         let router = Router()
         // Middleware first: it wraps only the routes added after it (and
         // the answer for an unknown path).
         router.add(middleware: RequestLogMiddleware())
-        router.add(middleware: RequestGuardMiddleware(maxInFlight: settings.maxInFlight))
+        router.add(middleware: RequestGuardMiddleware(inFlight: inFlight))
         router.get("lookup") { request, context in
             await respond(to: request, as: LookupRequest.self, context: context, pool: pool)
         }
@@ -29,8 +29,10 @@ package enum CatalogServer {
     }
 
     /// The application: the router on HTTP/1.1 at `settings`' address,
-    /// with its limits. `onRunning` gets the port bound (the one asked for,
-    /// or the one the system chose for port 0).
+    /// with its limits; for a SQLite catalog, `/lookup` and `/search`
+    /// answered on the event loops (`EventLoopReadHandler`). `onRunning`
+    /// gets the port bound (the one asked for, or the one the system chose
+    /// for port 0).
     package static func application(
         pool: ReaderPool, settings: ServerSettings, logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
@@ -38,25 +40,63 @@ package enum CatalogServer {
             idleTimeout: .seconds(settings.idleTimeoutSeconds),
             httpDecoderConfiguration: .init(
                 maxHeaderFieldSize: RequestLimits.maxHeaderBytes, maxHeaderListSize: RequestLimits.maxHeaderBytes, maxHeaderFieldCount: 100))
+        let inFlight = InFlightGate(limit: settings.maxInFlight)
+        let eventLoopReads: (@Sendable () -> EventLoopReadHandler)?
+        if pool.readsInPlace && settings.readsOnEventLoops {
+            eventLoopReads = { EventLoopReadHandler(pool: pool, inFlight: inFlight, logger: logger, serverName: serverName) }
+        } else {
+            eventLoopReads = nil
+        }
         return Application(
-            router: router(pool: pool, settings: settings),
-            server: .http1(configuration: http),
-            configuration: ApplicationConfiguration(address: .hostname(settings.host, port: settings.port), serverName: "epf-server"),
+            router: router(pool: pool, settings: settings, inFlight: inFlight),
+            server: HTTPServerBuilder { responder in
+                CatalogHTTPChannel(responder: responder, configuration: http, eventLoopReads: eventLoopReads)
+            },
+            configuration: ApplicationConfiguration(address: .hostname(settings.host, port: settings.port), serverName: serverName),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
             logger: logger)
     }
 
-    /// Answers a `/lookup` or `/search`: parameters checked (400), the
-    /// storefront of `country` (400 `[country]` when the catalog has none),
-    /// then the read, on a reader of the pool.
+    /// The `Server` header.
+    static let serverName = "epf-server"
+
+    /// Answers a `/lookup` or `/search` on the router's path (PostgreSQL
+    /// catalogs, and what the event loop's fast path passes on).
     static func respond<Query: APIQuery>(to request: Request, as _: Query.Type, context: BasicRequestContext, pool: ReaderPool) async -> Response {
         let query: Query
         do throws(APIError) {
-            query = try Query(try parameters(of: request))
+            query = try Query(try parameters(request.uri.query))
+        } catch {
+            return APIResponse.error(error).response
+        }
+        do throws(ReadFailure) {
+            return answer(try await pool.read(reading(query)), callback: query.callback).response
+        } catch {
+            return unavailable(error, logger: context.logger).response
+        }
+    }
+
+    /// Answers a `/lookup` or `/search` here, on this thread (the event
+    /// loop's fast path, `EventLoopReadHandler`; SQLite catalogs).
+    static func answerHere<Query: APIQuery>(_: Query.Type, query text: String?, pool: ReaderPool, logger: Logger) -> APIAnswer {
+        let query: Query
+        do throws(APIError) {
+            query = try Query(try parameters(text))
         } catch {
             return APIResponse.error(error)
         }
-        return await answer(pool: pool, context: context, callback: query.callback) { reader throws(CatalogError) in
+        do throws(ReadFailure) {
+            return answer(try pool.readHere(reading(query)), callback: query.callback)
+        } catch {
+            return unavailable(error, logger: logger)
+        }
+    }
+
+    /// The read of `query`: the storefront of `country` (Apple's 400
+    /// `[country]` when the catalog has none), then the answer's JSON, or
+    /// the 400 of a value the read refuses.
+    private static func reading<Query: APIQuery>(_ query: Query) -> @Sendable (any CatalogQuerying) throws(CatalogError) -> Result<[UInt8], APIError> {
+        { reader throws(CatalogError) in
             let storefront: Storefront
             do throws(CatalogError) {
                 storefront = try reader.storefront(for: query.country)
@@ -68,6 +108,14 @@ package enum CatalogServer {
             } catch where error.kind == .usage {
                 return .failure(.invalid(Query.readKey))
             }
+        }
+    }
+
+    /// The JSON (or JSONP) of a read, or its refusal (400).
+    private static func answer(_ outcome: Result<[UInt8], APIError>, callback: String?) -> APIAnswer {
+        switch outcome {
+        case .success(let json): APIResponse.results(json, callback: callback)
+        case .failure(let error): APIResponse.error(error)
         }
     }
 
@@ -85,42 +133,27 @@ package enum CatalogServer {
                 }
             }
         } catch {
-            return unavailable(error, context: context)
+            return unavailable(error, logger: context.logger).response
         }
         switch outcome {
         case .success(let day):
-            return APIResponse.object(["status": "ok", "catalog": catalog, "lastImport": day ?? NSNull()], status: .ok)
+            return APIResponse.object(["status": "ok", "catalog": catalog, "lastImport": day ?? NSNull()], status: .ok).response
         case .failure(let error):
             context.logger.warning("health: the catalog cannot be read", metadata: ["error": "\(error)"])
             return APIResponse.object(
                 ["status": "unavailable", "catalog": catalog, "errorMessage": "The catalog cannot be read (\(error.kind.rawValue))"],
-                status: .serviceUnavailable)
-        }
-    }
-
-    /// Runs `read` with a reader and answers with its JSON (or JSONP), its
-    /// refusal (400), or 503 when the catalog cannot be read.
-    private static func answer(
-        pool: ReaderPool, context: BasicRequestContext, callback: String?,
-        _ read: @escaping @Sendable (any CatalogQuerying) throws(CatalogError) -> Result<[UInt8], APIError>
-    ) async -> Response {
-        do throws(ReadFailure) {
-            switch try await pool.read(read) {
-            case .success(let json): return APIResponse.results(json, callback: callback)
-            case .failure(let error): return APIResponse.error(error)
-            }
-        } catch {
-            return unavailable(error, context: context)
+                status: .serviceUnavailable
+            ).response
         }
     }
 
     /// 503: the catalog could not answer (or the server is stopping); the
     /// cause goes to the log, not to the client.
-    private static func unavailable(_ failure: ReadFailure, context: BasicRequestContext) -> Response {
+    private static func unavailable(_ failure: ReadFailure, logger: Logger) -> APIAnswer {
         let message: String
         switch failure {
         case .catalog(let error):
-            context.logger.error("the catalog cannot be read", metadata: ["error": "\(error)"])
+            logger.error("the catalog cannot be read", metadata: ["error": "\(error)"])
             message = "The catalog cannot be read (\(error.kind.rawValue)); try again later"
         case .stopped:
             message = "The server is shutting down"
@@ -128,11 +161,11 @@ package enum CatalogServer {
         return APIResponse.object(["errorMessage": message], status: .serviceUnavailable)
     }
 
-    /// The request's query parameters; 400 for a parameter that is not
-    /// well percent-encoded.
-    private static func parameters(of request: Request) throws(APIError) -> QueryParameters {
+    /// The parameters of a request's query; 400 for a parameter that is
+    /// not well percent-encoded.
+    private static func parameters(_ query: String?) throws(APIError) -> QueryParameters {
         do {
-            return try QueryParameters(query: request.uri.query)
+            return try QueryParameters(query: query)
         } catch {
             throw .invalid(error.name)
         }

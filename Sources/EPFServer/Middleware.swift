@@ -17,58 +17,95 @@ struct RequestLogMiddleware: RouterMiddleware {
             response = try await next(request, context)
         } catch let error as HTTPError {
             let message = error.status == .notFound ? "No such path; try /lookup, /search or /health" : error.status.reasonPhrase
-            response = APIResponse.object(["errorMessage": message], status: error.status)
+            response = APIResponse.object(["errorMessage": message], status: error.status).response
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(error)"])
-            response = APIResponse.object(["errorMessage": "Internal error"], status: .internalServerError)
+            response = APIResponse.object(["errorMessage": "Internal error"], status: .internalServerError).response
         }
+        RequestLog.record(context.logger, method: request.method, path: request.uri.path, status: response.status, since: start)
+        return response
+    }
+}
+
+/// The request log line, the same from either path (the router's
+/// middleware, the event loop's `EventLoopReadHandler`).
+enum RequestLog {
+    /// `GET /lookup 200` at `info`, with the method, path, status and
+    /// milliseconds as metadata. Costs nothing below `info`.
+    static func record(_ logger: Logger, method: HTTPRequest.Method, path: String, status: HTTPResponse.Status, since start: ContinuousClock.Instant) {
+        guard logger.logLevel <= .info else { return }
         let elapsed = ContinuousClock.now - start
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        context.logger.info(
-            "\(request.method) \(request.uri.path) \(response.status.code)",
+        logger.info(
+            "\(method) \(path) \(status.code)",
             metadata: [
-                "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(response.status.code)",
+                "method": "\(method)", "path": "\(path)", "status": "\(status.code)",
                 "duration_ms": "\((milliseconds * 1000).rounded() / 1000)",
             ])
-        return response
     }
 }
 
 /// Refuses, before any work, what the server does not answer: methods
 /// other than GET (405), a request target over
 /// `RequestLimits.maxTargetBytes` (414), and requests beyond
-/// `maxInFlight` at once (429; a 5xx is never the answer to load).
+/// `--max-in-flight` at once (429; a 5xx is never the answer to load).
 struct RequestGuardMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
 
-    let maxInFlight: Int
-    private let inFlight = NIOLockedValueBox(0)
-
-    init(maxInFlight: Int) {
-        self.maxInFlight = maxInFlight
-    }
+    let inFlight: InFlightGate
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.method == .get else {
-            var response = APIResponse.object(["errorMessage": "Only GET is answered"], status: .methodNotAllowed)
-            response.headers[.allow] = "GET"
-            return response
-        }
-        guard request.uri.string.utf8.count <= RequestLimits.maxTargetBytes else {
-            return APIResponse.object(
-                ["errorMessage": "The request is longer than \(RequestLimits.maxTargetBytes) bytes"], status: .uriTooLong)
-        }
-        let admitted = inFlight.withLockedValue { count in
-            guard count < maxInFlight else { return false }
+        guard request.method == .get else { return APIResponse.methodNotAllowed.response }
+        guard request.uri.string.utf8.count <= RequestLimits.maxTargetBytes else { return APIResponse.uriTooLong.response }
+        guard inFlight.enter() else { return APIResponse.tooManyRequests.response }
+        defer { inFlight.leave() }
+        return try await next(request, context)
+    }
+}
+
+/// The requests being answered at once, by either path, against
+/// `--max-in-flight`.
+package final class InFlightGate: Sendable {
+    private let limit: Int
+    private let count = NIOLockedValueBox(0)
+
+    package init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Counts a request in; false (and not counted) when `limit` are
+    /// already in.
+    func enter() -> Bool {
+        count.withLockedValue { count in
+            guard count < limit else { return false }
             count += 1
             return true
         }
-        guard admitted else {
-            var response = APIResponse.object(["errorMessage": "Too many requests at once; try again shortly"], status: .tooManyRequests)
-            response.headers[.retryAfter] = "1"
-            return response
-        }
-        defer { inFlight.withLockedValue { $0 -= 1 } }
-        return try await next(request, context)
+    }
+
+    /// Counts out a request `enter()` let in.
+    func leave() {
+        count.withLockedValue { $0 -= 1 }
+    }
+}
+
+extension APIResponse {
+    /// 405 with `Allow: GET`.
+    static var methodNotAllowed: APIAnswer {
+        var answer = object(["errorMessage": "Only GET is answered"], status: .methodNotAllowed)
+        answer.extraHeaders[.allow] = "GET"
+        return answer
+    }
+
+    /// 414: the request target is longer than `RequestLimits.maxTargetBytes`.
+    static var uriTooLong: APIAnswer {
+        object(["errorMessage": "The request is longer than \(RequestLimits.maxTargetBytes) bytes"], status: .uriTooLong)
+    }
+
+    /// 429 with `Retry-After: 1`.
+    static var tooManyRequests: APIAnswer {
+        var answer = object(["errorMessage": "Too many requests at once; try again shortly"], status: .tooManyRequests)
+        answer.extraHeaders[.retryAfter] = "1"
+        return answer
     }
 }

@@ -4,15 +4,21 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOPosix
 
-/// The catalog's readers, opened at start, each lent to one request at a
-/// time, on threads of their own.
+/// The catalog's readers, each lent to one request at a time.
 ///
-/// A reader (`CatalogQuerying`) is one connection and is not thread-safe;
-/// its calls block (SQLite reads a file, PostgreSQL waits on the network).
-/// So the pool runs them on a `NIOThreadPool` of as many threads as
-/// readers, never on Swift's cooperative threads or NIO's event loops: a
-/// slow read holds one pool thread, never a thread that other connections
-/// need. With as many threads as readers, a job always finds a reader free.
+/// A reader (`CatalogQuerying`) is one connection and is not thread-safe.
+/// Where its calls run depends on the backend:
+/// - SQLite (`readsInPlace`): on the thread that asks, an event loop or a
+///   task's thread. A read is CPU work on a memory-mapped file (a lookup
+///   is some 20 µs), shorter than handing it to another thread and back;
+///   `EventLoopReadHandler` answers `/lookup` and `/search` this way. The
+///   pool opens a reader more when every one is lent (at most one per
+///   thread that reads at once).
+/// - PostgreSQL: on a `NIOThreadPool` of as many threads as readers, never
+///   on Swift's cooperative threads or NIO's event loops: a read waits on
+///   the network, and holds one pool thread, never a thread that other
+///   connections need. With as many threads as readers, a job always
+///   finds a reader free.
 ///
 /// A reader that fails for any reason but the request's own (`.usage`) is
 /// closed and opened again, and the read is tried once more: after an
@@ -23,6 +29,8 @@ package final class ReaderPool: Sendable {
     private let tablePrefix: String?
     private let threads: NIOThreadPool
     private let idle: NIOLockedValueBox<[Slot]>
+    /// Reads run on the thread that asks (SQLite), not on `threads`.
+    package let readsInPlace: Bool
 
     /// Opens `count` readers on the catalog (throws the first failure:
     /// no catalog there, not readable) and starts their threads.
@@ -35,6 +43,7 @@ package final class ReaderPool: Sendable {
             slots.append(Slot(reader: try location.openReader(tablePrefix: tablePrefix)))
         }
         idle = NIOLockedValueBox(slots)
+        if case .postgres = location { readsInPlace = false } else { readsInPlace = true }
         threads = NIOThreadPool(numberOfThreads: count)
         threads.start()
     }
@@ -45,8 +54,10 @@ package final class ReaderPool: Sendable {
         try? await threads.shutdownGracefully()
     }
 
-    /// `body` with a reader, on a pool thread. Throws `ReadFailure`.
+    /// `body` with a reader: here when `readsInPlace`, else on a pool
+    /// thread. Throws `ReadFailure`.
     package func read<T: Sendable>(_ body: @escaping @Sendable (any CatalogQuerying) throws(CatalogError) -> T) async throws(ReadFailure) -> T {
+        if readsInPlace { return try readHere(body) }
         do {
             return try await threads.runIfActive { [self] () throws(CatalogError) -> T in
                 let slot = take()
@@ -57,6 +68,18 @@ package final class ReaderPool: Sendable {
             throw .catalog(error)
         } catch {
             throw .stopped
+        }
+    }
+
+    /// `body` with a reader, on this thread (`readsInPlace` catalogs: the
+    /// event loop's fast path). Throws `ReadFailure.catalog`.
+    package func readHere<T>(_ body: (any CatalogQuerying) throws(CatalogError) -> T) throws(ReadFailure) -> T {
+        let slot = take()
+        defer { give(slot) }
+        do {
+            return try slot.withReader(location: location, tablePrefix: tablePrefix, body)
+        } catch {
+            throw .catalog(error)
         }
     }
 
@@ -71,12 +94,12 @@ package final class ReaderPool: Sendable {
     }
 
     private func take() -> Slot {
-        idle.withLockedValue { slots in
-            // Never empty: at most as many jobs run as there are threads,
-            // and there are as many slots as threads.
-            precondition(!slots.isEmpty, "more reads at once than readers")
-            return slots.removeLast()
-        }
+        let slot = idle.withLockedValue { slots in slots.popLast() }
+        if let slot { return slot }
+        // Pool threads never find the list empty (as many slots as
+        // threads); reads in place may, when every thread reads at once.
+        precondition(readsInPlace, "more reads at once than readers")
+        return Slot(reader: nil)
     }
 
     private func give(_ slot: Slot) {
@@ -101,7 +124,7 @@ private final class Slot: @unchecked Sendable {
     /// nil after a failure closed it: opened again on next use.
     private var reader: (any CatalogQuerying)?
 
-    init(reader: any CatalogQuerying) { self.reader = reader }
+    init(reader: (any CatalogQuerying)?) { self.reader = reader }
 
     func withReader<T>(
         location: CatalogLocation, tablePrefix: String?, _ body: (any CatalogQuerying) throws(CatalogError) -> T

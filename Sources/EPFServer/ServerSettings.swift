@@ -13,8 +13,9 @@ package struct ServerSettings: Sendable {
     package var host: String
     /// The port (`--port`); 0 picks a free one, which the startup line names.
     package var port: Int
-    /// Readers opened at start (`--readers`): each one connection, each on a
-    /// thread of its own, so this many lookups or searches run at once.
+    /// Readers opened at start (`--readers`): each one connection. For
+    /// PostgreSQL each has a thread, so this many reads run at once; SQLite
+    /// reads on the event loops, and opens more when they all read at once.
     package var readers: Int
     /// Requests answered at once, waiting ones included (`--max-in-flight`);
     /// one more gets 429.
@@ -22,6 +23,10 @@ package struct ServerSettings: Sendable {
     /// Seconds a connection may stay idle (no request, or a request sent
     /// too slowly) before it is closed.
     package var idleTimeoutSeconds: Int64
+    /// Whether a SQLite catalog's `/lookup` and `/search` are answered on
+    /// the event loops (`EventLoopReadHandler`); false sends every
+    /// request through the router (the tests of both paths).
+    package var readsOnEventLoops = true
 
     package init(
         location: CatalogLocation, tablePrefix: String? = nil, host: String = "127.0.0.1", port: Int = 8080,

@@ -36,7 +36,9 @@ struct EPFServerCommand: AsyncParsableCommand {
             valueName: "prefix"))
     var tablePrefix: String?
 
-    @Option(name: .long, help: "Readers (catalog connections) opened at start, each answering one request at a time (default: one per core).")
+    @Option(
+        name: .long,
+        help: "Readers (catalog connections) opened at start, each answering one request at a time (default: one per core; SQLite opens more when every event loop reads at once).")
     var readers: Int = ServerSettings.defaultReaders
 
     @Option(name: .long, help: "Requests answered or waiting at once; one more gets 429.")

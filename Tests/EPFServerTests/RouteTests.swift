@@ -8,9 +8,9 @@ import Testing
 
 @Suite("epf-server routes")
 struct RouteTests {
-    @Test func lookupOfOneAndSeveralIDs() async throws {
+    @Test(arguments: ServedBy.allCases) func lookupOfOneAndSeveralIDs(servedBy: ServedBy) async throws {
         let catalog = try SampleCatalog()
-        try await catalog.withClient { client in
+        try await catalog.withClient(servedBy) { client in
             let one = try await client.get("/lookup?id=364709193")
             #expect(one.status == .ok)
             #expect(one.contentType == "text/javascript; charset=utf-8")
@@ -32,9 +32,9 @@ struct RouteTests {
         }
     }
 
-    @Test func lookupByProductLinkUsesItsStorefront() async throws {
+    @Test(arguments: ServedBy.allCases) func lookupByProductLinkUsesItsStorefront(servedBy: ServedBy) async throws {
         let catalog = try SampleCatalog()
-        try await catalog.withClient { client in
+        try await catalog.withClient(servedBy) { client in
             let link = "https%3A%2F%2Fapps.apple.com%2Fjp%2Fapp%2Fx%2Fid412039587%3Fmt%3D8"
             let japan = try await client.get("/lookup?url=\(link)")
             #expect(japan.status == .ok, "\(japan.text)")
@@ -47,9 +47,9 @@ struct RouteTests {
         }
     }
 
-    @Test func searchLatinCJKAndAccents() async throws {
+    @Test(arguments: ServedBy.allCases) func searchLatinCJKAndAccents(servedBy: ServedBy) async throws {
         let catalog = try SampleCatalog()
-        try await catalog.withClient { client in
+        try await catalog.withClient(servedBy) { client in
             let chess = try await client.get("/search?term=chess&limit=2")
             #expect(chess.status == .ok)
             #expect(chess.contentType == "text/javascript; charset=utf-8")
@@ -74,10 +74,10 @@ struct RouteTests {
 
     /// Found by scripts/api-check (schemathesis): `offset + limit`
     /// overflowed and the server trapped (SIGILL) instead of answering.
-    @Test(arguments: ["9223372036854775806", "9223372036854775807", "9223372036854775757"])
-    func anOffsetNearIntMaxFindsNothing(offset: String) async throws {
+    @Test(arguments: ServedBy.allCases, ["9223372036854775806", "9223372036854775807", "9223372036854775757"])
+    func anOffsetNearIntMaxFindsNothing(servedBy: ServedBy, offset: String) async throws {
         let catalog = try SampleCatalog()
-        try await catalog.withClient { client in
+        try await catalog.withClient(servedBy) { client in
             for limit in ["1", "50", "200", "1000"] {
                 let page = try await client.get("/search?term=chess&limit=\(limit)&offset=\(offset)")
                 #expect(page.status == .ok, "offset \(offset), limit \(limit): \(page.text)")
@@ -91,9 +91,9 @@ struct RouteTests {
     /// Found by scripts/api-check (schemathesis): a NUL in the term ended
     /// FTS5's query text inside a quoted word ("unterminated string"), and
     /// the server answered 503 as if the catalog could not be read.
-    @Test func aNULInTheTermSeparatesWords() async throws {
+    @Test(arguments: ServedBy.allCases) func aNULInTheTermSeparatesWords(servedBy: ServedBy) async throws {
         let catalog = try SampleCatalog()
-        try await catalog.withClient { client in
+        try await catalog.withClient(servedBy) { client in
             let chess = try await client.get("/search?term=%00chess")
             #expect(chess.status == .ok, "\(chess.text)")
             #expect(try chess.json["resultCount"] as? Int ?? 0 > 0)
@@ -109,9 +109,9 @@ struct RouteTests {
         }
     }
 
-    @Test func jsonpWrapsTheResponse() async throws {
+    @Test(arguments: ServedBy.allCases) func jsonpWrapsTheResponse(servedBy: ServedBy) async throws {
         let catalog = try SampleCatalog()
-        try await catalog.withClient { client in
+        try await catalog.withClient(servedBy) { client in
             let wrapped = try await client.get("/lookup?id=1&callback=jQuery_123.done$")
             #expect(wrapped.status == .ok)
             #expect(wrapped.contentType == "text/javascript; charset=utf-8")
@@ -126,7 +126,7 @@ struct RouteTests {
         }
     }
 
-    @Test(arguments: [
+    @Test(arguments: ServedBy.allCases, [
         ("/search?term=chess&country=ZZ", "country"),
         ("/lookup?id=364709193&country=ZZ", "country"),
         ("/search?term=chess&limit=abc", "limit"),
@@ -147,9 +147,10 @@ struct RouteTests {
         ("/lookup?country=US", "id"),
         ("/lookup?url=https%3A%2F%2Fexample.com%2Fid1", "url"),
     ])
-    func badValuesAreApples400(uri: String, key: String) async throws {
+    func badValuesAreApples400(servedBy: ServedBy, bad: (uri: String, key: String)) async throws {
+        let (uri, key) = bad
         let catalog = try SampleCatalog()
-        try await catalog.withClient { client in
+        try await catalog.withClient(servedBy) { client in
             let answer = try await client.get(uri)
             #expect(answer.status == .badRequest, "\(uri): \(answer.text)")
             #expect(answer.contentType == "text/javascript; charset=utf-8")
@@ -158,9 +159,9 @@ struct RouteTests {
         }
     }
 
-    @Test func limitsOnSizeMethodAndLoad() async throws {
+    @Test(arguments: ServedBy.allCases) func limitsOnSizeMethodAndLoad(servedBy: ServedBy) async throws {
         let catalog = try SampleCatalog()
-        try await catalog.withClient { client in
+        try await catalog.withClient(servedBy) { client in
             let ids = (1...500).map(String.init).joined(separator: ",")
             let tooManyIDs = try await client.get("/lookup?id=\(ids)")
             #expect(tooManyIDs.status == .badRequest)
@@ -179,16 +180,16 @@ struct RouteTests {
             #expect(unknown.status == .notFound)
             #expect(try unknown.errorMessage != nil)
         }
-        try await catalog.withClient(maxInFlight: 0) { client in
+        try await catalog.withClient(servedBy, maxInFlight: 0) { client in
             let refused = try await client.get("/lookup?id=364709193")
             #expect(refused.status == .tooManyRequests)
             #expect(try refused.errorMessage != nil)
         }
     }
 
-    @Test func healthNamesTheLastImportAndFailsWhenTheCatalogIsGone() async throws {
+    @Test(arguments: ServedBy.allCases) func healthNamesTheLastImportAndFailsWhenTheCatalogIsGone(servedBy: ServedBy) async throws {
         let catalog = try SampleCatalog()
-        try await catalog.withClient { client in
+        try await catalog.withClient(servedBy) { client in
             let healthy = try await client.get("/health")
             #expect(healthy.status == .ok)
             let json = try healthy.json
@@ -204,9 +205,9 @@ struct RouteTests {
         }
     }
 
-    @Test func readersSurviveAFullImportSwappingTablesUnderThem() async throws {
+    @Test(arguments: ServedBy.allCases) func readersSurviveAFullImportSwappingTablesUnderThem(servedBy: ServedBy) async throws {
         let catalog = try SampleCatalog()
-        try await catalog.withClient(readers: 1) { client in
+        try await catalog.withClient(servedBy, readers: 1) { client in
             let before = try await client.get("/search?term=chess")
             #expect(before.status == .ok)
             // The same FULL feed again: every table staged and swapped in

@@ -23,21 +23,37 @@ final class SampleCatalog: Sendable {
 
     deinit { try? FileManager.default.removeItem(at: folder) }
 
-    /// Runs `body` with a test client of the server over this catalog.
+    /// Runs `body` with a test client of the server over this catalog,
+    /// answered by `servedBy`'s path.
     func withClient(
-        readers: Int = 2, maxInFlight: Int = 64, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+        _ servedBy: ServedBy, readers: Int = 2, maxInFlight: Int = 64, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
-        let settings = ServerSettings(location: CatalogLocation(path), readers: readers, maxInFlight: maxInFlight)
+        var settings = ServerSettings(location: CatalogLocation(path), readers: readers, maxInFlight: maxInFlight)
+        settings.readsOnEventLoops = servedBy == .eventLoop
         let pool = try ReaderPool(location: settings.location, tablePrefix: nil, count: readers)
         let app = CatalogServer.application(pool: pool, settings: settings, logger: Logger(label: "epf-server-test", factory: { _ in SwiftLogNoOpLogHandler() }))
         do {
-            try await app.test(.router, body)
+            try await app.test(servedBy == .router ? .router : .live, body)
         } catch {
             await pool.shutdown()
             throw error
         }
         await pool.shutdown()
     }
+}
+
+/// Which path of the server answers a test's requests: both answer
+/// every request alike.
+enum ServedBy: CaseIterable, Sendable, CustomTestStringConvertible {
+    /// Hummingbird's router, called without a connection
+    /// (HummingbirdTesting's `.router`).
+    case router
+    /// A server on loopback (`.live`), where `EventLoopReadHandler`
+    /// answers `/lookup` and `/search` on the event loop and the router
+    /// the rest.
+    case eventLoop
+
+    var testDescription: String { self == .router ? "router" : "event loop" }
 }
 
 /// What a test reads of a response.

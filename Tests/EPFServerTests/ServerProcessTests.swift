@@ -62,6 +62,30 @@ struct ServerProcessTests {
         session.invalidateAndCancel()
         #expect(slow.waitForClose(seconds: 10), "the idle connection was not closed")
 
+        // Pipelined requests, answered by both paths (the router: /health;
+        // the event loop: /lookup, /search), come back in order; the last
+        // asks to close.
+        let pipelined = try LoopbackSocket(port: port)
+        pipelined.send(
+            "GET /health HTTP/1.1\r\nHost: a\r\n\r\nGET /lookup?id=364709193 HTTP/1.1\r\nHost: a\r\n\r\n"
+                + "GET /search?term=chess&limit=1 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+        let answers = try (0..<3).map { _ in try #require(pipelined.readResponse(), "a response is missing") }
+        #expect(answers.map(\.status) == [200, 200, 200])
+        #expect(answers[0].body.contains(#""status":"ok""#), "\(answers[0].body)")
+        #expect(answers[1].body.contains(#""trackId":364709193"#), "\(answers[1].body)")
+        #expect(answers[2].body.contains(#""resultCount":1"#), "\(answers[2].body)")
+        #expect(answers.allSatisfy { $0.head.contains("Date: ") && $0.head.contains("Server: epf-server") }, "\(answers.map(\.head))")
+        #expect(pipelined.waitForClose(seconds: 10), "Connection: close did not close")
+
+        // A connection in use outlives the idle timeout (1 s): the
+        // requests the event loop answers count as activity.
+        let busy = try LoopbackSocket(port: port)
+        for _ in 0..<8 {
+            busy.send("GET /lookup?id=364709193 HTTP/1.1\r\nHost: a\r\n\r\n")
+            #expect(busy.readResponse()?.status == 200, "a busy connection was closed")
+            try await Task.sleep(for: .milliseconds(300))
+        }
+
         process.terminate()  // SIGTERM
         process.waitUntilExit()
         try logHandle.close()
@@ -108,6 +132,34 @@ private final class LoopbackSocket {
 
     func send(_ text: String) {
         _ = Array(text.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+
+    private var pending: [UInt8] = []
+
+    /// The next response (`Content-Length` bodies only), nil when the
+    /// connection closes or 10 s pass first.
+    func readResponse() -> (status: Int, head: String, body: String)? {
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let separator = Array("\r\n\r\n".utf8)
+        while true {
+            if let end = pending.indices.first(where: { pending[$0...].starts(with: separator) }) {
+                let head = String(decoding: pending[..<end], as: UTF8.self)
+                let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+                let bodyStart = end + separator.count
+                if pending.count >= bodyStart + length {
+                    let body = String(decoding: pending[bodyStart..<(bodyStart + length)], as: UTF8.self)
+                    pending.removeFirst(bodyStart + length)
+                    let status = head.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+                    return (status, head, body)
+                }
+            }
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { return nil }
+            pending += buffer[..<count]
+        }
     }
 
     /// Whether the server closes the connection within `seconds`.

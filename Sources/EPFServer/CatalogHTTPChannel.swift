@@ -1,0 +1,47 @@
+import HTTPTypes
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
+
+/// Hummingbird's HTTP/1.1 channel (`HTTP1Channel`), set up the same way,
+/// with one handler more: `EventLoopReadHandler`, after the connection
+/// state handler, where `HTTP1Channel`'s own extra handlers cannot go
+/// (they come before it, and the state handler would then not see the
+/// requests they answer: its idle timeout would close busy connections).
+struct CatalogHTTPChannel: HTTPChannelHandler {
+    typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+
+    let responder: Responder
+    /// Timeouts and decoder limits, as for `HTTP1Channel`.
+    let configuration: HTTP1Channel.Configuration
+    /// The handler answering on the event loop, one per connection; nil
+    /// for none (PostgreSQL catalogs).
+    let eventLoopReads: (@Sendable () -> EventLoopReadHandler)?
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            var limits = NIOHTTPDecoderLimitConfiguration()
+            limits.maxHeaderFieldSize = configuration.httpDecoder.maxHeaderFieldSize
+            limits.maxHeaderListSize = configuration.httpDecoder.maxHeaderListSize
+            limits.maxHeaderFieldCount = configuration.httpDecoder.maxHeaderFieldCount
+            let pipeline = channel.pipeline.syncOperations
+            // As HTTP1Channel: pipelining assistance on (one request at a
+            // time reaches the handlers), errors handled by Hummingbird.
+            try pipeline.configureHTTPServerPipeline(
+                withPipeliningAssistance: true, withErrorHandling: false, withOutboundHeaderValidation: false,
+                withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)
+            try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+            try pipeline.addHandler(
+                HTTPConnectionStateHandler(idleTimeout: configuration.idleTimeout.map { .nanoseconds($0.nanoseconds) }, logger: logger))
+            if let eventLoopReads { try pipeline.addHandler(eventLoopReads()) }
+            return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+        }
+    }
+
+    func handle(value asyncChannel: Value, logger: Logger) async {
+        await handleHTTP(asyncChannel: asyncChannel, logger: logger)
+    }
+}
