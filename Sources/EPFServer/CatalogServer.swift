@@ -52,7 +52,9 @@ package enum CatalogServer {
             server: HTTPServerBuilder { responder in
                 CatalogHTTPChannel(responder: responder, configuration: http, eventLoopReads: eventLoopReads)
             },
-            configuration: ApplicationConfiguration(address: .hostname(settings.host, port: settings.port), serverName: serverName),
+            configuration: ApplicationConfiguration(
+                address: .hostname(settings.host, port: settings.port), serverName: serverName,
+                availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections, logger: logger)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
             logger: logger)
     }

@@ -20,6 +20,10 @@ package struct ServerSettings: Sendable {
     /// Requests answered at once, waiting ones included (`--max-in-flight`);
     /// one more gets 429.
     package var maxInFlight: Int
+    /// Connections open at once (`--max-connections`); past it, new ones
+    /// wait in the listen backlog until one closes (bounded memory, however
+    /// many clients connect).
+    package var maxConnections: Int
     /// Seconds a connection may stay idle (no request, or a request sent
     /// too slowly) before it is closed.
     package var idleTimeoutSeconds: Int64
@@ -30,7 +34,8 @@ package struct ServerSettings: Sendable {
 
     package init(
         location: CatalogLocation, tablePrefix: String? = nil, host: String = "127.0.0.1", port: Int = 8080,
-        readers: Int = ServerSettings.defaultReaders, maxInFlight: Int = 64, idleTimeoutSeconds: Int64 = 30
+        readers: Int = ServerSettings.defaultReaders, maxInFlight: Int = 64, maxConnections: Int = 1024,
+        idleTimeoutSeconds: Int64 = 30
     ) {
         self.location = location
         self.tablePrefix = tablePrefix
@@ -38,6 +43,7 @@ package struct ServerSettings: Sendable {
         self.port = port
         self.readers = readers
         self.maxInFlight = maxInFlight
+        self.maxConnections = maxConnections
         self.idleTimeoutSeconds = idleTimeoutSeconds
     }
 

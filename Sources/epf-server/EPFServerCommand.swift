@@ -44,6 +44,9 @@ struct EPFServerCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Requests answered or waiting at once; one more gets 429.")
     var maxInFlight: Int = 64
 
+    @Option(name: .long, help: "Connections open at once; more wait to be accepted until one closes.")
+    var maxConnections: Int = 1024
+
     @Option(name: .long, help: "Seconds a connection may stay idle before it is closed.")
     var idleTimeout: Int = 30
 
@@ -51,6 +54,7 @@ struct EPFServerCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard (1...256).contains(readers) else { throw ValidationError("--readers must be between 1 and 256.") }
         guard maxInFlight >= 1 else { throw ValidationError("--max-in-flight must be 1 or more.") }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more.") }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be 1 or more.") }
         if let tablePrefix, !CatalogTableNames.isValid(prefix: tablePrefix) {
             throw ValidationError("--table-prefix may hold only letters, digits and '_'.")
@@ -66,7 +70,7 @@ struct EPFServerCommand: AsyncParsableCommand {
         let logger = Logger(label: "epf-server")
         let settings = ServerSettings(
             location: CatalogLocation(CatalogLocation.path(db: db)), tablePrefix: tablePrefix, host: host, port: port, readers: readers,
-            maxInFlight: maxInFlight, idleTimeoutSeconds: Int64(idleTimeout))
+            maxInFlight: maxInFlight, maxConnections: maxConnections, idleTimeoutSeconds: Int64(idleTimeout))
         let pool: ReaderPool
         do {
             pool = try ReaderPool(location: settings.location, tablePrefix: tablePrefix, count: readers)

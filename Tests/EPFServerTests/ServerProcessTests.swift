@@ -96,6 +96,39 @@ struct ServerProcessTests {
         #expect(text.contains("hb.request.id="), "\(text)")
     }
 
+    /// Past `--max-connections`, a new connection is not accepted (its
+    /// request waits in the listen backlog) until an open one closes.
+    @Test func connectionsBeyondTheMaximumWaitForOneToClose() async throws {
+        let catalog = try SampleCatalog()
+        let log = catalog.folder.appendingPathComponent("server.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let logHandle = try FileHandle(forWritingTo: log)
+        let process = try EPFRunner.process(
+            try Self.executable, ["--db", catalog.path, "--port", "0", "--max-connections", "1", "--idle-timeout", "30"], in: catalog.folder)
+        process.standardError = logHandle
+        process.standardOutput = logHandle
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var port: Int?
+        for _ in 0..<200 where port == nil {
+            let text = String(decoding: try Data(contentsOf: log), as: UTF8.self)
+            if let range = text.range(of: #"127\.0\.0\.1:[0-9]+"#, options: .regularExpression) {
+                port = text[range].split(separator: ":").last.flatMap { Int($0) }
+            } else {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        let open = try LoopbackSocket(port: try #require(port, "no startup line"))
+        open.send("GET /lookup?id=364709193 HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(open.readResponse()?.status == 200)
+
+        let waiting = try LoopbackSocket(port: try #require(port))
+        waiting.send("GET /lookup?id=364709193 HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(waiting.readResponse(seconds: 1) == nil, "a connection beyond --max-connections was answered")
+        open.close()
+        #expect(waiting.readResponse()?.status == 200, "the waiting connection was not answered once the other closed")
+    }
+
     @Test func badOptionsExit64AndAMissingCatalogExits1() throws {
         let folder = try TemporaryFolder.create("epf-server-options")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -128,7 +161,20 @@ private final class LoopbackSocket {
         try #require(connected == 0, "connect: \(errno)")
     }
 
-    deinit { close(descriptor) }
+    private var isOpen = true
+
+    deinit { close() }
+
+    /// Closes the connection (once).
+    func close() {
+        guard isOpen else { return }
+        isOpen = false
+        #if canImport(Glibc)
+        Glibc.close(descriptor)
+        #else
+        Darwin.close(descriptor)
+        #endif
+    }
 
     func send(_ text: String) {
         _ = Array(text.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
@@ -137,9 +183,9 @@ private final class LoopbackSocket {
     private var pending: [UInt8] = []
 
     /// The next response (`Content-Length` bodies only), nil when the
-    /// connection closes or 10 s pass first.
-    func readResponse() -> (status: Int, head: String, body: String)? {
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    /// connection closes or `seconds` pass first.
+    func readResponse(seconds: Int = 10) -> (status: Int, head: String, body: String)? {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let separator = Array("\r\n\r\n".utf8)
         while true {
