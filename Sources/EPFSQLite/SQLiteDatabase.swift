@@ -13,6 +13,7 @@ package final class SQLiteDatabase {
 
     /// Opens (and with `create`, creates) the database at `path`.
     package init(path: String, readOnly: Bool = false, create: Bool = true) throws(SQLiteError) {
+        SQLiteLibrary.configured
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         if readOnly {
             flags |= SQLITE_OPEN_READONLY

@@ -34,6 +34,7 @@ package enum SchemaMapping {
     package static let maximumColumns: Int = {
         var connection: OpaquePointer?
         defer { sqlite3_close_v2(connection) }
+        SQLiteLibrary.configured
         guard sqlite3_open_v2(":memory:", &connection, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let connection else {
             return 2000
         }

@@ -78,12 +78,18 @@ struct ServerProcessTests {
         #expect(pipelined.waitForClose(seconds: 10), "Connection: close did not close")
 
         // A connection in use outlives the idle timeout (1 s): the
-        // requests the event loop answers count as activity.
+        // requests the event loop answers count as activity. Requests go
+        // every 200 ms for 2.5 s; a gap of 800 ms or more (this process
+        // starved on a loaded machine) would let the connection be idle
+        // for real, so the check stops there.
         let busy = try LoopbackSocket(port: port)
-        for _ in 0..<8 {
+        let opened = ContinuousClock.now
+        var last = opened
+        while ContinuousClock.now - opened < .milliseconds(2500), ContinuousClock.now - last < .milliseconds(800) {
             busy.send("GET /lookup?id=364709193 HTTP/1.1\r\nHost: a\r\n\r\n")
-            #expect(busy.readResponse()?.status == 200, "a busy connection was closed")
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(busy.readResponse()?.status == 200, "a busy connection was closed after \(ContinuousClock.now - opened)")
+            last = ContinuousClock.now
+            try await Task.sleep(for: .milliseconds(200))
         }
 
         process.terminate()  // SIGTERM
