@@ -51,6 +51,9 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
         case taking(Route, path: String, query: String?, start: ContinuousClock.Instant)
         /// A request for the router: its parts go on.
         case passing
+        /// A request of ours, read whole, whose answer waits until the
+        /// connection can take it (`channelWritabilityChanged`).
+        case waitingToWrite(Route, path: String, query: String?, start: ContinuousClock.Instant)
     }
 
     private let pool: ReaderPool
@@ -81,15 +84,31 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
         case .end:
             switch state {
             case .taking(let route, let path, let query, let start):
-                state = .idle
-                answer(route, path: path, query: query, start: start, context: context)
+                // A client that sends requests but does not read the
+                // answers fills the connection's outbound buffer: the
+                // answer waits until it drains, and NIO's pipeline handler
+                // reads no next request before this answer is written.
+                if context.channel.isWritable {
+                    state = .idle
+                    answer(route, path: path, query: query, start: start, context: context)
+                } else {
+                    state = .waitingToWrite(route, path: path, query: query, start: start)
+                }
             case .passing:
                 state = .idle
                 context.fireChannelRead(data)
-            case .idle:
+            case .idle, .waitingToWrite:
                 context.fireChannelRead(data)
             }
         }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, case .waitingToWrite(let route, let path, let query, let start) = state {
+            state = .idle
+            answer(route, path: path, query: query, start: start, context: context)
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     /// The state for a request of ours, nil for one the router answers.

@@ -135,6 +135,52 @@ struct ServerProcessTests {
         #expect(waiting.readResponse()?.status == 200, "the waiting connection was not answered once the other closed")
     }
 
+    /// A client that pipelines requests and reads no answer is answered
+    /// only as far as the connection takes the answers: the server stops
+    /// answering (and reading) until the client reads.
+    @Test func aClientThatDoesNotReadIsNotAnsweredWithoutEnd() async throws {
+        let catalog = try SampleCatalog()
+        let log = catalog.folder.appendingPathComponent("server.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let logHandle = try FileHandle(forWritingTo: log)
+        let process = try EPFRunner.process(try Self.executable, ["--db", catalog.path, "--port", "0"], in: catalog.folder)
+        process.standardError = logHandle
+        process.standardOutput = logHandle
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        func logText() throws -> String { String(decoding: try Data(contentsOf: log), as: UTF8.self) }
+        var port: Int?
+        for _ in 0..<200 where port == nil {
+            if let range = try logText().range(of: #"127\.0\.0\.1:[0-9]+"#, options: .regularExpression) {
+                port = try logText()[range].split(separator: ":").last.flatMap { Int($0) }
+            } else {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        let socket = try LoopbackSocket(port: try #require(port, "no startup line"))
+        let requests = 10_000  // ~30 MB of answers, more than the socket buffers hold
+        let request = "GET /lookup?id=364709193 HTTP/1.1\r\nHost: a\r\n\r\n"
+        // Written from a thread: the write blocks once the server stops reading.
+        Thread.detachNewThread { socket.send(String(repeating: request, count: requests)) }
+        // Wait until the count of answers stops growing (or all are answered).
+        func answered() throws -> Int { try logText().components(separatedBy: "GET /lookup 200").count - 1 }
+        var count = -1
+        for _ in 0..<40 {
+            try await Task.sleep(for: .milliseconds(500))
+            let now = try answered()
+            if now == count || now == requests { break }
+            count = now
+        }
+        #expect(try answered() < requests, "every answer was written though the client read none")
+        // Once the client reads, every request is answered, in order.
+        var statuses = 0
+        while statuses < requests, let answer = socket.readResponse() {
+            guard answer.status == 200 else { break }
+            statuses += 1
+        }
+        #expect(statuses == requests)
+    }
+
     @Test func badOptionsExit64AndAMissingCatalogExits1() throws {
         let folder = try TemporaryFolder.create("epf-server-options")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -147,7 +193,10 @@ struct ServerProcessTests {
 }
 
 /// A TCP connection to 127.0.0.1, written to by hand.
-private final class LoopbackSocket {
+///
+/// `@unchecked Sendable`: one test writes from one thread and reads from
+/// another, each on the socket's own direction.
+private final class LoopbackSocket: @unchecked Sendable {
     private let descriptor: Int32
 
     init(port: Int) throws {
