@@ -27,11 +27,14 @@ let benchmarks: @Sendable () -> Void = {
         ]) { $1 })
 
     let feed = GeneratedFeed(rows: 20_000)
-    Benchmark("Import.feed.20000apps") { benchmark in
-        for _ in benchmark.scaledIterations {
-            blackHole(try feed.importIntoNewCatalog())
-        }
-    }
+    Benchmark(
+        "Import.feed.20000apps",
+        closure: { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try feed.importIntoNewCatalog())
+            }
+        },
+        setup: { feed.make() }, teardown: { feed.remove() })
 
     // A FULL re-import over the table the last one made (the old table
     // dropped, the new one swapped in, in pages the previous swap freed),
@@ -44,35 +47,49 @@ let benchmarks: @Sendable () -> Void = {
     var reimport = Benchmark.defaultConfiguration
     reimport.metrics = [.wallClock, .cpuTotal, .writeBytesLogical]
     reimport.thresholds = time.merging([.writeBytesLogical: .init(relative: [.p50: 15, .p90: 15])]) { $1 }
+    // Each benchmark makes the table in its setup and removes it, with its
+    // catalogs, in its teardown.
     let table = GeneratedTable(rows: 50_000)
-    Benchmark("Import.application.50000rows.fresh", configuration: reimport) { benchmark in
-        for _ in benchmark.scaledIterations {
-            blackHole(try table.importIntoNewCatalog())
-        }
-    }
-    for exclusive in [false, true] {
-        Benchmark("Import.application.50000rows.reimport\(exclusive ? ".exclusive" : "")", configuration: reimport) { benchmark in
+    Benchmark(
+        "Import.application.50000rows.fresh", configuration: reimport,
+        closure: { benchmark in
             for _ in benchmark.scaledIterations {
-                blackHole(try table.reimport(exclusive: exclusive))
+                blackHole(try table.importIntoNewCatalog())
             }
-        }
+        },
+        setup: { table.make() }, teardown: { table.remove() })
+    for exclusive in [false, true] {
+        Benchmark(
+            "Import.application.50000rows.reimport\(exclusive ? ".exclusive" : "")", configuration: reimport,
+            closure: { benchmark in
+                for _ in benchmark.scaledIterations {
+                    blackHole(try table.reimport(exclusive: exclusive))
+                }
+            },
+            setup: { table.make() }, teardown: { table.remove() })
     }
 }
 
-/// One generated application table in a feed folder, made once, and the
-/// catalogs it is imported into.
+/// One generated application table in a feed folder, and the catalogs it
+/// is imported into: made by a benchmark's setup, removed by its teardown
+/// (the object lives as long as the process; `deinit` would never run).
 final class GeneratedTable: @unchecked Sendable {
+    let rows: Int
     let folder: URL
     let feed: String
 
     init(rows: Int) {
+        self.rows = rows
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("epf-reimport-bench-\(UUID().uuidString)")
         feed = folder.appendingPathComponent("itunes20261101").path
+    }
+
+    func make() {
         try! FileManager.default.createDirectory(atPath: feed, withIntermediateDirectories: true)
         try! FeedGenerator(rows: rows, seed: 5, storefronts: 0).writeApplication(to: feed)
     }
 
-    deinit { try? FileManager.default.removeItem(at: folder) }
+    func remove() { try? FileManager.default.removeItem(at: folder) }
 
     func importIntoNewCatalog() throws -> Int {
         let path = folder.appendingPathComponent("fresh.sqlite").path
@@ -94,21 +111,27 @@ final class GeneratedTable: @unchecked Sendable {
     }
 }
 
-/// A generated feed folder on disk, made once.
+/// A generated feed folder on disk: made by the benchmark's setup, removed
+/// (with its catalog) by its teardown.
 final class GeneratedFeed: @unchecked Sendable {
+    let rows: Int
     let folder: URL
     let feed: String
 
     init(rows: Int) {
+        self.rows = rows
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("epf-import-bench-\(UUID().uuidString)")
         feed = folder.appendingPathComponent("itunes20261101").path
+    }
+
+    func make() {
         try! FileManager.default.createDirectory(atPath: feed, withIntermediateDirectories: true)
         let generator = FeedGenerator(rows: rows, seed: 3, storefronts: 5)
         try! generator.writeApplication(to: feed)
         try! generator.writePrices(to: feed)
     }
 
-    deinit { try? FileManager.default.removeItem(at: folder) }
+    func remove() { try? FileManager.default.removeItem(at: folder) }
 
     func importIntoNewCatalog() throws -> Int {
         let path = folder.appendingPathComponent("catalog.sqlite").path

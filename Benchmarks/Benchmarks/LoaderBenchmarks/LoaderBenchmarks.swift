@@ -24,11 +24,14 @@ let benchmarks: @Sendable () -> Void = {
 
     for rows in [2_000, 20_000] {
         let input = LoaderInput(rows: rows)
-        Benchmark("Loader.application.\(rows)rows") { benchmark in
-            for _ in benchmark.scaledIterations {
-                blackHole(try input.load())
-            }
-        }
+        Benchmark(
+            "Loader.application.\(rows)rows",
+            closure: { benchmark in
+                for _ in benchmark.scaledIterations {
+                    blackHole(try input.load())
+                }
+            },
+            teardown: { input.removeFiles() })
     }
 }
 
@@ -62,13 +65,15 @@ final class LoaderInput: @unchecked Sendable {
         }
         self.batches = batches
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("epf-loader-bench-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
-    deinit { try? FileManager.default.removeItem(at: folder) }
+    /// Removes the catalogs `load()` made (benchmark teardown: the inputs
+    /// live as long as the process, so `deinit` would never run).
+    func removeFiles() { try? FileManager.default.removeItem(at: folder) }
 
     /// Loads every batch into a new catalog; returns the rows stored.
     func load() throws -> Int {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("catalog.sqlite").path
         for suffix in ["", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let store = try SQLiteCatalogStore(path: path)
