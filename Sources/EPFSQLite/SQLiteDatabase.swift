@@ -1,5 +1,6 @@
 import CSQLite
 import EPFCatalog
+import EPFTextSearch
 
 /// One SQLite connection.
 ///

@@ -1,6 +1,7 @@
 import CSQLite
-import EPFFormat
 import EPFCatalog
+import EPFFormat
+import EPFTextSearch
 
 /// How EPF columns become SQLite columns.
 ///

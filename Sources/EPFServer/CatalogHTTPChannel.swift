@@ -28,8 +28,13 @@ struct CatalogHTTPChannel: HTTPChannelHandler {
             limits.maxHeaderListSize = configuration.httpDecoder.maxHeaderListSize
             limits.maxHeaderFieldCount = configuration.httpDecoder.maxHeaderFieldCount
             let pipeline = channel.pipeline.syncOperations
-            // As HTTP1Channel: pipelining assistance on (one request at a
-            // time reaches the handlers), errors handled by Hummingbird.
+            // Unlike HTTP1Channel (whose default is off), pipelining
+            // assistance on: NIO's HTTPServerPipelineHandler hands on one
+            // request at a time and reads no more until its answer is
+            // written, which keeps answers in order whichever path writes
+            // them, and waits on a graceful stop for the request under way
+            // (it takes the quiesce event; the state handler never sees
+            // it). Errors are handled by Hummingbird, as there.
             try pipeline.configureHTTPServerPipeline(
                 withPipeliningAssistance: true, withErrorHandling: false, withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)

@@ -43,7 +43,12 @@ package enum CatalogServer {
         let inFlight = InFlightGate(limit: settings.maxInFlight)
         let eventLoopReads: (@Sendable () -> EventLoopReadHandler)?
         if pool.readsInPlace && settings.readsOnEventLoops {
-            eventLoopReads = { EventLoopReadHandler(pool: pool, inFlight: inFlight, logger: logger, serverName: serverName) }
+            let idleTimeout = TimeAmount.seconds(settings.idleTimeoutSeconds)
+            let answered = settings.eventLoopAnswered
+            eventLoopReads = {
+                EventLoopReadHandler(
+                    pool: pool, inFlight: inFlight, logger: logger, serverName: serverName, idleTimeout: idleTimeout, answered: answered)
+            }
         } else {
             eventLoopReads = nil
         }

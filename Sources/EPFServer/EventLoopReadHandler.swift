@@ -60,14 +60,24 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
     private let inFlight: InFlightGate
     private let logger: Logger
     private let serverName: String
+    private let idleTimeout: TimeAmount
+    private let answered: (@Sendable () -> Void)?
     private var state = State.idle
     private var date = HTTPDate()
+    /// Closes the connection when an answer has waited `idleTimeout` for
+    /// the client to read (set only in `.waitingToWrite`).
+    private var writeTimeout: Scheduled<Void>?
 
-    init(pool: ReaderPool, inFlight: InFlightGate, logger: Logger, serverName: String) {
+    init(
+        pool: ReaderPool, inFlight: InFlightGate, logger: Logger, serverName: String, idleTimeout: TimeAmount,
+        answered: (@Sendable () -> Void)? = nil
+    ) {
+        self.answered = answered
         self.pool = pool
         self.inFlight = inFlight
         self.logger = logger
         self.serverName = serverName
+        self.idleTimeout = idleTimeout
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -92,7 +102,14 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
                     state = .idle
                     answer(route, path: path, query: query, start: start, context: context)
                 } else {
+                    // Hummingbird's idle timeout does not count a request
+                    // whose answer is under way, and a graceful stop waits
+                    // for it: a client that never reads again is closed
+                    // after the idle timeout, as an idle one is.
                     state = .waitingToWrite(route, path: path, query: query, start: start)
+                    writeTimeout = context.eventLoop.assumeIsolated().scheduleTask(in: idleTimeout) {
+                        context.close(promise: nil)
+                    }
                 }
             case .passing:
                 state = .idle
@@ -106,15 +123,30 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable, case .waitingToWrite(let route, let path, let query, let start) = state {
             state = .idle
+            cancelWriteTimeout()
             answer(route, path: path, query: query, start: start, context: context)
         }
         context.fireChannelWritabilityChanged()
     }
 
-    /// The state for a request of ours, nil for one the router answers.
+    func handlerRemoved(context: ChannelHandlerContext) {
+        cancelWriteTimeout()
+    }
+
+    private func cancelWriteTimeout() {
+        writeTimeout?.cancel()
+        writeTimeout = nil
+    }
+
+    /// The state for a request of ours, nil for one the router answers:
+    /// another method, a long target, `Connection: close`, and a request
+    /// with a body or `Expect` (the router answers those at their head,
+    /// without waiting for a body that may never come).
     private func take(_ request: HTTPRequest) -> State? {
+        let fields = request.headerFields
         guard request.method == .get, let target = request.path, target.utf8.count <= RequestLimits.maxTargetBytes,
-            request.headerFields[.connection]?.lowercased() != "close"
+            fields[.connection]?.lowercased() != "close", fields[.expect] == nil, fields[.transferEncoding] == nil,
+            fields[.contentLength].map({ $0 == "0" }) ?? true
         else { return nil }
         let uri = URI(target)
         let route: Route
@@ -146,6 +178,7 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
         context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         RequestLog.record(logger, method: .get, path: path, status: answer.status, since: start)
+        answered?()
     }
 }
 

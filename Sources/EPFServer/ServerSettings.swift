@@ -31,6 +31,9 @@ package struct ServerSettings: Sendable {
     /// the event loops (`EventLoopReadHandler`); false sends every
     /// request through the router (the tests of both paths).
     package var readsOnEventLoops = true
+    /// Called after each answer written on an event loop (the tests count
+    /// them, to know which path answered); nil in the server.
+    package var eventLoopAnswered: (@Sendable () -> Void)?
 
     package init(
         location: CatalogLocation, tablePrefix: String? = nil, host: String = "127.0.0.1", port: Int = 8080,

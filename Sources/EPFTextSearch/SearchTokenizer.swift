@@ -31,6 +31,7 @@ package final class SearchTokenizer {
 
     package init() throws(CatalogError) {
         var handle: OpaquePointer?
+        SQLiteLibrary.configured
         guard sqlite3_open_v2(":memory:", &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let handle else {
             sqlite3_close_v2(handle)
             throw CatalogError(.failed, detail: "SQLite could not open an in-memory database for the search tokenizer", hint: "")

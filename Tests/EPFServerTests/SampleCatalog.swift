@@ -6,6 +6,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Synchronization
 import Testing
 
 /// The sample feeds imported into a catalog of its own by the built `epf`,
@@ -24,12 +25,17 @@ final class SampleCatalog: Sendable {
     deinit { try? FileManager.default.removeItem(at: folder) }
 
     /// Runs `body` with a test client of the server over this catalog,
-    /// answered by `servedBy`'s path.
+    /// answered by `servedBy`'s path. With `.eventLoop`, at least one
+    /// request must have been answered on the event loop when
+    /// `expectsEventLoopAnswers` (the requests `/lookup` and `/search`).
     func withClient(
-        _ servedBy: ServedBy, readers: Int = 2, maxInFlight: Int = 64, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+        _ servedBy: ServedBy, readers: Int = 2, maxInFlight: Int = 64, expectsEventLoopAnswers: Bool = true,
+        _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         var settings = ServerSettings(location: CatalogLocation(path), readers: readers, maxInFlight: maxInFlight)
         settings.readsOnEventLoops = servedBy == .eventLoop
+        let answered = Counter()
+        settings.eventLoopAnswered = { answered.add() }
         let pool = try ReaderPool(location: settings.location, tablePrefix: nil, count: readers)
         let app = CatalogServer.application(pool: pool, settings: settings, logger: Logger(label: "epf-server-test", factory: { _ in SwiftLogNoOpLogHandler() }))
         do {
@@ -39,7 +45,19 @@ final class SampleCatalog: Sendable {
             throw error
         }
         await pool.shutdown()
+        let count = answered.value
+        switch servedBy {
+        case .router: #expect(count == 0)
+        case .eventLoop: #expect(count > 0 || !expectsEventLoopAnswers, "no request was answered on the event loop")
+        }
     }
+}
+
+/// A count kept from several threads.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    func add() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }
 
 /// Which path of the server answers a test's requests: both answer
