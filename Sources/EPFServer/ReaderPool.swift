@@ -117,9 +117,10 @@ package enum ReadFailure: Error, Sendable {
 
 /// One reader and the state of its connection.
 ///
-/// `@unchecked Sendable`: a slot is used only by the pool thread that took
-/// it from the pool's locked list, until it gives it back; no two threads
-/// hold it at once.
+/// `@unchecked Sendable`: a slot is used only by the thread that took it
+/// from the pool's locked list (a pool thread, or the event loop or task
+/// that reads in place), until it gives it back; no two threads hold it at
+/// once.
 private final class Slot: @unchecked Sendable {
     /// nil after a failure closed it: opened again on next use.
     private var reader: (any CatalogQuerying)?
