@@ -104,7 +104,8 @@ struct FetchCommandTests {
 
     /// A `.part` left by a download cut short is continued with a Range
     /// request; a `.part` that is not the file's start fails the md5, is
-    /// deleted and downloaded again from its start.
+    /// deleted and downloaded again from its start; a whole `.part` is
+    /// checked and put in place.
     @Test func aPartIsResumedWithRange() throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
@@ -128,6 +129,16 @@ struct FetchCommandTests {
         let ranged = "GET /v5/current/itunes20261101/application.tbz 206 range=[bytes=1000-] sent=\(bytes.count - 1000) user=\(TestFeedServer.user)"
         #expect(setup.server.requests.filter { $0 == ranged }.count == 2)
         #expect(setup.server.requests.contains("GET /v5/current/itunes20261101/application.tbz 200 range=[-] sent=\(bytes.count) user=\(TestFeedServer.user)"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: setup.path("dl/itunes20261101/application.tbz"))) == bytes)
+
+        // Whole already (killed between the last byte and the rename): the
+        // server answers the range with 416, the md5 matches, it is renamed.
+        try FileManager.default.moveItem(
+            atPath: setup.path("dl/itunes20261101/application.tbz"), toPath: setup.path("dl/itunes20261101/application.tbz.part"))
+        let whole = try setup.fetch("v5", ["--feed", "itunes", "--include", "application"])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        #expect(whole.stderr.contains("fetched: dl/itunes20261101/application.tbz (0 bytes)"), "\(whole.stderr)")
+        #expect(setup.server.requests.contains { $0.hasPrefix("GET /v5/current/itunes20261101/application.tbz 416 range=[bytes=\(bytes.count)-]") })
         #expect(try Data(contentsOf: URL(fileURLWithPath: setup.path("dl/itunes20261101/application.tbz"))) == bytes)
     }
 
