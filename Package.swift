@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "EPFImport", targets: ["EPFImport"]),
         .library(name: "EPFSynthetic", targets: ["EPFSynthetic"]),
         .library(name: "EPFPostgres", targets: ["EPFPostgres"]),
+        .library(name: "EPFFetch", targets: ["EPFFetch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -75,6 +76,10 @@ let package = Package(
         .target(name: "EPFSynthetic", dependencies: ["EPFFormat"]),
         // The pipeline: plan, parse, load; progress as values.
         .target(name: "EPFImport", dependencies: ["EPFFormat", "EPFInput", "EPFCatalog"]),
+        // The EPF server client: listings, the remote plan (EPFImport's
+        // rules), ranged resumable downloads checked by md5. HTTP through
+        // the toolchain's FoundationNetworking: no package to build.
+        .target(name: "EPFFetch", dependencies: ["EPFImport", "EPFInput"]),
         // Where a catalog is (`--db`): the one module of the executables
         // that names the backends; `epf` and `epf-server` open catalogs
         // through it.
@@ -112,7 +117,7 @@ let package = Package(
         .executableTarget(
             name: "epf",
             dependencies: [
-                "EPFFormat", "EPFInput", "EPFCatalog", "EPFLocation", "EPFImport", "EPFSynthetic",
+                "EPFFormat", "EPFInput", "EPFCatalog", "EPFLocation", "EPFImport", "EPFSynthetic", "EPFFetch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -127,6 +132,7 @@ let package = Package(
         .testTarget(name: "EPFInputTests", dependencies: ["EPFInput", "EPFFormat", "CBZip2", "EPFTestSupport"]),
         .testTarget(name: "EPFCatalogTests", dependencies: ["EPFCatalog", "EPFSQLite", "EPFTextSearch", "EPFFormat", "CSQLite", "EPFTestSupport"]),
         .testTarget(name: "EPFImportTests", dependencies: ["EPFImport", "EPFCatalog", "EPFSQLite", "EPFInput", "EPFFormat", "EPFTestSupport"]),
+        .testTarget(name: "EPFFetchTests", dependencies: ["EPFFetch", "EPFImport", "EPFInput", "epf", "EPFTestSupport"]),
         .testTarget(name: "EPFCLITests", dependencies: ["epf", "EPFCatalog", "EPFSQLite", "EPFSynthetic", "EPFTestSupport"]),
         .testTarget(
             name: "EPFServerTests",

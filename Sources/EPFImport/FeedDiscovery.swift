@@ -4,7 +4,7 @@ import Foundation
 /// Finds the feeds in a download folder: feed folders (`itunes20261101/`)
 /// and feed archives (`itunes20261101.tbz`), at any depth (Apple's layout
 /// puts them under `current/` and `incremental/`, mirrors add more levels).
-enum FeedDiscovery {
+package enum FeedDiscovery {
     /// How deep a download tree is searched.
     static let maximumDepth = 8
 
@@ -30,15 +30,33 @@ enum FeedDiscovery {
         for name in names where !name.hasPrefix(".") {
             var isDirectory: ObjCBool = false
             _ = files.fileExists(atPath: join(folder, name), isDirectory: &isDirectory)
-            if isDirectory.boolValue {
-                if FeedName(name) != nil { listing.feedFolders.append(name) } else { listing.otherFolders.append(name) }
-            } else if let (format, stem) = InputFormat.of(fileName: name), format.isArchive, FeedName(stem) != nil {
-                listing.feedArchives.append(name)
-            } else {
-                listing.tableFiles.append(name)
+            switch kind(of: name, isFolder: isDirectory.boolValue) {
+            case .feedFolder(_): listing.feedFolders.append(name)
+            case .feedArchive(_): listing.feedArchives.append(name)
+            case .otherFolder: listing.otherFolders.append(name)
+            case .otherFile: listing.tableFiles.append(name)
             }
         }
         return listing
+    }
+
+    /// What a name in a download tree is: a feed folder (`itunes20261101/`),
+    /// a feed archive (`itunes20261101.tbz`), another folder, or another
+    /// file (a table file, an `.md5`, a stray file). The one rule for local
+    /// folders and the EPF server's listings.
+    package enum Kind: Equatable {
+        case feedFolder(FeedName)
+        case feedArchive(FeedName)
+        case otherFolder
+        case otherFile
+    }
+
+    package static func kind(of name: String, isFolder: Bool) -> Kind {
+        if isFolder { return FeedName(name).map(Kind.feedFolder) ?? .otherFolder }
+        if let (format, stem) = InputFormat.of(fileName: name), format.isArchive, let feed = FeedName(stem) {
+            return .feedArchive(feed)
+        }
+        return .otherFile
     }
 
     /// Whether `folder` is a download tree rather than one feed's folder: it
@@ -66,6 +84,15 @@ enum FeedDiscovery {
     static func feeds(under root: String, notes: inout [String]) throws(PlanError) -> [(path: String, name: FeedName, isArchive: Bool)] {
         var found: [(path: String, name: FeedName, isArchive: Bool)] = []
         try walk(root, depth: 0, into: &found, notes: &notes)
+        return unique(found, notes: &notes)
+    }
+
+    /// `found` with each feed (name and date) once, in date order (feeds
+    /// of one date in name order): where a feed is there both as a folder
+    /// and as an archive, the folder is kept and the archive noted.
+    package static func unique(
+        _ found: [(path: String, name: FeedName, isArchive: Bool)], notes: inout [String]
+    ) -> [(path: String, name: FeedName, isArchive: Bool)] {
         var seen: [String: String] = [:]  // "feed date" -> path read
         var unique: [(path: String, name: FeedName, isArchive: Bool)] = []
         // Folders first, so an extracted feed wins over its archive.
@@ -105,7 +132,7 @@ enum FeedDiscovery {
         }
     }
 
-    static func join(_ folder: String, _ name: String) -> String {
+    package static func join(_ folder: String, _ name: String) -> String {
         folder == "/" ? "/" + name : folder + "/" + name
     }
 }

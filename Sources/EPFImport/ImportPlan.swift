@@ -175,8 +175,30 @@ public enum ImportPlanner {
     /// archives included, applied together.
     static func folderUnit(_ folder: String, filter: TableFilter, tablePrefix: String, notes: inout [String]) throws(PlanError) -> ImportUnit? {
         let listing = try FeedDiscovery.list(folder)
-        var planned: [PlannedFile] = []
-        for name in listing.tableFiles {
+        let planned = tableFiles(listing.tableFiles, in: folder, filter: filter, notes: &notes).map { file in
+            plannedFile(FeedDiscovery.join(folder, file.name), table: tablePrefix + file.table, format: file.format)
+        }
+        for name in listing.feedArchives + listing.feedFolders + listing.otherFolders {
+            notes.append("\(FeedDiscovery.join(folder, name)): inside a feed folder: ignored")
+        }
+        if planned.isEmpty {
+            notes.append("\(folder): no table files to import")
+        }
+        return ImportUnit(path: folder, feed: FeedName(URL(fileURLWithPath: folder).lastPathComponent), files: planned)
+    }
+
+    /// The table files among the file names `names` of the feed folder
+    /// `folder`, in the order given, with their format and table: partial
+    /// downloads, `.md5` side files (read beside their archive) and names
+    /// that are no table file are passed over (noted, but for the `.md5`),
+    /// tables `filter` leaves out too, and a second file for one table is
+    /// noted and ignored. The one rule for local feed folders and the EPF
+    /// server's listings.
+    package static func tableFiles(
+        _ names: [String], in folder: String, filter: TableFilter, notes: inout [String]
+    ) -> [(name: String, format: InputFormat, table: String)] {
+        var chosen: [(name: String, format: InputFormat, table: String)] = []
+        for name in names {
             let full = FeedDiscovery.join(folder, name)
             if InputFormat.isPartialDownload(name) {
                 notes.append("\(full): a partial download: ignored")
@@ -189,19 +211,13 @@ public enum ImportPlanner {
             }
             let table = tableName(stem)
             guard filter.accepts(table) else { continue }
-            if let first = planned.first(where: { $0.table == tablePrefix + table }) {
-                notes.append("\(full): a second file for table \(table) (\(first.path) is read): ignored")
+            if let first = chosen.first(where: { $0.table == table }) {
+                notes.append("\(full): a second file for table \(table) (\(FeedDiscovery.join(folder, first.name)) is read): ignored")
                 continue
             }
-            planned.append(plannedFile(full, table: tablePrefix + table, format: format))
+            chosen.append((name, format, table))
         }
-        for name in listing.feedArchives + listing.feedFolders + listing.otherFolders {
-            notes.append("\(FeedDiscovery.join(folder, name)): inside a feed folder: ignored")
-        }
-        if planned.isEmpty {
-            notes.append("\(folder): no table files to import")
-        }
-        return ImportUnit(path: folder, feed: FeedName(URL(fileURLWithPath: folder).lastPathComponent), files: planned)
+        return chosen
     }
 
     /// A file named on its own: a table file (its own unit), or a feed

@@ -51,13 +51,9 @@ package struct ImportSchedule: Sendable {
         // Superseded: feeds in a download folder dated before their newest FULL.
         var superseded: [String: String] = [:]  // unit path -> reason
         let treeUnits = plan.units.filter { $0.fromDownloadTree && $0.feed != nil }
-        for feed in Set(treeUnits.map { $0.feed!.feed }) {
-            let ofFeed = treeUnits.filter { $0.feed!.feed == feed }.sorted { $0.feed! < $1.feed! }
-            if let newestFull = ofFeed.last(where: { probe($0)?.mode == .full }) {
-                for unit in ofFeed where unit.feed!.date < newestFull.feed!.date {
-                    superseded[unit.path] = "superseded by the FULL export of \(newestFull.feed!.isoDate) (\(newestFull.path))"
-                }
-            }
+        for (index, full) in FeedSupersession.superseded(treeUnits, feed: { $0.feed! }, isFull: { probe($0)?.mode == .full }) {
+            let newestFull = treeUnits[full]
+            superseded[treeUnits[index].path] = "superseded by the FULL export of \(newestFull.feed!.isoDate) (\(newestFull.path))"
         }
 
         // The newest day of each catalog table, per feed: applied before, or

@@ -15,7 +15,7 @@ struct EPF: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             ImportCommand.self, VerifyCommand.self, TablesCommand.self, LookupCommand.self, SearchCommand.self, SQLCommand.self, HistoryCommand.self,
-            GenerateCommand.self, ServeCommand.self,
+            FetchCommand.self, GenerateCommand.self, ServeCommand.self,
         ]
     )
 }

@@ -1,0 +1,150 @@
+import EPFInput
+import Foundation
+
+/// Downloads the files of a plan, one at a time, each verified before it is
+/// put in place: the body goes to `NAME.part` (resumed with `Range` when a
+/// `.part` is there), its md5 is checked against the `.md5` side file, and
+/// only a match is renamed to `NAME` (its `.md5` written beside it first).
+/// A file already in place whose md5 matches is not downloaded again; an
+/// md5 mismatch deletes the `.part` and downloads once more from the start,
+/// then fails. Nothing unverified is ever left under a table file's name.
+package struct FileFetcher {
+    package let server: FeedServer
+    /// The download folder (the layout `epf import DIR` reads).
+    package let folder: String
+
+    package init(server: FeedServer, folder: String) {
+        self.server = server
+        self.folder = folder
+    }
+
+    /// What happened to one file.
+    package enum Outcome: Sendable, Equatable {
+        /// Already in place, with the md5 its `.md5` gives (or, without an
+        /// `.md5`, the size the listing gives).
+        case present
+        /// Downloaded and verified: the bytes received in this run, and
+        /// whether a `.part` was resumed.
+        case downloaded(bytes: Int64, resumed: Bool)
+    }
+
+    /// Fetches `file` into place. Throws for a file that could not be
+    /// fetched or verified: `.unauthorized` means stop everything.
+    package func fetch(_ file: RemoteFile) throws(FetchError) -> Outcome {
+        let target = file.localPath(in: folder)
+        let part = target + ".part"
+        let directory = (target as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw FetchError(.file, "\(directory): cannot create the folder: \(error.localizedDescription)")
+        }
+
+        var md5Text: String?
+        var expected: String?
+        if let md5Path = file.md5Path {
+            let text = try server.text(md5Path, limit: 64 << 10)
+            guard let digest = MD5SideFile.parse(text) else {
+                throw FetchError(.malformed, "\(server.url(md5Path)): holds no MD5 digest")
+            }
+            md5Text = text
+            expected = digest
+        }
+
+        // In place already?
+        if FileManager.default.fileExists(atPath: target) {
+            if let expected {
+                if try Self.md5(of: target) == expected {
+                    try writeSideFile(md5Text!, for: target)
+                    return .present
+                }
+            } else if let size = file.size, Self.size(of: target) == size {
+                return .present
+            }
+        }
+
+        var received: Int64 = 0
+        var resumed = false
+        for attempt in 1...2 {
+            if let size = file.size, let partSize = Self.size(of: part), partSize > size {
+                try remove(part)  // longer than the file: not a prefix of it
+            }
+            let transfer: FeedServer.Transfer
+            do {
+                transfer = try server.download(file.path, to: part)
+            } catch {
+                if Self.size(of: part) == 0 { try? remove(part) }  // nothing received: leave nothing
+                throw error
+            }
+            received += transfer.received
+            resumed = resumed || transfer.resumed
+            if let expected {
+                let actual = try Self.md5(of: part)
+                guard actual == expected else {
+                    try remove(part)
+                    if attempt == 1 { continue }
+                    throw FetchError(
+                        .md5Mismatch,
+                        "\(server.url(file.path)): md5 mismatch after downloading it twice: the file's md5 is \(actual) but \(file.md5Path!) says \(expected); nothing kept")
+                }
+                try writeSideFile(md5Text!, for: target)
+            } else if let size = file.size, Self.size(of: part) != size {
+                let got = Self.size(of: part) ?? 0
+                try remove(part)
+                if attempt == 1 { continue }
+                throw FetchError(.malformed, "\(server.url(file.path)): \(got) bytes received, the listing says \(size); nothing kept")
+            }
+            guard rename(part, target) == 0 else {
+                throw FetchError(.file, "\(target): cannot rename the download into place: \(String(cString: strerror(errno)))")
+            }
+            return .downloaded(bytes: received, resumed: resumed)
+        }
+        preconditionFailure("unreachable: the second attempt returns or throws")
+    }
+
+    /// Writes `NAME.md5` (through a temporary file and a rename) unless it
+    /// already holds `text`.
+    private func writeSideFile(_ text: String, for target: String) throws(FetchError) {
+        let path = target + ".md5"
+        if let current = try? String(contentsOfFile: path, encoding: .utf8), current == text { return }
+        let temporary = path + ".tmp"
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
+        } catch {
+            throw FetchError(.file, "\(temporary): cannot write: \(error.localizedDescription)")
+        }
+        guard rename(temporary, path) == 0 else {
+            throw FetchError(.file, "\(path): cannot write: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    private func remove(_ path: String) throws(FetchError) {
+        guard unlink(path) == 0 || errno == ENOENT else {
+            throw FetchError(.file, "\(path): cannot delete: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    static func size(of path: String) -> Int64? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Int64(status.st_size)
+    }
+
+    /// The md5 of the file at `path`, in lowercase hex.
+    package static func md5(of path: String) throws(FetchError) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FetchError(.file, "\(path): cannot open: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var md5 = MD5()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw FetchError(.file, "\(path): cannot read: \(String(cString: strerror(errno)))") }
+            if count == 0 { break }
+            md5.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        }
+        return MD5.hex(md5.finalize())
+    }
+}
