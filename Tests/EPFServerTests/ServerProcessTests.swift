@@ -19,33 +19,14 @@ struct ServerProcessTests {
 
     @Test func servesOnAFreePortAndStopsOnSIGTERM() async throws {
         let catalog = try SampleCatalog()
-        let log = catalog.folder.appendingPathComponent("server.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let logHandle = try FileHandle(forWritingTo: log)
-        let process = try EPFRunner.process(
-            try Self.executable, ["--db", catalog.path, "--host", "127.0.0.1", "--port", "0", "--readers", "2", "--idle-timeout", "1"],
-            in: catalog.folder)
-        process.standardError = logHandle
-        process.standardOutput = logHandle
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-
         // The startup line names the port the system chose.
-        var base: String?
-        for _ in 0..<200 where base == nil {
-            let text = String(decoding: try Data(contentsOf: log), as: UTF8.self)
-            if let range = text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) {
-                base = String(text[range])
-            } else {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-        }
-        let startup = String(decoding: try Data(contentsOf: log), as: UTF8.self)
-        let url = try #require(base, "no startup line: \(startup)")
+        let server = try await RunningServer(catalog, ["--readers", "2", "--idle-timeout", "1"])
+        let process = server.process
+        let url = server.base
+        let port = server.port
 
         // A client that sends half a request and nothing more holds no
         // one else up, and its connection is closed once idle.
-        let port = try #require(url.split(separator: ":").last.flatMap { Int($0) })
         let slow = try LoopbackSocket(port: port)
         slow.send("GET /lookup?id=364709193 HTTP/1.1\r\nHost: 127.0.0.1\r\n")
 
@@ -94,8 +75,7 @@ struct ServerProcessTests {
 
         process.terminate()  // SIGTERM
         process.waitUntilExit()
-        try logHandle.close()
-        let text = String(decoding: try Data(contentsOf: log), as: UTF8.self)
+        let text = try server.logText()
         #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(text)")
         // One line per request, with its request id.
         #expect(text.contains("GET /lookup 200"), "\(text)")
@@ -106,29 +86,13 @@ struct ServerProcessTests {
     /// request waits in the listen backlog) until an open one closes.
     @Test func connectionsBeyondTheMaximumWaitForOneToClose() async throws {
         let catalog = try SampleCatalog()
-        let log = catalog.folder.appendingPathComponent("server.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let logHandle = try FileHandle(forWritingTo: log)
-        let process = try EPFRunner.process(
-            try Self.executable, ["--db", catalog.path, "--port", "0", "--max-connections", "1", "--idle-timeout", "30"], in: catalog.folder)
-        process.standardError = logHandle
-        process.standardOutput = logHandle
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        var port: Int?
-        for _ in 0..<200 where port == nil {
-            let text = String(decoding: try Data(contentsOf: log), as: UTF8.self)
-            if let range = text.range(of: #"127\.0\.0\.1:[0-9]+"#, options: .regularExpression) {
-                port = text[range].split(separator: ":").last.flatMap { Int($0) }
-            } else {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-        }
-        let open = try LoopbackSocket(port: try #require(port, "no startup line"))
+        let server = try await RunningServer(catalog, ["--max-connections", "1", "--idle-timeout", "30"])
+        let port = server.port
+        let open = try LoopbackSocket(port: port)
         open.send("GET /lookup?id=364709193 HTTP/1.1\r\nHost: a\r\n\r\n")
         #expect(open.readResponse()?.status == 200)
 
-        let waiting = try LoopbackSocket(port: try #require(port))
+        let waiting = try LoopbackSocket(port: port)
         waiting.send("GET /lookup?id=364709193 HTTP/1.1\r\nHost: a\r\n\r\n")
         #expect(waiting.readResponse(seconds: 1) == nil, "a connection beyond --max-connections was answered")
         open.close()
@@ -142,26 +106,9 @@ struct ServerProcessTests {
     /// after the idle timeout, and does not hold up a graceful stop.
     @Test func aClientThatDoesNotReadIsNotAnsweredWithoutEnd() async throws {
         let catalog = try SampleCatalog()
-        let log = catalog.folder.appendingPathComponent("server.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let logHandle = try FileHandle(forWritingTo: log)
-        let process = try EPFRunner.process(
-            try Self.executable, ["--db", catalog.path, "--port", "0", "--idle-timeout", "10"], in: catalog.folder,
-            environment: ["LOG_LEVEL": "info"])
-        process.standardError = logHandle
-        process.standardOutput = logHandle
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        func logText() throws -> String { String(decoding: try Data(contentsOf: log), as: UTF8.self) }
-        var port: Int?
-        for _ in 0..<200 where port == nil {
-            if let range = try logText().range(of: #"127\.0\.0\.1:[0-9]+"#, options: .regularExpression) {
-                port = try logText()[range].split(separator: ":").last.flatMap { Int($0) }
-            } else {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-        }
-        let serverPort = try #require(port, "no startup line")
+        let server = try await RunningServer(catalog, ["--idle-timeout", "10"], environment: ["LOG_LEVEL": "info"])
+        let process = server.process
+        let serverPort = server.port
         let requests = 10_000  // ~19 MB of answers, more than the socket buffers hold (4 MB)
         let request = "GET /lookup?id=364709193 HTTP/1.1\r\nHost: a\r\n\r\n"
 
@@ -173,7 +120,7 @@ struct ServerProcessTests {
             socket.send(String(repeating: request, count: requests))
             written.signal()
         }
-        func answered() throws -> Int { try logText().components(separatedBy: "GET /lookup 200").count - 1 }
+        func answered() throws -> Int { try server.logText().components(separatedBy: "GET /lookup 200").count - 1 }
         // Until the count has not grown for 2 s (the server waits), or all
         // are answered (it does not).
         var count = -1
@@ -231,6 +178,51 @@ struct ServerProcessTests {
         #expect(missing.status == 1, "\(missing.stderr)")
         #expect(missing.stderr.contains("epf-server:"))
     }
+}
+
+/// `epf-server` on the sample catalog, on a port of 127.0.0.1 the system
+/// chose (read from its startup line), its log in a file of the catalog's
+/// folder; stopped when released.
+private final class RunningServer {
+    let process: Process
+    let port: Int
+    private let log: URL
+    private let logHandle: FileHandle
+
+    init(_ catalog: SampleCatalog, _ options: [String], environment: [String: String] = [:]) async throws {
+        log = catalog.folder.appendingPathComponent("server-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        logHandle = try FileHandle(forWritingTo: log)
+        process = try EPFRunner.process(
+            try ServerProcessTests.executable, ["--db", catalog.path, "--host", "127.0.0.1", "--port", "0"] + options,
+            in: catalog.folder, environment: environment)
+        process.standardError = logHandle
+        process.standardOutput = logHandle
+        try process.run()
+        var found: Int?
+        for _ in 0..<200 where found == nil {
+            let text = String(decoding: try Data(contentsOf: log), as: UTF8.self)
+            if let range = text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) {
+                found = text[range].split(separator: ":").last.flatMap { Int($0) }
+            } else {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        if found == nil { process.terminate() }
+        let startup = String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self)
+        port = try #require(found, "no startup line: \(startup)")
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        try? logHandle.close()
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    /// What it logged so far.
+    func logText() throws -> String { String(decoding: try Data(contentsOf: log), as: UTF8.self) }
 }
 
 /// A TCP connection to 127.0.0.1, written to by hand.
