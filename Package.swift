@@ -113,6 +113,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The lake's file format: a Parquet writer (Thrift compact footer,
+        // data pages v1, RLE/bit-packed levels, dictionary, statistics).
+        .target(name: "EPFParquet"),
         // The command line.
         .executableTarget(
             name: "epf",
@@ -129,6 +132,7 @@ let package = Package(
         .target(name: "EPFTestSupport", dependencies: ["EPFSynthetic", "CSQLite"], path: "Tests/EPFTestSupport"),
 
         .testTarget(name: "EPFFormatTests", dependencies: ["EPFFormat", "EPFTestSupport"]),
+        .testTarget(name: "EPFParquetTests", dependencies: ["EPFParquet"]),
         .testTarget(name: "EPFInputTests", dependencies: ["EPFInput", "EPFFormat", "CBZip2", "EPFTestSupport"]),
         .testTarget(name: "EPFCatalogTests", dependencies: ["EPFCatalog", "EPFSQLite", "EPFTextSearch", "EPFFormat", "CSQLite", "EPFTestSupport"]),
         .testTarget(name: "EPFImportTests", dependencies: ["EPFImport", "EPFCatalog", "EPFSQLite", "EPFInput", "EPFFormat", "EPFTestSupport"]),
