@@ -1,0 +1,24 @@
+/// How the writer cuts and encodes: sizes of pages and dictionaries, and the
+/// `created_by` it records.
+public struct ParquetWriterOptions: Sendable {
+    /// A data page closes once its values take this many bytes (default 1 MiB).
+    public var pageSize: Int
+    /// ... or once it holds this many rows (default 20,000).
+    public var maxRowsPerPage: Int
+    /// A dictionary-encoded chunk falls back to PLAIN once its dictionary
+    /// page would pass this many bytes (default 1 MiB).
+    public var dictionaryPageSizeLimit: Int
+    /// The footer's `created_by` ("<application> version <version>").
+    public var createdBy: String
+
+    public init(
+        pageSize: Int = 1 << 20, maxRowsPerPage: Int = 20_000, dictionaryPageSizeLimit: Int = 1 << 20,
+        createdBy: String = "epf-importer version 0.1.0"
+    ) {
+        precondition(pageSize > 0 && maxRowsPerPage > 0 && dictionaryPageSizeLimit >= 0)
+        self.pageSize = pageSize
+        self.maxRowsPerPage = maxRowsPerPage
+        self.dictionaryPageSizeLimit = dictionaryPageSizeLimit
+        self.createdBy = createdBy
+    }
+}
