@@ -58,6 +58,13 @@ let package = Package(
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
 
+        // Debian: libzstd-dev (Parquet pages compressed with zstd).
+        .systemLibrary(
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
+        ),
+
         // The file format: bytes in, header and records out.
         .target(name: "EPFFormat"),
         // Where bytes come from: mapped files, compressed streams, folders.
@@ -114,8 +121,8 @@ let package = Package(
             ]
         ),
         // The lake's file format: a Parquet writer (Thrift compact footer,
-        // data pages v1, RLE/bit-packed levels, dictionary, statistics).
-        .target(name: "EPFParquet"),
+        // data pages v1, RLE/bit-packed levels, dictionary, statistics, zstd).
+        .target(name: "EPFParquet", dependencies: ["CZstd"]),
         // The command line.
         .executableTarget(
             name: "epf",

@@ -13,10 +13,14 @@ package struct EncodedColumnChunk: Sendable {
 /// RLE/bit-packed definition levels (bit width 1), then the values: PLAIN,
 /// or for a dictionary-encoded chunk the index bit width (1 byte) and the
 /// RLE/bit-packed entry numbers. A page closes when its values reach
-/// `pageSize` bytes or it holds `maxRowsPerPage` rows.
+/// `pageSize` bytes or it holds `maxRowsPerPage` rows. Every page's body
+/// (not its header) is compressed with the options' codec.
 package enum ColumnChunkWriter {
-    package static func encode(_ column: ParquetColumnBuffer, options: ParquetWriterOptions) -> EncodedColumnChunk {
+    package static func encode(
+        _ column: ParquetColumnBuffer, options: ParquetWriterOptions, compressor: PageCompressor
+    ) -> EncodedColumnChunk {
         var output: [UInt8] = []
+        var uncompressedSize = 0
         output.reserveCapacity(column.values.count + column.indices.count + column.levels.count / 4 + 64)
         var body: [UInt8] = []
         var dictionaryPageOffset: Int64?
@@ -26,10 +30,9 @@ package enum ColumnChunkWriter {
         if let dictionary {
             dictionaryPageOffset = 0
             let header = PageHeader(
-                type: .dictionaryPage, uncompressedPageSize: Int32(dictionary.plain.count),
-                compressedPageSize: Int32(dictionary.plain.count),
+                type: .dictionaryPage, uncompressedPageSize: 0, compressedPageSize: 0,
                 dictionaryPageHeader: DictionaryPageHeader(numValues: Int32(dictionary.count), encoding: .plain))
-            append(header, dictionary.plain, to: &output)
+            uncompressedSize += append(header, dictionary.plain, compressor, to: &output)
             // At least 1: a bit width of 0 is valid but not read by every reader.
             indexBitWidth = max(1, RLEBitPackedHybrid.bitWidth(forMaximum: UInt32(dictionary.count - 1)))
         }
@@ -84,11 +87,11 @@ package enum ColumnChunkWriter {
                         body.append(contentsOf: UnsafeRawBufferPointer(rebasing: values[firstValue * width..<valueIndex * width]))
                     }
                     let header = PageHeader(
-                        type: .dataPage, uncompressedPageSize: Int32(body.count), compressedPageSize: Int32(body.count),
+                        type: .dataPage, uncompressedPageSize: 0, compressedPageSize: 0,
                         dataPageHeader: DataPageHeader(
                             numValues: Int32(row - firstRow), encoding: encoding,
                             definitionLevelEncoding: .rle, repetitionLevelEncoding: .rle))
-                    append(header, body, to: &output)
+                    uncompressedSize += append(header, body, compressor, to: &output)
                     pages += 1
                 } while row < levels.count
             }
@@ -101,8 +104,8 @@ package enum ColumnChunkWriter {
         let metaData = ColumnMetaData(
             type: column.layout.physicalType,
             encodings: dictionary != nil ? [.plain, .rle, .rleDictionary] : [.plain, .rle],
-            pathInSchema: [column.column.name], codec: .uncompressed, numValues: Int64(column.rowCount),
-            totalUncompressedSize: Int64(output.count), totalCompressedSize: Int64(output.count),
+            pathInSchema: [column.column.name], codec: compressor.compression.codec, numValues: Int64(column.rowCount),
+            totalUncompressedSize: Int64(uncompressedSize), totalCompressedSize: Int64(output.count),
             dataPageOffset: dataPageOffset, dictionaryPageOffset: dictionaryPageOffset,
             statistics: statistics(column), encodingStats: encodingStats)
         return EncodedColumnChunk(bytes: output, metaData: metaData)
@@ -138,10 +141,20 @@ package enum ColumnChunkWriter {
         return statistics
     }
 
-    private static func append(_ header: PageHeader, _ body: [UInt8], to output: inout [UInt8]) {
+    /// Appends a page: its header (with the sizes filled in), then its
+    /// body, compressed when the compressor compresses. Returns the page's
+    /// uncompressed size, header included.
+    private static func append(
+        _ header: PageHeader, _ body: [UInt8], _ compressor: PageCompressor, to output: inout [UInt8]
+    ) -> Int {
+        var header = header
+        let compressed = compressor.compress(body)
+        header.uncompressedPageSize = Int32(body.count)
+        header.compressedPageSize = Int32(compressed ? compressor.output.count : body.count)
         var writer = ThriftCompactWriter()
         writer.writeTopLevel(header)
         output.append(contentsOf: writer.bytes)
-        output.append(contentsOf: body)
+        output.append(contentsOf: compressed ? compressor.output : body)
+        return writer.bytes.count + body.count
     }
 }

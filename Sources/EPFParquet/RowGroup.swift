@@ -27,8 +27,10 @@ public struct ParquetRowGroup: Sendable {
         for column in columns where column.rowCount != rows {
             throw ParquetError.rowCountMismatch(column: column.column.name, rows: column.rowCount, expected: rows)
         }
+        let compressor = PageCompressor(options.compression)
         return EncodedRowGroup(
-            rowCount: rows, chunks: columns.map { ColumnChunkWriter.encode($0, options: options) })
+            rowCount: rows,
+            chunks: columns.map { ColumnChunkWriter.encode($0, options: options, compressor: compressor) })
     }
 
     /// Empties every column, keeping the buffers' capacity.

@@ -107,7 +107,9 @@ struct ParquetFileWriterTests {
                 let (minimum, maximum) = extremes(present)
                 #expect(chunk.min == text(minimum, column.type), "\(column.name) min", sourceLocation: sourceLocation)
                 #expect(chunk.max == text(maximum, column.type), "\(column.name) max", sourceLocation: sourceLocation)
-                #expect(chunk.compression == "UNCOMPRESSED", sourceLocation: sourceLocation)
+                #expect(
+                    chunk.compression == (options.compression == .uncompressed ? "UNCOMPRESSED" : "ZSTD"),
+                    sourceLocation: sourceLocation)
             }
         }
         return file
@@ -184,9 +186,11 @@ struct ParquetFileWriterTests {
         return columns
     }
 
-    @Test func everyTypeWithNullsAndExtremes() throws {
+    @Test(arguments: [ParquetCompression.uncompressed, .zstd(level: 3)])
+    func everyTypeWithNullsAndExtremes(compression: ParquetCompression) throws {
         let values = Self.allTypesValues(rows: 300, seed: 1)
-        let file = try Self.roundTrip(Array(zip(Self.allTypes, values)))
+        let file = try Self.roundTrip(
+            Array(zip(Self.allTypes, values)), options: ParquetWriterOptions(compression: compression))
         #expect(file.fields == [
             .init(name: "id", type: "int64", nullable: true),
             .init(name: "count", type: "int32", nullable: true),
@@ -238,11 +242,12 @@ struct ParquetFileWriterTests {
     }
 
     /// Many rows in several row groups, each cut in many small pages.
-    @Test func manyRowsInRowGroupsAndPages() throws {
+    @Test(arguments: [ParquetCompression.uncompressed, .zstd(level: 1), .zstd(level: 19)])
+    func manyRowsInRowGroupsAndPages(compression: ParquetCompression) throws {
         let values = Self.allTypesValues(rows: 25_000, seed: 2)
         let file = try Self.roundTrip(
             Array(zip(Self.allTypes, values)), rowsPerGroup: 10_000,
-            options: ParquetWriterOptions(pageSize: 4096, maxRowsPerPage: 1000))
+            options: ParquetWriterOptions(pageSize: 4096, maxRowsPerPage: 1000, compression: compression))
         #expect(file.rowGroupRows == [10_000, 10_000, 5_000])
     }
 

@@ -88,3 +88,27 @@ struct WriterRulesTests {
         }
     }
 }
+
+@Suite("zstd pages")
+struct CompressionTests {
+    /// A compressible column takes less room compressed; the metadata
+    /// keeps both sizes.
+    @Test func zstdShrinksPages() throws {
+        let schema = try ParquetSchema([ParquetColumn("text", .string)])
+        func encoded(_ compression: ParquetCompression) throws -> EncodedRowGroup {
+            var group = ParquetRowGroup(schema: schema, options: ParquetWriterOptions(compression: compression))
+            for row in 0..<10_000 { group.columns[0].append("the same words again, row \(row % 10)") }
+            return try group.encode()
+        }
+        let plain = try encoded(.uncompressed)
+        let zstd = try encoded(.zstd(level: 3))
+        #expect(zstd.byteCount * 10 < plain.byteCount)
+        // The same pages uncompressed, headers as written (their compressed
+        // size a varint of other length: a byte or two a page).
+        let difference = zstd.chunks[0].metaData.totalUncompressedSize - Int64(plain.byteCount)
+        #expect((-4...4).contains(difference))
+        #expect(zstd.chunks[0].metaData.totalCompressedSize == Int64(zstd.byteCount))
+        #expect(zstd.chunks[0].metaData.codec == .zstd)
+        #expect(plain.chunks[0].metaData.codec == .uncompressed)
+    }
+}
