@@ -67,7 +67,8 @@ public final class ParquetFileWriter {
         rowGroups.append(
             RowGroup(
                 columns: columns, totalByteSize: size, numRows: Int64(rowGroup.rowCount), fileOffset: start,
-                totalCompressedSize: offset - start, ordinal: Int16(truncatingIfNeeded: rowGroups.count)))
+                totalCompressedSize: offset - start,
+                ordinal: rowGroups.count <= Int(Int16.max) ? Int16(rowGroups.count) : nil))
         rows += Int64(rowGroup.rowCount)
     }
 

@@ -2,10 +2,10 @@ import EPFParquet
 import Foundation
 import Testing
 
-/// Files written by `ParquetFileWriter`, read back by pyarrow: every value,
-/// the schema (physical and logical types) and each chunk's statistics and
-/// encodings must be what was written.
-@Suite("Parquet files read by pyarrow", .enabled(if: PyArrowReader.available, PyArrowReader.skipReason))
+/// Files written by `ParquetFileWriter`, read back by pyarrow and by DuckDB:
+/// every value, the schema (physical and logical types, SQL types) and each
+/// chunk's statistics and encodings must be what was written.
+@Suite("Parquet files read by pyarrow and DuckDB", .enabled(if: PythonReaders.available, PythonReaders.skipReason))
 struct ParquetFileWriterTests {
     /// A column of test values: what to append, and the text pyarrow's
     /// value must print as.
@@ -54,14 +54,15 @@ struct ParquetFileWriterTests {
     }
 
     /// Writes `columns` (all the same length) in row groups of `rowsPerGroup`
-    /// rows, reads the file with pyarrow, checks every value and the row
-    /// groups' statistics against what was written; returns what pyarrow read.
+    /// rows, reads the file with pyarrow and DuckDB, checks every value and
+    /// the row groups' statistics against what was written; returns what
+    /// they read.
     @discardableResult
     static func roundTrip(
         _ columns: [(ParquetColumn, [Value?])], rowsPerGroup: Int = .max,
         options: ParquetWriterOptions = ParquetWriterOptions(),
         sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> PyArrowReader.File {
+    ) throws -> (PythonReaders.File, PythonReaders.DuckDBFile) {
         let schema = try ParquetSchema(columns.map(\.0))
         let rows = columns[0].1.count
         let path = temporaryPath("test.parquet")
@@ -81,7 +82,8 @@ struct ParquetFileWriterTests {
             start = end
         }
         try writer.close()
-        let file = try PyArrowReader.read(path)
+        let file = try PythonReaders.pyarrow(path)
+        let duck = try PythonReaders.duckdb(path)
 
         #expect(file.numRows == rows, sourceLocation: sourceLocation)
         #expect(file.rowGroupRows == groups.map(\.count), sourceLocation: sourceLocation)
@@ -92,6 +94,13 @@ struct ParquetFileWriterTests {
             if let row = zip(read, expected).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
                 Issue.record(
                     "\(column.name) row \(row): pyarrow read \(read[row] ?? "NULL"), written \(expected[row] ?? "NULL")",
+                    sourceLocation: sourceLocation)
+            }
+            let duckRead = duck.columns[column.name] ?? []
+            #expect(duckRead.count == expected.count, "\(column.name)", sourceLocation: sourceLocation)
+            if let row = zip(duckRead, expected).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+                Issue.record(
+                    "\(column.name) row \(row): DuckDB read \(duckRead[row] ?? "NULL"), written \(expected[row] ?? "NULL")",
                     sourceLocation: sourceLocation)
             }
         }
@@ -110,9 +119,18 @@ struct ParquetFileWriterTests {
                 #expect(
                     chunk.compression == (options.compression == .uncompressed ? "UNCOMPRESSED" : "ZSTD"),
                     sourceLocation: sourceLocation)
+                let duckChunk = duck.chunks[groupIndex * columns.count + columnIndex]
+                #expect(duckChunk.rowGroup == groupIndex && duckChunk.column == column.name, sourceLocation: sourceLocation)
+                #expect(duckChunk.nullCount == slice.count - present.count, "\(column.name)", sourceLocation: sourceLocation)
+                #expect(duckChunk.compression == chunk.compression, sourceLocation: sourceLocation)
+                // DuckDB prints a timestamp's min/max as a date; the others as pyarrow's.
+                if column.type != .timestampMillis {
+                    #expect(duckChunk.min == chunk.min, "\(column.name) min", sourceLocation: sourceLocation)
+                    #expect(duckChunk.max == chunk.max, "\(column.name) max", sourceLocation: sourceLocation)
+                }
             }
         }
-        return file
+        return (file, duck)
     }
 
     /// Min and max as Parquet orders them: integers signed, false < true,
@@ -189,8 +207,14 @@ struct ParquetFileWriterTests {
     @Test(arguments: [ParquetCompression.uncompressed, .zstd(level: 3)])
     func everyTypeWithNullsAndExtremes(compression: ParquetCompression) throws {
         let values = Self.allTypesValues(rows: 300, seed: 1)
-        let file = try Self.roundTrip(
+        let (file, duck) = try Self.roundTrip(
             Array(zip(Self.allTypes, values)), options: ParquetWriterOptions(compression: compression))
+        #expect(Self.allTypes.map { duck.types[$0.name] } == [
+            "BIGINT", "INTEGER", "BOOLEAN", "VARCHAR", "DECIMAL(9,3)", "DECIMAL(20,2)", "DECIMAL(4,0)",
+            "TIMESTAMP WITH TIME ZONE", "VARCHAR",
+        ])
+        #expect(duck.chunks[8].encodings == "PLAIN, RLE, RLE_DICTIONARY")
+        #expect(duck.chunks[3].encodings == "PLAIN, RLE")
         #expect(file.fields == [
             .init(name: "id", type: "int64", nullable: true),
             .init(name: "count", type: "int32", nullable: true),
@@ -245,7 +269,7 @@ struct ParquetFileWriterTests {
     @Test(arguments: [ParquetCompression.uncompressed, .zstd(level: 1), .zstd(level: 19)])
     func manyRowsInRowGroupsAndPages(compression: ParquetCompression) throws {
         let values = Self.allTypesValues(rows: 25_000, seed: 2)
-        let file = try Self.roundTrip(
+        let (file, _) = try Self.roundTrip(
             Array(zip(Self.allTypes, values)), rowsPerGroup: 10_000,
             options: ParquetWriterOptions(pageSize: 4096, maxRowsPerPage: 1000, compression: compression))
         #expect(file.rowGroupRows == [10_000, 10_000, 5_000])
@@ -256,19 +280,20 @@ struct ParquetFileWriterTests {
     @Test func dictionaryFallsBackToPlain() throws {
         let many: [Value?] = (0..<3000).map { $0 % 7 == 0 ? nil : .string("value \($0)") }
         let few: [Value?] = (0..<3000).map { $0 % 7 == 0 ? nil : .string(["a", "b", "c"][$0 % 3]) }
-        let file = try Self.roundTrip(
+        let (file, duck) = try Self.roundTrip(
             [(ParquetColumn("text", .string, dictionary: true), many + few)], rowsPerGroup: 3000,
             options: ParquetWriterOptions(dictionaryPageSizeLimit: 1000))
         #expect(file.rowGroups[0][0].hasDictionaryPage == false)
         #expect(file.rowGroups[0][0].encodings == ["PLAIN", "RLE"])
         #expect(file.rowGroups[1][0].hasDictionaryPage)
         #expect(file.rowGroups[1][0].encodings == ["PLAIN", "RLE", "RLE_DICTIONARY"])
+        #expect(duck.chunks.map(\.encodings) == ["PLAIN, RLE", "PLAIN, RLE, RLE_DICTIONARY"])
     }
 
     /// A dictionary of more than 256 entries: indices wider than a byte.
     @Test func wideDictionaryIndices() throws {
         let values: [Value?] = (0..<5000).map { $0 % 11 == 0 ? nil : .string("v\($0 % 700)") }
-        let file = try Self.roundTrip([(ParquetColumn("text", .string, dictionary: true), values)])
+        let (file, _) = try Self.roundTrip([(ParquetColumn("text", .string, dictionary: true), values)])
         #expect(file.rowGroups[0][0].hasDictionaryPage)
     }
 }

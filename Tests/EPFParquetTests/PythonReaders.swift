@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-/// pyarrow, a Parquet reader nobody here wrote, run on the files the tests
-/// write: `$EPF_PYTHON` is a python with pyarrow (`scripts/python-env`
-/// prints one; `.ci/run` sets it). Without it the suites that need it
-/// report themselves skipped.
-enum PyArrowReader {
+/// Two Parquet readers nobody here wrote, pyarrow (Arrow's C++ reader) and
+/// DuckDB (its own), run on the files the tests write: `$EPF_PYTHON` is a
+/// python with both (`scripts/python-env` prints one; `.ci/run` sets it).
+/// Without it the suites that need it report themselves skipped.
+enum PythonReaders {
     static let python: String? = {
         let value = ProcessInfo.processInfo.environment["EPF_PYTHON"] ?? ""
         return value.isEmpty ? nil : value
@@ -14,7 +14,7 @@ enum PyArrowReader {
     static var available: Bool { python != nil }
 
     static let skipReason: Comment =
-        "no pyarrow: EPF_PYTHON is not set (export EPF_PYTHON=\"$(scripts/python-env)\"; .ci/run does it)"
+        "no pyarrow/duckdb: EPF_PYTHON is not set (export EPF_PYTHON=\"$(scripts/python-env)\"; .ci/run does it)"
 
     /// What pyarrow reads from a file: every value as text (NULL as nil),
     /// the Arrow and the Parquet schema, and each column chunk's metadata.
@@ -56,7 +56,7 @@ enum PyArrowReader {
     /// Values as text: integers in decimal, decimals in fixed notation
     /// (`2.990`), timestamps as milliseconds since 1970 UTC, booleans as
     /// true/false, strings as they are.
-    static let script = #"""
+    static let pyarrowScript = #"""
         import datetime, decimal, json, sys
         import pyarrow as pa, pyarrow.parquet as pq
 
@@ -111,7 +111,69 @@ enum PyArrowReader {
         """#
 
     /// Reads `path` with pyarrow.
-    static func read(_ path: String) throws -> File {
+    static func pyarrow(_ path: String) throws -> File {
+        try JSONDecoder().decode(File.self, from: run(pyarrowScript, path))
+    }
+
+    /// What DuckDB reads from a file: its SQL types, every value as text
+    /// (as pyarrow's), each chunk's null count, encodings, codec and
+    /// min/max (as DuckDB prints them).
+    struct DuckDBFile: Decodable {
+        struct Chunk: Decodable, Equatable {
+            var rowGroup: Int
+            var column: String
+            var nullCount: Int?
+            var encodings: String
+            var compression: String
+            var min: String?
+            var max: String?
+        }
+        var duckdbVersion: String
+        var types: [String: String]
+        var columns: [String: [String?]]
+        var chunks: [Chunk]
+    }
+
+    static let duckdbScript = #"""
+        import decimal, json, sys
+        import duckdb
+
+        def text(v):
+            if v is None: return None
+            if isinstance(v, bool): return "true" if v else "false"
+            if isinstance(v, int): return str(v)
+            if isinstance(v, decimal.Decimal): return format(v, "f")
+            return str(v)
+
+        path = sys.argv[1]
+        con = duckdb.connect()
+        con.execute("SET threads = 1")
+        described = con.execute("DESCRIBE SELECT * FROM read_parquet(?)", [path]).fetchall()
+        names = [d[0] for d in described]
+        types = [d[1] for d in described]
+        select = ", ".join(
+            (f'epoch_ms("{n}")' if t.startswith("TIMESTAMP") else f'"{n}"') for n, t in zip(names, types))
+        rows = con.execute(f"SELECT {select} FROM read_parquet(?)", [path]).fetchall()
+        chunks = con.execute(
+            "SELECT row_group_id, path_in_schema, stats_null_count, encodings, compression, "
+            "stats_min_value, stats_max_value FROM parquet_metadata(?) ORDER BY row_group_id, column_id",
+            [path]).fetchall()
+        print(json.dumps({
+            "duckdbVersion": duckdb.__version__,
+            "types": dict(zip(names, types)),
+            "columns": {n: [text(r[i]) for r in rows] for i, n in enumerate(names)},
+            "chunks": [{"rowGroup": c[0], "column": c[1], "nullCount": c[2], "encodings": c[3],
+                        "compression": c[4], "min": c[5], "max": c[6]} for c in chunks],
+        }))
+        """#
+
+    /// Reads `path` with DuckDB.
+    static func duckdb(_ path: String) throws -> DuckDBFile {
+        try JSONDecoder().decode(DuckDBFile.self, from: run(duckdbScript, path))
+    }
+
+    /// Runs `script` with `path` as its argument; its standard output.
+    private static func run(_ script: String, _ path: String) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python!)
         process.arguments = ["-c", script, path]
@@ -125,11 +187,11 @@ enum PyArrowReader {
         guard process.terminationStatus == 0 else {
             throw ReadFailed(message: String(decoding: message, as: UTF8.self))
         }
-        return try JSONDecoder().decode(File.self, from: data)
+        return data
     }
 
     struct ReadFailed: Error, CustomStringConvertible {
         var message: String
-        var description: String { "pyarrow could not read the file:\n\(message)" }
+        var description: String { "the reader could not read the file:\n\(message)" }
     }
 }
