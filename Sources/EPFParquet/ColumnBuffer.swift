@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The values of one column for one row group, as they arrive, row by row:
 /// a definition level per row (1 a value, 0 NULL), the values already in
 /// their PLAIN bytes (or dictionary entry numbers), the null count and the
@@ -153,10 +161,24 @@ public struct ParquetColumnBuffer: Sendable {
             maxBytes.replaceSubrange(maxBytes.indices, with: bytes)
             return
         }
-        if bytes.lexicographicallyPrecedes(minBytes) {
+        if Self.compare(bytes, minBytes) < 0 {
             minBytes.replaceSubrange(minBytes.indices, with: bytes)
-        } else if maxBytes.lexicographicallyPrecedes(bytes) {
+        } else if Self.compare(bytes, maxBytes) > 0 {
             maxBytes.replaceSubrange(maxBytes.indices, with: bytes)
+        }
+    }
+
+    /// Byte strings ordered as unsigned bytes, a prefix first (memcmp, then
+    /// the lengths): negative when `a` comes first, 0 when equal.
+    @inline(__always)
+    package static func compare(_ a: UnsafeRawBufferPointer, _ b: [UInt8]) -> Int {
+        b.withUnsafeBytes { b in
+            let common = min(a.count, b.count)
+            if common > 0 {
+                let order = memcmp(a.baseAddress!, b.baseAddress!, common)
+                if order != 0 { return Int(order) }
+            }
+            return a.count - b.count
         }
     }
 

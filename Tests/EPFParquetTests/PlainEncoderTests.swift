@@ -42,3 +42,17 @@ struct PlainEncoderTests {
         #expect(ColumnLayout(.decimal(precision: 19, scale: 2)).physicalType == .fixedLenByteArray)
     }
 }
+
+@Suite("Byte order of string statistics")
+struct ByteOrderTests {
+    /// Unsigned bytes, a prefix before the longer string: "é" (0xC3 0xA9)
+    /// after "z" (0x7A), "" first.
+    @Test(arguments: [
+        ("", "a", -1), ("a", "", 1), ("a", "a", 0), ("a", "ab", -1), ("ab", "a", 1), ("z", "é", -1), ("é", "z", 1),
+        ("\u{7F}", "\u{80}", -1), ("B", "a", -1), ("abc", "abd", -1),
+    ])
+    func order(a: String, b: String, sign: Int) {
+        let result = [UInt8](a.utf8).withUnsafeBytes { ParquetColumnBuffer.compare($0, [UInt8](b.utf8)) }
+        #expect(result.signum() == sign)
+    }
+}
