@@ -58,6 +58,12 @@ public struct ParquetColumnBuffer: Sendable {
     /// Rows appended (values and NULLs).
     public var rowCount: Int { levels.count }
 
+    /// The bytes the buffered rows take before encoding (values, entry
+    /// numbers, dictionary, levels): what a caller cuts row groups by.
+    public var bufferedBytes: Int {
+        values.count + indices.count * MemoryLayout<UInt32>.size + (dictionary?.plain.count ?? 0) + levels.count
+    }
+
     /// A NULL (an empty EPF field).
     @inline(__always)
     public mutating func appendNull() {

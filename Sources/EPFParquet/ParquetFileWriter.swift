@@ -73,8 +73,10 @@ public final class ParquetFileWriter {
     }
 
     /// Writes the footer and closes the file; returns its size in bytes.
+    /// With `sync`, the file's bytes reach the disk (fsync) before it is
+    /// closed: for a file about to be renamed into place.
     @discardableResult
-    public func close() throws -> Int64 {
+    public func close(sync: Bool = false) throws -> Int64 {
         guard descriptor >= 0 else { throw ParquetError.closed }
         let metadata = FileMetaData(
             version: 2, schema: schema.elements, numRows: rows, rowGroups: rowGroups, keyValueMetadata: nil,
@@ -84,6 +86,12 @@ public final class ParquetFileWriter {
         withUnsafeBytes(of: UInt32(footer.count).littleEndian) { footer.append(contentsOf: $0) }
         footer.append(contentsOf: Self.magic)
         try writeAll(footer)
+        if sync && fsync(descriptor) != 0 {
+            let code = errno
+            _ = closeDescriptor(descriptor)
+            descriptor = -1
+            throw ParquetError.io(operation: "fsync", path: path, errno: code)
+        }
         let result = closeDescriptor(descriptor)
         descriptor = -1
         guard result == 0 else { throw ParquetError.io(operation: "close", path: path, errno: errno) }

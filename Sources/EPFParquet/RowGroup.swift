@@ -19,6 +19,10 @@ public struct ParquetRowGroup: Sendable {
     /// The rows of the first column (all columns must hold as many).
     public var rowCount: Int { columns[0].rowCount }
 
+    /// The bytes all columns' buffered rows take before encoding (about
+    /// the row group's uncompressed size): cut row groups by it.
+    public var bufferedBytes: Int { columns.reduce(0) { $0 + $1.bufferedBytes } }
+
     /// The row group's column chunks, encoded. Refuses columns of different
     /// row counts and a row group with no rows.
     public func encode() throws -> EncodedRowGroup {

@@ -60,6 +60,29 @@ struct WriterRulesTests {
         #expect(group.rowCount == 0 && group.columns[1].rowCount == 0)
     }
 
+    /// Buffered bytes: 8 a BIGINT, 4 + length a PLAIN string, 4 a
+    /// dictionary entry number plus the dictionary, 1 a row's level.
+    @Test func bufferedBytes() throws {
+        let schema = try ParquetSchema([
+            ParquetColumn("a", .int64), ParquetColumn("b", .string), ParquetColumn("c", .string, dictionary: true),
+        ])
+        var group = ParquetRowGroup(schema: schema)
+        for _ in 0..<10 {
+            group.columns[0].append(Int64(1))
+            group.columns[1].append("abc")
+            group.columns[2].append("xy")
+        }
+        group.columns[0].appendNull()
+        group.columns[1].appendNull()
+        group.columns[2].appendNull()
+        #expect(group.columns[0].bufferedBytes == 80 + 11)
+        #expect(group.columns[1].bufferedBytes == 70 + 11)
+        #expect(group.columns[2].bufferedBytes == 40 + 6 + 11)
+        #expect(group.bufferedBytes == 91 + 81 + 57)
+        group.removeAll()
+        #expect(group.bufferedBytes == 0)
+    }
+
     /// `PAR1`, the row groups, the footer, its length, `PAR1`; nothing
     /// written after `close()`.
     @Test func fileFrame() throws {
@@ -73,7 +96,7 @@ struct WriterRulesTests {
         group.columns[0].append(Int32(7))
         let encoded = try group.encode()
         try writer.write(encoded)
-        let size = try writer.close()
+        let size = try writer.close(sync: true)
         #expect(throws: ParquetError.closed) { try writer.write(encoded) }
         #expect(throws: ParquetError.closed) { try writer.close() }
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
