@@ -21,7 +21,9 @@ package enum ColumnChunkWriter {
     ) -> EncodedColumnChunk {
         var output: [UInt8] = []
         var uncompressedSize = 0
-        output.reserveCapacity(column.values.count + column.indices.count + column.levels.count / 4 + 64)
+        // Room for the pages uncompressed; compressed, a quarter (it grows if need be).
+        let estimate = column.values.count + column.indices.count + column.levels.count / 4 + 64
+        output.reserveCapacity(compressor.compression == .uncompressed ? estimate : estimate / 4)
         var body: [UInt8] = []
         var dictionaryPageOffset: Int64?
         var indexBitWidth = 0
