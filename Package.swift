@@ -58,6 +58,13 @@ let package = Package(
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
 
+        // Debian: libzstd-dev (Parquet pages compressed with zstd).
+        .systemLibrary(
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
+        ),
+
         // The file format: bytes in, header and records out.
         .target(name: "EPFFormat"),
         // Where bytes come from: mapped files, compressed streams, folders.
@@ -113,6 +120,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The lake's file format: a Parquet writer (Thrift compact footer,
+        // data pages v1, RLE/bit-packed levels, dictionary, statistics, zstd).
+        .target(name: "EPFParquet", dependencies: ["CZstd"]),
         // The command line.
         .executableTarget(
             name: "epf",
@@ -129,6 +139,7 @@ let package = Package(
         .target(name: "EPFTestSupport", dependencies: ["EPFSynthetic", "CSQLite"], path: "Tests/EPFTestSupport"),
 
         .testTarget(name: "EPFFormatTests", dependencies: ["EPFFormat", "EPFTestSupport"]),
+        .testTarget(name: "EPFParquetTests", dependencies: ["EPFParquet"]),
         .testTarget(name: "EPFInputTests", dependencies: ["EPFInput", "EPFFormat", "CBZip2", "EPFTestSupport"]),
         .testTarget(name: "EPFCatalogTests", dependencies: ["EPFCatalog", "EPFSQLite", "EPFTextSearch", "EPFFormat", "CSQLite", "EPFTestSupport"]),
         .testTarget(name: "EPFImportTests", dependencies: ["EPFImport", "EPFCatalog", "EPFSQLite", "EPFInput", "EPFFormat", "EPFTestSupport"]),

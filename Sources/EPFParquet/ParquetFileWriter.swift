@@ -1,0 +1,121 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes one Parquet file: `PAR1`, the row groups in the order given, then
+/// the footer (the Thrift `FileMetaData`, its 4-byte little-endian length,
+/// `PAR1`) at `close()`. The file is created (or truncated) at `init`; it is
+/// a readable Parquet file only once `close()` returns. Not thread-safe:
+/// encode row groups anywhere (`ParquetRowGroup.encode()`), write them from
+/// one place.
+public final class ParquetFileWriter {
+    public let path: String
+    public let schema: ParquetSchema
+    public let options: ParquetWriterOptions
+    private var descriptor: Int32
+    private var offset: Int64 = 0
+    private var rowGroups: [RowGroup] = []
+    private var rows: Int64 = 0
+
+    private static let magic: [UInt8] = Array("PAR1".utf8)
+
+    public init(path: String, schema: ParquetSchema, options: ParquetWriterOptions = ParquetWriterOptions()) throws {
+        self.path = path
+        self.schema = schema
+        self.options = options
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ParquetError.io(operation: "open", path: path, errno: errno) }
+        do {
+            try writeAll(Self.magic)
+        } catch {
+            _ = closeDescriptor(descriptor)
+            descriptor = -1
+            throw error
+        }
+    }
+
+    deinit {
+        if descriptor >= 0 { _ = closeDescriptor(descriptor) }
+    }
+
+    /// Rows written so far.
+    public var rowCount: Int64 { rows }
+
+    /// Encodes `rowGroup` and appends it.
+    public func write(_ rowGroup: ParquetRowGroup) throws {
+        guard rowGroup.schema == schema else { throw ParquetError.invalidSchema("a row group of another schema") }
+        try write(rowGroup.encode())
+    }
+
+    /// Appends a row group encoded with this file's schema.
+    public func write(_ rowGroup: EncodedRowGroup) throws {
+        guard descriptor >= 0 else { throw ParquetError.closed }
+        precondition(rowGroup.chunks.count == schema.columns.count, "a row group of another schema")
+        let start = offset
+        var columns: [ColumnChunk] = []
+        columns.reserveCapacity(rowGroup.chunks.count)
+        var size: Int64 = 0
+        for chunk in rowGroup.chunks {
+            columns.append(ColumnChunk(metaData: chunk.metaData.shifted(by: offset)))
+            size += chunk.metaData.totalUncompressedSize
+            try writeAll(chunk.bytes)
+        }
+        rowGroups.append(
+            RowGroup(
+                columns: columns, totalByteSize: size, numRows: Int64(rowGroup.rowCount), fileOffset: start,
+                totalCompressedSize: offset - start,
+                ordinal: rowGroups.count <= Int(Int16.max) ? Int16(rowGroups.count) : nil))
+        rows += Int64(rowGroup.rowCount)
+    }
+
+    /// Writes the footer and closes the file; returns its size in bytes.
+    /// With `sync`, the file's bytes reach the disk (fsync) before it is
+    /// closed: for a file about to be renamed into place.
+    @discardableResult
+    public func close(sync: Bool = false) throws -> Int64 {
+        guard descriptor >= 0 else { throw ParquetError.closed }
+        let metadata = FileMetaData(
+            version: 2, schema: schema.elements, numRows: rows, rowGroups: rowGroups, keyValueMetadata: nil,
+            createdBy: options.createdBy,
+            columnOrders: Array(repeating: .typeDefinedOrder, count: schema.columns.count))
+        var footer = ThriftCompactWriter.encode(metadata)
+        withUnsafeBytes(of: UInt32(footer.count).littleEndian) { footer.append(contentsOf: $0) }
+        footer.append(contentsOf: Self.magic)
+        try writeAll(footer)
+        if sync && fsync(descriptor) != 0 {
+            let code = errno
+            _ = closeDescriptor(descriptor)
+            descriptor = -1
+            throw ParquetError.io(operation: "fsync", path: path, errno: code)
+        }
+        let result = closeDescriptor(descriptor)
+        descriptor = -1
+        guard result == 0 else { throw ParquetError.io(operation: "close", path: path, errno: errno) }
+        return offset
+    }
+
+    private func writeAll(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let count = writeDescriptor(descriptor, buffer.baseAddress! + done, buffer.count - done)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw ParquetError.io(operation: "write", path: path, errno: errno)
+                }
+                done += count
+            }
+        }
+        offset += Int64(bytes.count)
+    }
+}
+
+// The C calls, named apart from the methods `close()` and `write(_:)`.
+private func closeDescriptor(_ descriptor: Int32) -> Int32 { close(descriptor) }
+private func writeDescriptor(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
+}

@@ -1,0 +1,54 @@
+/// The rows of one row group while they are appended: one
+/// `ParquetColumnBuffer` per column, in schema order. Append to
+/// `columns[i]` (in place: `rowGroup.columns[i].append(...)`), every
+/// column the same number of rows; `encode()` makes the row group's bytes
+/// (on any thread), `removeAll()` readies the buffers for the next one.
+public struct ParquetRowGroup: Sendable {
+    public let schema: ParquetSchema
+    public let options: ParquetWriterOptions
+    public var columns: [ParquetColumnBuffer]
+
+    public init(schema: ParquetSchema, options: ParquetWriterOptions = ParquetWriterOptions()) {
+        self.schema = schema
+        self.options = options
+        self.columns = schema.columns.map {
+            ParquetColumnBuffer(column: $0, dictionaryLimit: options.dictionaryPageSizeLimit)
+        }
+    }
+
+    /// The rows of the first column (all columns must hold as many).
+    public var rowCount: Int { columns[0].rowCount }
+
+    /// The bytes all columns' buffered rows take before encoding (about
+    /// the row group's uncompressed size): cut row groups by it.
+    public var bufferedBytes: Int { columns.reduce(0) { $0 + $1.bufferedBytes } }
+
+    /// The row group's column chunks, encoded. Refuses columns of different
+    /// row counts and a row group with no rows.
+    public func encode() throws -> EncodedRowGroup {
+        let rows = rowCount
+        guard rows > 0 else { throw ParquetError.emptyRowGroup }
+        for column in columns where column.rowCount != rows {
+            throw ParquetError.rowCountMismatch(column: column.column.name, rows: column.rowCount, expected: rows)
+        }
+        let compressor = PageCompressor(options.compression)
+        return EncodedRowGroup(
+            rowCount: rows,
+            chunks: columns.map { ColumnChunkWriter.encode($0, options: options, compressor: compressor) })
+    }
+
+    /// Empties every column, keeping the buffers' capacity.
+    public mutating func removeAll() {
+        for index in columns.indices { columns[index].removeAll() }
+    }
+}
+
+/// A row group's encoded column chunks, in schema order, not yet placed in
+/// a file: `ParquetFileWriter.write(_:)` places it.
+public struct EncodedRowGroup: Sendable {
+    public let rowCount: Int
+    package let chunks: [EncodedColumnChunk]
+
+    /// The bytes it takes in the file (its pages, headers included).
+    public var byteCount: Int { chunks.reduce(0) { $0 + $1.bytes.count } }
+}

@@ -1,0 +1,137 @@
+import EPFParquet
+import Foundation
+import Testing
+
+/// What the writer refuses, and the file's frame, without a reader.
+@Suite("Parquet writer rules")
+struct WriterRulesTests {
+    @Test func schemasRefused() {
+        #expect(throws: ParquetError.invalidSchema("no columns")) { try ParquetSchema([]) }
+        #expect(throws: ParquetError.invalidSchema("column a twice")) {
+            try ParquetSchema([ParquetColumn("a", .int64), ParquetColumn("a", .string)])
+        }
+        #expect(throws: ParquetError.invalidSchema("a column without a name")) { try ParquetSchema([ParquetColumn("", .int64)]) }
+        #expect(throws: ParquetError.invalidSchema("column p: DECIMAL(39,2)")) {
+            try ParquetSchema([ParquetColumn("p", .decimal(precision: 39, scale: 2))])
+        }
+        #expect(throws: ParquetError.invalidSchema("column p: DECIMAL(3,4)")) {
+            try ParquetSchema([ParquetColumn("p", .decimal(precision: 3, scale: 4))])
+        }
+        #expect(throws: ParquetError.invalidSchema("column n: dictionary encoding is for strings only")) {
+            try ParquetSchema([ParquetColumn("n", .int64, dictionary: true)])
+        }
+    }
+
+    /// A decimal with more digits than its precision is refused, not stored.
+    @Test func decimalsBeyondTheirPrecision() throws {
+        let schema = try ParquetSchema([ParquetColumn("price", .decimal(precision: 9, scale: 3))])
+        var group = ParquetRowGroup(schema: schema)
+        let accepted1 = group.columns[0].append(decimalUnscaled: 999_999_999)
+        #expect(accepted1)
+        let accepted2 = group.columns[0].append(decimalUnscaled: -999_999_999)
+        #expect(accepted2)
+        let accepted3 = group.columns[0].append(decimalUnscaled: 1_000_000_000)
+        #expect(!accepted3)
+        let accepted4 = group.columns[0].append(decimalUnscaled: -1_000_000_000)
+        #expect(!accepted4)
+        let accepted5 = group.columns[0].append(decimalUnscaled: .min)
+        #expect(!accepted5)
+        #expect(group.rowCount == 2)
+        // 19 digits and more hold every Int64.
+        let wide = try ParquetSchema([ParquetColumn("wide", .decimal(precision: 19, scale: 0))])
+        var wideGroup = ParquetRowGroup(schema: wide)
+        let accepted6 = wideGroup.columns[0].append(decimalUnscaled: .min)
+        #expect(accepted6)
+        let accepted7 = wideGroup.columns[0].append(decimalUnscaled: .max)
+        #expect(accepted7)
+    }
+
+    @Test func rowGroupsMustBeWholeAndNotEmpty() throws {
+        let schema = try ParquetSchema([ParquetColumn("a", .int64), ParquetColumn("b", .string)])
+        var group = ParquetRowGroup(schema: schema)
+        #expect(throws: ParquetError.emptyRowGroup) { try group.encode() }
+        group.columns[0].append(Int64(1))
+        group.columns[0].appendNull()
+        group.columns[1].append("x")
+        #expect(throws: ParquetError.rowCountMismatch(column: "b", rows: 1, expected: 2)) { try group.encode() }
+        group.columns[1].appendNull()
+        #expect(try group.encode().rowCount == 2)
+        group.removeAll()
+        #expect(group.rowCount == 0 && group.columns[1].rowCount == 0)
+    }
+
+    /// Buffered bytes: 8 a BIGINT, 4 + length a PLAIN string, 4 a
+    /// dictionary entry number plus the dictionary, 1 a row's level.
+    @Test func bufferedBytes() throws {
+        let schema = try ParquetSchema([
+            ParquetColumn("a", .int64), ParquetColumn("b", .string), ParquetColumn("c", .string, dictionary: true),
+        ])
+        var group = ParquetRowGroup(schema: schema)
+        for _ in 0..<10 {
+            group.columns[0].append(Int64(1))
+            group.columns[1].append("abc")
+            group.columns[2].append("xy")
+        }
+        group.columns[0].appendNull()
+        group.columns[1].appendNull()
+        group.columns[2].appendNull()
+        #expect(group.columns[0].bufferedBytes == 80 + 11)
+        #expect(group.columns[1].bufferedBytes == 70 + 11)
+        #expect(group.columns[2].bufferedBytes == 40 + 6 + 11)
+        #expect(group.bufferedBytes == 91 + 81 + 57)
+        group.removeAll()
+        #expect(group.bufferedBytes == 0)
+    }
+
+    /// `PAR1`, the row groups, the footer, its length, `PAR1`; nothing
+    /// written after `close()`.
+    @Test func fileFrame() throws {
+        let schema = try ParquetSchema([ParquetColumn("a", .int32)])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("epf-parquet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("frame.parquet").path
+        let writer = try ParquetFileWriter(path: path, schema: schema)
+        var group = ParquetRowGroup(schema: schema)
+        group.columns[0].append(Int32(7))
+        let encoded = try group.encode()
+        try writer.write(encoded)
+        let size = try writer.close(sync: true)
+        #expect(throws: ParquetError.closed) { try writer.write(encoded) }
+        #expect(throws: ParquetError.closed) { try writer.close() }
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes.count == Int(size))
+        #expect(Array(bytes.prefix(4)) == Array("PAR1".utf8))
+        #expect(Array(bytes.suffix(4)) == Array("PAR1".utf8))
+        let footerLength = bytes[bytes.count - 8..<bytes.count - 4].reversed().reduce(0) { $0 << 8 | Int($1) }
+        #expect(4 + encoded.byteCount + footerLength + 8 == bytes.count)
+        #expect(writer.rowCount == 1)
+        #expect(throws: ParquetError.io(operation: "open", path: folder.path + "/missing/x.parquet", errno: ENOENT)) {
+            try ParquetFileWriter(path: folder.path + "/missing/x.parquet", schema: schema)
+        }
+    }
+}
+
+@Suite("zstd pages")
+struct CompressionTests {
+    /// A compressible column takes less room compressed; the metadata
+    /// keeps both sizes.
+    @Test func zstdShrinksPages() throws {
+        let schema = try ParquetSchema([ParquetColumn("text", .string)])
+        func encoded(_ compression: ParquetCompression) throws -> EncodedRowGroup {
+            var group = ParquetRowGroup(schema: schema, options: ParquetWriterOptions(compression: compression))
+            for row in 0..<10_000 { group.columns[0].append("the same words again, row \(row % 10)") }
+            return try group.encode()
+        }
+        let plain = try encoded(.uncompressed)
+        let zstd = try encoded(.zstd(level: 3))
+        #expect(zstd.byteCount * 10 < plain.byteCount)
+        // The same pages uncompressed, headers as written (their compressed
+        // size a varint of other length: a byte or two a page).
+        let difference = zstd.chunks[0].metaData.totalUncompressedSize - Int64(plain.byteCount)
+        #expect((-4...4).contains(difference))
+        #expect(zstd.chunks[0].metaData.totalCompressedSize == Int64(zstd.byteCount))
+        #expect(zstd.chunks[0].metaData.codec == .zstd)
+        #expect(plain.chunks[0].metaData.codec == .uncompressed)
+    }
+}
