@@ -30,7 +30,7 @@ package enum LakeViews {
             let files = current.map { literal(root + "/" + $0.partition + "/part-00000.parquet") }.joined(separator: ", ")
             let key = full.key
             out += "\nCREATE OR REPLACE VIEW \(identifier(table + "_current")) AS\n"
-            out += "SELECT * EXCLUDE (filename, file_row_number) FROM read_parquet([\(files)], hive_partitioning = false, filename = true, file_row_number = true)"
+            out += "SELECT * EXCLUDE (filename, file_row_number) FROM read_parquet([\(files)], hive_partitioning = false, union_by_name = true, filename = true, file_row_number = true)"
             if !key.isEmpty {
                 let keyList = key.map(identifier).joined(separator: ", ")
                 out += "\nQUALIFY row_number() OVER (PARTITION BY \(keyList) ORDER BY filename DESC, file_row_number DESC) = 1"
