@@ -34,10 +34,12 @@ public final class LakeStore: CatalogStore {
 
     /// Opens (creating it if missing) the lake at `path` for an import:
     /// takes its import lock and removes temporary files left by imports
-    /// that did not finish.
+    /// that did not finish. `hooks.checkpointBytes`, when set, is the row
+    /// group size instead of `rowGroupBytes` (tests: many row groups).
     package init(path: String, rowGroupBytes: Int = LakeStore.defaultRowGroupBytes, hooks: LoadHooks = LoadHooks()) throws {
         self.path = path
-        self.rowGroupBytes = rowGroupBytes
+        // Where a catalog commits a checkpoint, the lake writes a row group.
+        self.rowGroupBytes = hooks.checkpointBytes.map { Int(clamping: $0) } ?? rowGroupBytes
         self.hooks = hooks
         let meta = Self.metaFolder(path)
         do {
@@ -81,7 +83,7 @@ public final class LakeStore: CatalogStore {
             throw CatalogError(.readOnly, detail: "cannot create \(folder): \(error.localizedDescription)", hint: "Check that the lake's folder is writable")
         }
         let temporary = folder + "/.part-\(UUID().uuidString.lowercased()).parquet.tmp"
-        return try LakeTableLoader(target: target, strict: strict, temporaryPath: temporary, rowGroupBytes: rowGroupBytes)
+        return try LakeTableLoader(target: target, strict: strict, temporaryPath: temporary, rowGroupBytes: rowGroupBytes, hooks: hooks)
     }
 
     /// The partition a staged file goes to: its first row's `export_date`

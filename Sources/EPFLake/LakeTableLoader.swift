@@ -23,9 +23,11 @@ final class LakeTableLoader: TableLoader {
     let writer: ParquetFileWriter
     var sink: LakeRowSink
     let rowGroupBytes: Int
+    let hooks: LoadHooks
     var finished = false
 
-    init(target: StagingTarget, strict: Bool, temporaryPath: String, rowGroupBytes: Int) throws {
+    init(target: StagingTarget, strict: Bool, temporaryPath: String, rowGroupBytes: Int, hooks: LoadHooks) throws {
+        self.hooks = hooks
         progress = LoadProgress(target: target, checkpointBytes: .max, resume: nil)
         self.temporaryPath = temporaryPath
         self.rowGroupBytes = rowGroupBytes
@@ -64,6 +66,8 @@ final class LakeTableLoader: TableLoader {
             throw Self.writeError(error, path: temporaryPath)
         }
         sink.group.removeAll()
+        // A kill here leaves a temporary file with some row groups and no footer.
+        hooks.reach(.checkpoint)
     }
 
     func finish() throws -> StagedTable {

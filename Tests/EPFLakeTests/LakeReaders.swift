@@ -33,6 +33,8 @@ enum LakeReaders {
         /// Rows per `<table>/export_date=...` partition, read with
         /// `hive_partitioning` over `DIR/*/*/*.parquet`.
         var partitionRows: [String: Int]
+        /// Row groups per partition (pyarrow).
+        var rowGroups: [String: Int]
         /// Parquet type (pyarrow) of some columns: `table.column`.
         var types: [String: String]
     }
@@ -64,7 +66,7 @@ enum LakeReaders {
             if isinstance(v, int) and isinstance(like, (decimal.Decimal, float)): return repr(float(v))
             return v
 
-        out = {"tables": {}, "partitionRows": {}, "types": {}}
+        out = {"tables": {}, "partitionRows": {}, "rowGroups": {}, "types": {}}
         for table in sorted({j["table"] for j in journal}):
             # Through Arrow: DuckDB's own conversion of zoned timestamps needs pytz.
             arrow = con.sql(f'SELECT * FROM "{table}_current"').to_arrow_table()
@@ -91,6 +93,7 @@ enum LakeReaders {
             f"SELECT regexp_extract(filename, '([^/]+/export_date=)', 1) || strftime(export_date, '%Y-%m-%d'), count(*) "
             f"FROM read_parquet('{lake}/*/*/*.parquet', hive_partitioning = true, union_by_name = true, filename = true) GROUP BY 1").fetchall()
         out["partitionRows"] = {k: n for k, n in rows}
+        out["rowGroups"] = {j["partition"]: pq.ParquetFile(lake + "/" + j["partition"] + "/part-00000.parquet").num_row_groups for j in journal}
         for table, column in [("application", "application_id"), ("application", "export_date"), ("application", "itunes_release_date"),
                               ("application", "title"), ("application_price", "retail_price"), ("application_price", "storefront_id"),
                               ("storefront", "country_code")]:
