@@ -9,9 +9,11 @@ import Foundation
 /// into its day's partition.
 ///
 /// Values come from EPFFormat's `RecordDecoder` through `LakeRowSink`,
-/// straight into the row group's column buffers; a row group is written out
-/// once it holds `rowGroupBytes`, so memory stays bounded whatever the file
-/// size. `finish()` writes the footer, syncs the file to disk, and checks
+/// straight into the row group's column buffers; once they hold
+/// `rowGroupBytes`, the row group goes to a `RowGroupWriter`, which encodes,
+/// compresses and writes it on a thread of its own while the next one
+/// fills (one at a time: memory stays bounded, about two row groups of
+/// values, whatever the file size). `finish()` writes the footer, syncs the file to disk, and checks
 /// that it holds as many rows as were read (the importer has checked those
 /// against `#recordsWritten`). A lake load is not resumed: a killed import
 /// leaves only a temporary file, removed when the lake is next opened, and
@@ -20,21 +22,21 @@ final class LakeTableLoader: TableLoader {
     private(set) var progress: LoadProgress
     let temporaryPath: String
     let decoder: RecordDecoder
-    let writer: ParquetFileWriter
+    let writer: RowGroupWriter
+    let schema: ParquetSchema
     var sink: LakeRowSink
     let rowGroupBytes: Int
-    let hooks: LoadHooks
     var finished = false
 
     init(target: StagingTarget, strict: Bool, temporaryPath: String, rowGroupBytes: Int, hooks: LoadHooks) throws {
-        self.hooks = hooks
         progress = LoadProgress(target: target, checkpointBytes: .max, resume: nil)
         self.temporaryPath = temporaryPath
         self.rowGroupBytes = rowGroupBytes
         let (schema, columns) = try LakeColumn.schema(for: target.header)
         decoder = RecordDecoder(header: target.header, strict: strict, file: target.sourceName, sink: LakeRowSink.self)
+        self.schema = schema
         do {
-            writer = try ParquetFileWriter(path: temporaryPath, schema: schema)
+            writer = RowGroupWriter(try ParquetFileWriter(path: temporaryPath, schema: schema), hooks: hooks)
         } catch {
             throw CatalogError(.readOnly, detail: "cannot create \(temporaryPath): \(error)", hint: "Check that the lake's folder is writable")
         }
@@ -42,7 +44,10 @@ final class LakeTableLoader: TableLoader {
     }
 
     deinit {
-        if !finished { unlink(temporaryPath) }
+        if !finished {
+            writer.drain()
+            unlink(temporaryPath)
+        }
     }
 
     func load(_ batch: RecordBatch, chunk: UnsafeRawBufferPointer, firstRecord: Int, chunkOffset: Int64) throws {
@@ -57,23 +62,25 @@ final class LakeTableLoader: TableLoader {
         if sink.group.bufferedBytes >= rowGroupBytes { try flush() }
     }
 
-    /// Encodes and appends the buffered rows as one row group.
+    /// Hands the buffered rows to the writer as one row group (waiting
+    /// while it still writes the one before) and starts a new one.
     func flush() throws {
         guard sink.group.rowCount > 0 else { return }
+        let full = sink.group
+        // A new group, not `removeAll()`: the full one's buffers move to
+        // the writer without a copy.
+        sink.group = ParquetRowGroup(schema: schema)
         do {
-            try writer.write(sink.group)
+            try writer.submit(full)
         } catch {
             throw Self.writeError(error, path: temporaryPath)
         }
-        sink.group.removeAll()
-        // A kill here leaves a temporary file with some row groups and no footer.
-        hooks.reach(.checkpoint)
     }
 
     func finish() throws -> StagedTable {
         try flush()
         do {
-            try writer.close(sync: true)
+            try writer.close()
         } catch {
             throw Self.writeError(error, path: temporaryPath)
         }
@@ -87,7 +94,7 @@ final class LakeTableLoader: TableLoader {
     }
 
     func abandon() {
-        if !finished { _ = try? writer.close() }
+        if !finished { writer.abandon() }
         finished = true
         unlink(temporaryPath)
     }
@@ -97,6 +104,68 @@ final class LakeTableLoader: TableLoader {
             return CatalogError(.full, detail: "no space left writing \(path)", hint: "Free space and import again")
         }
         return CatalogError(.failed, detail: "writing \(path): \(error)", hint: "Check the lake's disk and import again")
+    }
+}
+
+/// Encodes, compresses and appends row groups to one Parquet file on a
+/// serial queue of its own, one row group at a time, in the order given.
+///
+/// Invariant: `file` is used only on `queue` until `drain()` (a
+/// `queue.sync`) has returned, then only by the caller of `close()` or
+/// `abandon()`; `failure` only under `lock`. `slot` lets one row group be
+/// written while the loader fills the next.
+final class RowGroupWriter: @unchecked Sendable {
+    private let file: ParquetFileWriter
+    private let hooks: LoadHooks
+    private let queue = DispatchQueue(label: "epf.lake.row-groups")
+    private let slot = DispatchSemaphore(value: 1)
+    private let lock = NSLock()
+    private var failure: (any Error)?
+
+    init(_ file: ParquetFileWriter, hooks: LoadHooks) {
+        self.file = file
+        self.hooks = hooks
+    }
+
+    /// Rows written so far; after `drain()`.
+    var rowCount: Int64 { file.rowCount }
+
+    /// Queues `group` once the one before is written; throws the error of
+    /// an earlier row group.
+    func submit(_ group: ParquetRowGroup) throws {
+        slot.wait()
+        if let failure = lock.withLock({ self.failure }) {
+            slot.signal()
+            throw failure
+        }
+        queue.async { [self] in
+            do {
+                try file.write(group.encode())
+                // A kill here leaves a temporary file with some row groups and no footer.
+                hooks.reach(.checkpoint)
+            } catch {
+                lock.withLock { if failure == nil { failure = error } }
+            }
+            slot.signal()
+        }
+    }
+
+    /// Waits until every queued row group is written.
+    func drain() { queue.sync {} }
+
+    /// Waits for the queued row groups, then writes the footer and syncs the
+    /// file to disk; throws the first error of any row group.
+    func close() throws {
+        drain()
+        if let failure = lock.withLock({ failure }) { throw failure }
+        try file.close(sync: true)
+    }
+
+    /// Waits for the queued row groups and closes the file without caring
+    /// how it ends.
+    func abandon() {
+        drain()
+        _ = try? file.close()
     }
 }
 
