@@ -15,8 +15,9 @@ import Foundation
 /// the table's folder and syncs it; `apply` renames each into its
 /// partition (replacing a partition of the same day that an interrupted or
 /// forced run left), syncs the folders, then appends the journal lines and
-/// syncs the journal. A reader sees a day whole or not at all; a kill
-/// before the journal line leaves a partition that the rerun writes again.
+/// syncs the journal. A reader sees a day whole or not at all; an apply
+/// that fails removes the days it renamed into place; a kill before the
+/// journal line leaves a partition that the rerun writes again.
 /// Files that fail leave nothing: their temporary file is removed, and
 /// the journal lists applied files only (failures are in the report).
 public final class LakeStore: CatalogStore {
@@ -105,22 +106,30 @@ public final class LakeStore: CatalogStore {
     public func apply(_ staged: [StagedTable], journal entries: [JournalEntry]) throws -> [ApplyOutcome] {
         precondition(staged.count == entries.count, "one journal entry per staged table")
         var lines: [LakeJournalLine] = []
-        for (table, entry) in zip(staged, entries) {
-            let partition = try partition(of: table, entry: entry)
-            let folder = path + "/" + partition
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                throw CatalogError(.readOnly, detail: "cannot create \(folder): \(error.localizedDescription)", hint: "Check that the lake's folder is writable")
+        var placed: [String] = []
+        do {
+            for (table, entry) in zip(staged, entries) {
+                let partition = try partition(of: table, entry: entry)
+                let folder = path + "/" + partition
+                do {
+                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                } catch {
+                    throw CatalogError(.readOnly, detail: "cannot create \(folder): \(error.localizedDescription)", hint: "Check that the lake's folder is writable")
+                }
+                let final = folder + "/part-00000.parquet"
+                guard rename(table.stagingName, final) == 0 else { throw LakeJournal.error("rename", "\(table.stagingName) to \(final)") }
+                placed.append(final)
+                try Self.syncFolder(folder)
+                try Self.syncFolder(path + "/" + table.target.table)
+                lines.append(LakeJournalLine(entry: entry, partition: partition, key: table.target.header.primaryKey))
             }
-            let final = folder + "/part-00000.parquet"
-            guard rename(table.stagingName, final) == 0 else { throw LakeJournal.error("rename to \(final): rename", table.stagingName) }
-            try Self.syncFolder(folder)
-            try Self.syncFolder(path + "/" + table.target.table)
-            lines.append(LakeJournalLine(entry: entry, partition: partition, key: table.target.header.primaryKey))
+            hooks.reach(.inApply)
+            try journal.append(lines)
+        } catch {
+            // Not journaled: the days of this apply are not part of the lake.
+            for file in placed { unlink(file) }
+            throw error
         }
-        hooks.reach(.inApply)
-        try journal.append(lines)
         try LakeViews.write(lines: try journal.lines(), lake: path)
         return staged.map { table in
             let rows = table.counts.rowsRead
