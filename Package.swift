@@ -90,7 +90,7 @@ let package = Package(
         // Where a catalog is (`--db`): the one module of the executables
         // that names the backends; `epf` and `epf-server` open catalogs
         // through it.
-        .target(name: "EPFLocation", dependencies: ["EPFCatalog", "EPFSQLite", "EPFPostgres"]),
+        .target(name: "EPFLocation", dependencies: ["EPFCatalog", "EPFSQLite", "EPFPostgres", "EPFLake"]),
         // HTTP: /lookup, /search and /health over the read engine
         // (Hummingbird); SQLite reads on the event loops, PostgreSQL reads on
         // threads of their own.
@@ -123,6 +123,9 @@ let package = Package(
         // The lake's file format: a Parquet writer (Thrift compact footer,
         // data pages v1, RLE/bit-packed levels, dictionary, statistics, zstd).
         .target(name: "EPFParquet", dependencies: ["CZstd"]),
+        // The lake store: one Hive partition of Parquet per applied table
+        // file, a JSON-lines journal, DuckDB views of the current tables.
+        .target(name: "EPFLake", dependencies: ["EPFParquet", "EPFCatalog", "EPFFormat"]),
         // The command line.
         .executableTarget(
             name: "epf",
@@ -140,6 +143,7 @@ let package = Package(
 
         .testTarget(name: "EPFFormatTests", dependencies: ["EPFFormat", "EPFTestSupport"]),
         .testTarget(name: "EPFParquetTests", dependencies: ["EPFParquet"]),
+        .testTarget(name: "EPFLakeTests", dependencies: ["EPFLake", "EPFCatalog", "EPFFormat", "EPFTestSupport", "epf"]),
         .testTarget(name: "EPFInputTests", dependencies: ["EPFInput", "EPFFormat", "CBZip2", "EPFTestSupport"]),
         .testTarget(name: "EPFCatalogTests", dependencies: ["EPFCatalog", "EPFSQLite", "EPFTextSearch", "EPFFormat", "CSQLite", "EPFTestSupport"]),
         .testTarget(name: "EPFImportTests", dependencies: ["EPFImport", "EPFCatalog", "EPFSQLite", "EPFInput", "EPFFormat", "EPFTestSupport"]),

@@ -1,6 +1,7 @@
 import EPFCatalog
 import EPFSQLite
 import EPFPostgres
+import EPFLake
 import Foundation
 
 /// Where the catalog is, parsed once from `--db`: a SQLite file, or a
@@ -10,6 +11,9 @@ import Foundation
 package enum CatalogLocation: Sendable {
     case sqlite(path: String)
     case postgres(PostgresTarget)
+    /// A Parquet lake (`epf import --lake DIR`): imported into, never
+    /// queried by `epf` (DuckDB, Spark, Trino read it).
+    case lake(path: String)
 
     /// What `--db` is, for the help of every command that takes it.
     package static let optionHelp =
@@ -32,14 +36,17 @@ package enum CatalogLocation: Sendable {
         switch self {
         case .sqlite(let path): path
         case .postgres(let target): target.redacted
+        case .lake(let path): path
         }
     }
 
     /// Whether the table files of a feed folder may load at once, each on
     /// a connection of its own (SQLite loads one at a time).
     package var loadsTablesAtOnce: Bool {
-        if case .postgres = self { return true }
-        return false
+        switch self {
+        case .postgres, .lake: true  // a lake's tables go to files of their own
+        case .sqlite: false
+        }
     }
 
     /// The store `epf verify` checks with: keys as the default (SQLite)
@@ -56,6 +63,8 @@ package enum CatalogLocation: Sendable {
         case .postgres(let target):
             let options = try PostgresStoreOptions(environment: ProcessInfo.processInfo.environment)
             return try PostgresCatalogStore(target: target, options: options, restart: restart, hooks: hooks)
+        case .lake(let path):
+            return try LakeStore(path: path, hooks: hooks)
         }
     }
 
@@ -65,6 +74,7 @@ package enum CatalogLocation: Sendable {
         switch self {
         case .sqlite(let path): return try SQLiteCatalogStore.appliedFiles(catalogAt: path)
         case .postgres(let target): return try PostgresCatalogStore.appliedFiles(at: target)
+        case .lake(let path): return try LakeStore.appliedFiles(lakeAt: path)
         }
     }
 
@@ -74,6 +84,7 @@ package enum CatalogLocation: Sendable {
         switch self {
         case .sqlite(let path): return try Catalog(path: path, tablePrefix: tablePrefix)
         case .postgres(let target): return try PostgresCatalog(target: target, tablePrefix: tablePrefix)
+        case .lake(let path): throw Self.notQueryable(path)
         }
     }
 
@@ -82,6 +93,13 @@ package enum CatalogLocation: Sendable {
         switch self {
         case .sqlite(let path): return try CatalogReader(path: path)
         case .postgres(let target): return try PostgresCatalogReader(target: target)
+        case .lake(let path): throw Self.notQueryable(path)
         }
+    }
+
+    static func notQueryable(_ lake: String) -> CatalogError {
+        CatalogError(
+            .usage, detail: "\(lake) is a Parquet lake: epf imports into it but does not query it",
+            hint: "Read it with DuckDB (see docs/lake.md), or import into a catalog with --db")
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EPFCatalog
 import EPFImport
+import EPFLocation
 import Foundation
 
 /// `epf import PATH...`
@@ -31,6 +32,13 @@ struct ImportCommand: ParsableCommand {
     )
 
     @OptionGroup var catalog: CatalogOption
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Import into a Parquet lake in this folder instead of a catalog: one partition per table file, DIR/<table>/export_date=YYYY-MM-DD/part-00000.parquet (see docs/lake.md).",
+            valueName: "dir"))
+    var lake: String?
 
     @Argument(help: ArgumentHelp("Table files or feed folders, applied in this order.", valueName: "path"))
     var paths: [String]
@@ -82,6 +90,8 @@ struct ImportCommand: ParsableCommand {
     func validate() throws {
         if paths.isEmpty { throw ValidationError("Name at least one table file or feed folder to import.") }
         if jobs < 1 { throw ValidationError("--jobs must be 1 or more.") }
+        if lake != nil && catalog.db != nil { throw ValidationError("--lake and --db name two different stores: give one of them.") }
+        if lake?.isEmpty == true { throw ValidationError("--lake needs a folder.") }
         try TablePrefixOption.validate(tablePrefix)
         do {
             _ = try TableFilter(include: include, exclude: exclude)
@@ -90,13 +100,16 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
+    /// Where the import goes: the lake, else the catalog `--db` names.
+    var location: CatalogLocation { lake.map { .lake(path: $0) } ?? catalog.location }
+
     func run() throws {
         let plan = try PlannedInput.plan(
             paths, include: include, exclude: exclude, tablePrefix: tablePrefix, requireMD5: requireMD5, command: "import")
 
         if dryRun {
             do {
-                let applied = try catalog.location.appliedFiles()
+                let applied = try location.appliedFiles()
                 let schedule = ImportSchedule(plan: plan, applied: applied, force: force)
                 Console.out(PlanListing(schedule: schedule).render(format))
             } catch {
@@ -115,7 +128,7 @@ struct ImportCommand: ParsableCommand {
         let testing = TestEnvironment()
         let store: any CatalogStore
         do {
-            store = try catalog.location.openStore(restart: restart, exclusive: exclusive, hooks: testing.hooks)
+            store = try location.openStore(restart: restart, exclusive: exclusive, hooks: testing.hooks)
             for note in store.notes { Console.message("note: \(note)") }
         } catch {
             Console.message("epf import: \(error)")
@@ -145,7 +158,7 @@ struct ImportCommand: ParsableCommand {
 
         let progress = ProgressDisplay(live: Console.messagesAreTerminal)
         var options = ImportOptions(
-            strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, parallelTables: catalog.location.loadsTablesAtOnce ? jobs : 1,
+            strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, parallelTables: location.loadsTablesAtOnce ? jobs : 1,
             allowIncrementalWithoutFull: force)
         if let chunkBytes = testing.chunkBytes { options.chunkSize = chunkBytes }
         let importer = Importer(store: store, options: options) { progress.show($0) }
@@ -154,7 +167,7 @@ struct ImportCommand: ParsableCommand {
         progress.finish()
         let elapsed = ContinuousClock.now - clock
 
-        let summary = ImportSummary(reports: reports, catalog: catalog.displayName, elapsed: elapsed)
+        let summary = ImportSummary(reports: reports, catalog: location.displayName, elapsed: elapsed)
         switch format {
         case .table: Console.message(summary.table())
         case .json: Console.out(summary.json())

@@ -1,0 +1,177 @@
+import EPFTestSupport
+import Foundation
+import Testing
+
+/// `epf import --lake DIR` run as a user runs it, the lake then read by
+/// DuckDB and pyarrow and compared with the SQLite catalog of the same
+/// import.
+@Suite struct LakeImportTests {
+    let folder: URL
+
+    init() throws { folder = try TemporaryFolder.create("epf-lake") }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    func run(_ arguments: [String]) throws -> EPFRunner.Result { try EPFRunner.run(arguments, in: folder) }
+
+    /// Every file under `root`, with its size and modification time,
+    /// but the import lock (which each import rewrites with its pid).
+    func snapshot(_ root: String) throws -> [String: String] {
+        var files: [String: String] = [:]
+        let manager = FileManager.default
+        for case let relative as String in manager.enumerator(atPath: root)! where relative != "_epf/import.lock" {
+            let attributes = try manager.attributesOfItem(atPath: root + "/" + relative)
+            guard attributes[.type] as? FileAttributeType == .typeRegular else { continue }
+            let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            files[relative] = "\(attributes[.size] ?? 0) \(modified)"
+        }
+        return files
+    }
+
+    func journalLines(_ lake: String) throws -> [[String: Any]] {
+        let text = try String(contentsOfFile: lake + "/_epf/journal.jsonl", encoding: .utf8)
+        return try text.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    }
+
+    func run(_ arguments: [String], environment: [String: String]) throws -> EPFRunner.Result {
+        try EPFRunner.run(arguments, in: folder, environment: environment)
+    }
+
+    /// The lake of `lake` read and compared with the SQLite catalog of the
+    /// sample feeds (made once at `c.sqlite`): every table equal value by
+    /// value, every partition as the journal lists it.
+    func expectEqualToSQLite(_ lake: String) throws -> LakeReaders.Comparison {
+        let db = path("c.sqlite")
+        if !FileManager.default.fileExists(atPath: db) {
+            let catalog = try run(["import", "--db", db] + SampleFeeds.pathsInOrder)
+            #expect(catalog.status == 0, "\(catalog.stderr)")
+        }
+        let journal = try journalLines(lake)
+        #expect(journal.count == 14)
+        #expect(Set(journal.compactMap { $0["mode"] as? String }) == ["FULL", "INCREMENTAL"])
+        let read = try LakeReaders.compare(lake: lake, sqlite: db)
+        #expect(read.tables.count == 11)
+        for (table, result) in read.tables.sorted(by: { $0.key < $1.key }) {
+            #expect(result.lakeColumns == result.sqliteColumns, "\(table)")
+            #expect(result.lakeRows == result.sqliteRows, "\(table)")
+            #expect(result.lakeRows > 0, "\(table)")
+            #expect(result.onlyInLake.isEmpty && result.onlyInSQLite.isEmpty, "\(table): lake \(result.onlyInLake) sqlite \(result.onlyInSQLite)")
+        }
+        var expected: [String: Int] = [:]
+        for line in journal {
+            expected[try #require(line["partition"] as? String), default: 0] += try #require(line["rows"] as? Int)
+        }
+        #expect(read.partitionRows == expected)
+        return read
+    }
+
+    @Test(.enabled(if: LakeReaders.available, LakeReaders.skipReason))
+    func sampleFeedsReadByDuckDBEqualTheSQLiteCatalog() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lake = path("lake")
+        let imported = try run(["import", "--lake", lake] + SampleFeeds.pathsInOrder)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let read = try expectEqualToSQLite(lake)
+        #expect(read.types["application.application_id"] == "int32")
+        #expect(read.types["application.export_date"] == "int64")
+        #expect(read.types["application.itunes_release_date"] == "timestamp[ms, tz=UTC]")
+        #expect(read.types["application.title"] == "string")
+        #expect(read.types["application_price.retail_price"] == "decimal128(18, 3)")
+        #expect(read.types["application_price.storefront_id"] == "int32")
+        #expect(read.types["storefront.country_code"] == "string")
+    }
+
+    /// Small chunks and 4 KB row groups: the larger tables are written in
+    /// several row groups, and read back the same.
+    @Test(.enabled(if: LakeReaders.available, LakeReaders.skipReason))
+    func manyRowGroupsReadBackTheSame() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lake = path("lake")
+        let small = ["EPF_TEST_CHECKPOINT_BYTES": "4096", "EPF_TEST_CHUNK_BYTES": "2048"]
+        let imported = try run(["import", "--lake", lake] + SampleFeeds.pathsInOrder, environment: small)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let read = try expectEqualToSQLite(lake)
+        #expect(read.rowGroups["application_popularity_per_genre/export_date=2026-11-01"] ?? 0 > 2, "\(read.rowGroups)")
+        #expect(read.rowGroups["application/export_date=2026-11-01"] ?? 0 > 2, "\(read.rowGroups)")
+    }
+
+    /// Killed after a row group of a file was written, then killed inside
+    /// an apply (days renamed into place, journal not written): each rerun
+    /// removes what was left, writes the unjournaled files again, and the
+    /// lake ends equal to the SQLite catalog.
+    @Test(.enabled(if: LakeReaders.available, LakeReaders.skipReason), arguments: ["checkpoint:3", "in-apply:2"])
+    func aKilledImportIsCompletedByTheRerun(fault: String) throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lake = path("lake")
+        let small = ["EPF_TEST_CHECKPOINT_BYTES": "4096", "EPF_TEST_CHUNK_BYTES": "2048"]
+        let killed = try run(["import", "--lake", lake] + SampleFeeds.pathsInOrder, environment: small.merging(["EPF_TEST_FAULT": fault]) { $1 })
+        #expect(killed.status == 9, "\(killed.stderr)")
+        let journalled = (try? journalLines(lake).count) ?? 0
+        #expect(journalled < 14)
+        if fault.hasPrefix("checkpoint") {
+            #expect(try snapshot(lake).keys.contains { $0.hasSuffix(".tmp") })
+        }
+        let rerun = try run(["import", "--lake", lake] + SampleFeeds.pathsInOrder)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(!(try snapshot(lake)).keys.contains { $0.hasSuffix(".tmp") })
+        _ = try expectEqualToSQLite(lake)
+    }
+
+    @Test func aRerunWritesNothing() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lake = path("lake")
+        let first = try run(["import", "--lake", lake] + SampleFeeds.pathsInOrder)
+        #expect(first.status == 0, "\(first.stderr)")
+        let before = try snapshot(lake)
+        #expect(before.keys.filter { $0.hasSuffix("/part-00000.parquet") }.count == 14)
+        #expect(!before.keys.contains { $0.hasSuffix(".tmp") })
+        let again = try run(["import", "--lake", lake] + SampleFeeds.pathsInOrder)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("nothing to import"))
+        #expect(try snapshot(lake) == before)
+        // --dry-run reads the same journal.
+        let dry = try run(["import", "--dry-run", "--lake", lake] + SampleFeeds.pathsInOrder)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(try snapshot(lake) == before)
+    }
+
+    /// A table file cut before its `#recordsWritten` footer, then one whose
+    /// footer counts a row too many (EPF-FORMAT.md, "Known damage"): the
+    /// feed folder fails whole, with no partition, no journal line and no
+    /// temporary file; the undamaged feed beside it is applied.
+    @Test(arguments: ["cut", "miscounted"])
+    func aDamagedFileLeavesNoPartition(damage: String) throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let feed = path("itunes20261101")
+        try FileManager.default.copyItem(atPath: SampleFeeds.path("itunes20261101"), toPath: feed)
+        let application = feed + "/application"
+        var bytes = try fileBytes(application)
+        let footer = Array("#recordsWritten:25".utf8)
+        let at = try #require(bytes.indices.last { bytes[$0...].starts(with: footer) })
+        switch damage {
+        case "cut": bytes.removeSubrange(at...)
+        default: bytes.replaceSubrange(at..., with: Array("#recordsWritten:26\u{02}\n".utf8))
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: application))
+
+        let lake = path("lake")
+        let result = try run(["import", "--lake", lake, feed, SampleFeeds.path("pricing20261101")])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("recordsWritten"), "\(result.stderr)")
+        let files = try snapshot(lake)
+        #expect(!files.keys.contains { $0.hasSuffix(".tmp") }, "\(files.keys.sorted())")
+        let partitions = files.keys.filter { $0.hasSuffix(".parquet") }
+        #expect(partitions == ["application_price/export_date=2026-11-01/part-00000.parquet"], "\(files.keys.sorted())")
+        let journal = try journalLines(lake)
+        #expect(journal.map { $0["table"] as? String } == ["application_price"])
+    }
+
+    @Test func lakeAndDbTogetherAreAUsageError() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try run(["import", "--lake", path("lake"), "--db", path("c.sqlite"), SampleFeeds.path("itunes20261101")])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--lake and --db"))
+        #expect(!FileManager.default.fileExists(atPath: path("lake")))
+        #expect(!FileManager.default.fileExists(atPath: path("c.sqlite")))
+    }
+}
