@@ -168,6 +168,9 @@ struct FetchCommandTests {
         #expect(result.stderr.contains("failed: dl/itunes20261101/ghost.tbz: http://127.0.0.1:\(setup.server.port)/missing/current/itunes20261101/ghost.tbz: not found on the server (HTTP 404)"), "\(result.stderr)")
         #expect(result.stderr.contains("epf fetch: 9 file(s) downloaded"), "\(result.stderr)")
         #expect(result.stderr.contains("1 failed"))
+        // A 404 is not tried again.
+        #expect(!result.stderr.contains("retry:"), "\(result.stderr)")
+        #expect(setup.server.requests.filter { $0.hasPrefix("GET /missing/current/itunes20261101/ghost.tbz ") }.count == 1)
         #expect(!FileManager.default.fileExists(atPath: setup.path("dl/itunes20261101/ghost.tbz.part")))
         #expect(!FileManager.default.fileExists(atPath: setup.path("dl/itunes20261101/ghost.tbz")))
     }
@@ -198,7 +201,9 @@ struct FetchCommandTests {
                 #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret), "\(result.stderr)")
             }
         }
-        // Only the listing was asked for, each time.
+        // Only the listing was asked for, each time, once: a 401 is not tried again.
+        #expect(setup.server.requests.count == 3, "\(setup.server.requests)")
+        #expect(![refused, none, inURL].contains { $0.stderr.contains("retry:") })
         #expect(setup.server.requests.allSatisfy { $0.hasPrefix("GET /v5/current/ 401 ") }, "\(setup.server.requests)")
 
         // A redirect to another host does not take the credentials along.

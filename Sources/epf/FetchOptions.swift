@@ -1,0 +1,161 @@
+import ArgumentParser
+import EPFFetch
+import EPFImport
+import Foundation
+
+/// The options `epf fetch` and `epf sync` share: where from, where to, what.
+struct FetchOptions: ParsableArguments {
+    static let defaultURL = "https://feeds.itunes.apple.com/feeds/epf/v5/current/"
+
+    @Option(name: .long, help: ArgumentHelp("The download folder (created when missing).", valueName: "dir"))
+    var to: String
+
+    @Option(name: .long, help: ArgumentHelp("The feed's base URL (a mirror, a test server).", valueName: "url"))
+    var url: String = FetchOptions.defaultURL
+
+    @Option(
+        name: .long, parsing: .singleValue,
+        help: ArgumentHelp("Only these feeds, comma-separated (itunes,pricing,popularity); all when absent.", valueName: "feeds"))
+    var feed: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Only tables whose whole name matches (repeatable).", valueName: "regex"))
+    var include: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Skip tables whose whole name matches (repeatable).", valueName: "regex"))
+    var exclude: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Tries per request after the first, on no answer (refused, reset, dropped, timeout) or HTTP 5xx; waits 1 s, 2 s, 4 s, ... (at most 30 s) between them.",
+            valueName: "n"))
+    var retries: Int = 4
+
+    var feeds: Set<String>? {
+        let names = feed.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return names.isEmpty ? nil : Set(names)
+    }
+
+    func validate() throws {
+        if to.isEmpty { throw ValidationError("--to needs a folder.") }
+        if retries < 0 { throw ValidationError("--retries must be 0 or more.") }
+        do {
+            _ = try TableFilter(include: include, exclude: exclude)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            parsed.host?.isEmpty == false
+        else {
+            throw ValidationError("--url must be an http:// or https:// URL (the feed's folder).")
+        }
+        let environment = ProcessInfo.processInfo.environment
+        if (environment["EPF_USERNAME"] ?? "").isEmpty != (environment["EPF_PASSWORD"] ?? "").isEmpty {
+            throw ValidationError("Set both EPF_USERNAME and EPF_PASSWORD, or neither (then ~/.netrc is read).")
+        }
+    }
+
+    /// `--retries`, with the first wait `EPF_TEST_RETRY_DELAY_MS` sets for the tests.
+    var retryPolicy: RetryPolicy {
+        var policy = RetryPolicy(attempts: retries + 1)
+        if let delay = TestEnvironment().retryDelay { policy.firstDelay = delay }
+        return policy
+    }
+}
+
+/// One download run of `epf fetch` or `epf sync`: the server, its plan, and
+/// the fetching of the plan's files, with the messages of each step.
+struct FetchSession {
+    let options: FetchOptions
+    /// `fetch` or `sync`, for messages.
+    let command: String
+    let server: FeedServer
+    let plan: RemotePlan
+
+    /// Reads the listings and plans (messages and exit 1 on failure).
+    init(_ options: FetchOptions, command: String) throws {
+        self.options = options
+        self.command = command
+        let base = URL(string: options.url)!
+        do {
+            server = try FeedServer(base: base, credentials: Self.credentials(for: base))
+        } catch {
+            Console.message("epf \(command): \(error)")
+            throw ExitCode(1)
+        }
+        do {
+            let listings = RetryingListingReader(server, retry: options.retryPolicy) { event in
+                Console.message("retry: \(event.error) (try \(event.attempt) of \(event.attempts))")
+            }
+            plan = try RemotePlanner.plan(
+                listings, feeds: options.feeds, filter: try TableFilter(include: options.include, exclude: options.exclude))
+        } catch let error as FetchError {
+            Console.message("epf \(command): \(error)")
+            throw ExitCode(1)
+        }
+        for note in plan.notes { Console.message("note: \(note)") }
+    }
+
+    /// What a download run did.
+    struct Result {
+        var downloaded = 0
+        var present = 0
+        var bytes: Int64 = 0
+        /// The files that could not be fetched.
+        var failed: [RemoteFile] = []
+    }
+
+    /// Fetches the plan's files, a message per file and a summary line.
+    /// Throws `ExitCode(1)` when the server refused the credentials (which
+    /// stops everything); other failures are in the result.
+    func download() throws -> Result {
+        let folder = options.to
+        let fetcher = FileFetcher(server: server, folder: folder, retry: options.retryPolicy) { event in
+            Console.message(Self.describe(event, folder: folder))
+        }
+        var result = Result()
+        for file in plan.files {
+            do {
+                switch try fetcher.fetch(file) {
+                case .present:
+                    result.present += 1
+                    Console.message("present: \(file.localPath(in: folder))")
+                case .downloaded(let received, let resumed):
+                    result.downloaded += 1
+                    result.bytes += received
+                    Console.message("fetched: \(file.localPath(in: folder)) (\(received) bytes\(resumed ? ", resumed" : ""))")
+                }
+            } catch {
+                Console.message("failed: \(file.localPath(in: folder)): \(error)")
+                result.failed.append(file)
+                if error.kind == .unauthorized {
+                    Console.message("epf \(command): stopped: the server refused the credentials")
+                    throw ExitCode(1)
+                }
+            }
+        }
+        Console.message(
+            "epf \(command): \(result.downloaded) file(s) downloaded (\(result.bytes) bytes), \(result.present) already there, \(result.failed.count) failed, into \(folder)"
+        )
+        return result
+    }
+
+    /// `retry: dl/itunes20261101/application.tbz: ...: the connection was lost (try 1 of 5); again in 1 s`
+    static func describe(_ event: RetryEvent, folder: String) -> String {
+        let seconds = event.delay >= 1 || event.delay == 0 ? "\(Int(event.delay.rounded())) s" : "\(Int((event.delay * 1000).rounded())) ms"
+        return "retry: \(FeedDiscovery.join(folder, event.path)): \(event.error) (try \(event.attempt) of \(event.attempts)); again in \(seconds)"
+    }
+
+    /// EPF_USERNAME and EPF_PASSWORD (empty is unset), else the ~/.netrc
+    /// entry for the URL's host.
+    static func credentials(for url: URL) -> Credentials? {
+        let environment = ProcessInfo.processInfo.environment
+        if let user = environment["EPF_USERNAME"], let password = environment["EPF_PASSWORD"], !user.isEmpty, !password.isEmpty {
+            return Credentials(user: user, password: password)
+        }
+        guard let home = environment["HOME"], let host = url.host,
+            let text = try? String(contentsOfFile: home + "/.netrc", encoding: .utf8)
+        else { return nil }
+        return Netrc.credentials(in: text, host: host)
+    }
+}
