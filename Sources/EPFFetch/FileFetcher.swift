@@ -9,7 +9,7 @@ import Foundation
 /// md5 mismatch deletes the `.part` and downloads once more from the start,
 /// then fails. Nothing unverified is ever left under a table file's name.
 /// A request that fails for a passing reason is tried again (`retry`).
-package struct FileFetcher {
+package struct FileFetcher: Sendable {
     package let server: FeedServer
     /// The download folder (the layout `epf import DIR` reads).
     package let folder: String
@@ -46,7 +46,11 @@ package struct FileFetcher {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw FetchError(.file, "\(directory): cannot create the folder: \(error.localizedDescription)")
+            var isFolder: ObjCBool = false
+            // Made meanwhile by another file's fetch (--jobs): fine.
+            if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), isFolder.boolValue {} else {
+                throw FetchError(.file, "\(directory): cannot create the folder: \(error.localizedDescription)")
+            }
         }
 
         var md5Text: String?

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EPFCatalog
 import EPFFetch
 import EPFImport
 import Foundation
@@ -31,6 +32,9 @@ struct FetchOptions: ParsableArguments {
             valueName: "n"))
     var retries: Int = 4
 
+    @Option(name: .long, help: ArgumentHelp("Files downloaded at once.", valueName: "n"))
+    var jobs: Int = 4
+
     var feeds: Set<String>? {
         let names = feed.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         return names.isEmpty ? nil : Set(names)
@@ -39,6 +43,7 @@ struct FetchOptions: ParsableArguments {
     func validate() throws {
         if to.isEmpty { throw ValidationError("--to needs a folder.") }
         if retries < 0 { throw ValidationError("--retries must be 0 or more.") }
+        if jobs < 1 { throw ValidationError("--jobs must be 1 or more.") }
         do {
             _ = try TableFilter(include: include, exclude: exclude)
         } catch {
@@ -105,7 +110,8 @@ struct FetchSession {
         var failed: [RemoteFile] = []
     }
 
-    /// Fetches the plan's files, a message per file and a summary line.
+    /// Fetches the plan's files, `--jobs` at once: a message per file as it
+    /// ends, then a table (file, size, status, seconds) and a summary line.
     /// Throws `ExitCode(1)` when the server refused the credentials (which
     /// stops everything); other failures are in the result.
     func download() throws -> Result {
@@ -113,31 +119,55 @@ struct FetchSession {
         let fetcher = FileFetcher(server: server, folder: folder, retry: options.retryPolicy) { event in
             Console.message(Self.describe(event, folder: folder))
         }
+        let records = fetcher.fetchAll(plan.files, jobs: options.jobs) { record in
+            let path = record.file.localPath(in: folder)
+            switch record.result {
+            case .success(.present): Console.message("present: \(path)")
+            case .success(.downloaded(let received, let resumed)):
+                Console.message("fetched: \(path) (\(received) bytes\(resumed ? ", resumed" : ""))")
+            case .failure(let error): Console.message("failed: \(path): \(error)")
+            case nil: break
+            }
+        }
         var result = Result()
-        for file in plan.files {
-            do {
-                switch try fetcher.fetch(file) {
-                case .present:
-                    result.present += 1
-                    Console.message("present: \(file.localPath(in: folder))")
-                case .downloaded(let received, let resumed):
-                    result.downloaded += 1
-                    result.bytes += received
-                    Console.message("fetched: \(file.localPath(in: folder)) (\(received) bytes\(resumed ? ", resumed" : ""))")
-                }
-            } catch {
-                Console.message("failed: \(file.localPath(in: folder)): \(error)")
-                result.failed.append(file)
+        for record in records {
+            switch record.result {
+            case .success(.present): result.present += 1
+            case .success(.downloaded(let received, _)):
+                result.downloaded += 1
+                result.bytes += received
+            case .failure(let error):
+                result.failed.append(record.file)
                 if error.kind == .unauthorized {
                     Console.message("epf \(command): stopped: the server refused the credentials")
                     throw ExitCode(1)
                 }
+            case nil: result.failed.append(record.file)
             }
         }
+        Console.message(String(Self.table(records, folder: folder).render(.table).dropLast()))
         Console.message(
             "epf \(command): \(result.downloaded) file(s) downloaded (\(result.bytes) bytes), \(result.present) already there, \(result.failed.count) failed, into \(folder)"
         )
         return result
+    }
+
+    /// One row per file of the plan, in its order: file, size (listed, else
+    /// on disk), status, seconds.
+    static func table(_ records: [FetchRecord], folder: String) -> TabularOutput {
+        let rows: [[SQLValue]] = records.map { record in
+            let path = record.file.localPath(in: folder)
+            let status: String
+            switch record.result {
+            case .success(.present): status = "present"
+            case .success(.downloaded(_, let resumed)): status = resumed ? "fetched, resumed" : "fetched"
+            case .failure: status = "failed"
+            case nil: status = "not started"
+            }
+            let size = record.file.size ?? (try? FileManager.default.attributesOfItem(atPath: path))?[.size].flatMap { ($0 as? NSNumber)?.int64Value }
+            return [.text(path), size.map { .integer($0) } ?? .null, .text(status), .text(String(format: "%.2f", record.seconds))]
+        }
+        return TabularOutput(columns: ["file", "size", "status", "seconds"], rows: rows)
     }
 
     /// `retry: dl/itunes20261101/application.tbz: ...: the connection was lost (try 1 of 5); again in 1 s`

@@ -15,7 +15,10 @@ import Glibc
 /// - `500`: an HTTP 500;
 /// - `drop:N`: the answer's headers as for the whole body (or the range
 ///   asked), N bytes of it, then the connection is closed;
-/// - `500!` / `drop!:N`: the same for every request, forever.
+/// - `slow:MS`: the answer after MS milliseconds;
+/// - `500!` / `drop!:N` / `slow!:MS`: the same for every request, forever.
+///
+/// The most requests it answered at once so far: `peak`.
 ///
 /// Each request is logged: `GET PATH STATUS range=[RANGE] sent=BYTES`.
 final class FaultServer {
@@ -63,6 +66,11 @@ final class FaultServer {
         ((try? String(contentsOf: root.appendingPathComponent("access.log"), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
+    /// The most requests answered at once so far.
+    var peak: Int {
+        Int(((try? String(contentsOf: root.appendingPathComponent("access.log.peak"), encoding: .utf8)) ?? "0")) ?? 0
+    }
+
     /// The bytes of a file of the tree (`itunes20261101/application.tbz`).
     func bytes(_ path: String) throws -> Data { try Data(contentsOf: www.appendingPathComponent("fault/current/" + path)) }
 
@@ -76,10 +84,11 @@ final class FaultServer {
     }
 
     static let script = #"""
-        import http.server, json, os, sys, threading
+        import http.server, json, os, sys, threading, time
 
         root, port, faults, log_path = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3]), sys.argv[4]
         lock = threading.Lock()
+        state = {"now": 0, "peak": 0}
 
         class Handler(http.server.SimpleHTTPRequestHandler):
             protocol_version = "HTTP/1.0"
@@ -105,7 +114,22 @@ final class FaultServer {
                     return fault.replace("!", "")
 
             def do_GET(self):
+                with lock:
+                    state["now"] += 1
+                    state["peak"] = max(state["peak"], state["now"])
+                    with open(log_path + ".peak", "w") as peak:
+                        peak.write(str(state["peak"]))
+                try:
+                    self.answer()
+                finally:
+                    with lock:
+                        state["now"] -= 1
+
+            def answer(self):
                 fault = self.next_fault()
+                if fault and fault.startswith("slow:"):
+                    time.sleep(int(fault[5:]) / 1000)
+                    fault = None
                 if fault == "500":
                     self.send_response(500)
                     self.send_header("Content-Length", "0")

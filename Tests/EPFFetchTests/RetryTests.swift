@@ -66,9 +66,9 @@ struct FetchRetryTests {
 
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
-        func fetch(_ arguments: [String]) throws -> EPFRunner.Result {
+        func fetch(_ arguments: [String], to: String = "dl") throws -> EPFRunner.Result {
             try EPFRunner.run(
-                ["fetch", "--to", "dl", "--url", server.url] + arguments, in: folder,
+                ["fetch", "--to", to, "--url", server.url] + arguments, in: folder,
                 environment: ["EPF_USERNAME": "", "EPF_PASSWORD": "", "HOME": folder.path, "EPF_TEST_RETRY_DELAY_MS": "10"])
         }
 
@@ -147,5 +147,33 @@ struct FetchRetryTests {
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: setup.path("dl/itunes20261101/genre.tbz.part"))) == genre.prefix(150))
         #expect(FileManager.default.fileExists(atPath: setup.path("dl/itunes20261101/artist.tbz")))
+    }
+
+    /// `--jobs 3`: several files at once (the server answers several
+    /// requests at the same time; with `--jobs 1`, one at a time), and a
+    /// table at the end with a row per file.
+    @Test func severalFilesAtOnceThenASummaryTable() throws {
+        let slow = ["application", "application_detail", "artist"].map { "/fault/current/itunes20261101/\($0).tbz" }
+        let setup = try Setup(faults: Dictionary(uniqueKeysWithValues: slow.map { ($0, ["slow!:400"]) }))
+        defer { setup.cleanUp() }
+        let one = try setup.fetch(["--jobs", "1"], to: "one")
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(setup.server.peak == 1)
+        let three = try setup.fetch(["--jobs", "3"], to: "three")
+        #expect(three.status == 0, "\(three.stderr)")
+        #expect(setup.server.peak >= 2)
+        #expect(three.stderr.contains("epf fetch: 9 file(s) downloaded"), "\(three.stderr)")
+        let lines = three.stderr.split(separator: "\n")
+        let header = try #require(lines.firstIndex { $0.split(separator: " ", omittingEmptySubsequences: true) == ["file", "size", "status", "seconds"] })
+        let rows = lines[(header + 1)...].prefix { $0.hasPrefix("three/itunes20261101/") }
+        #expect(rows.count == 9, "\(three.stderr)")
+        let application = try setup.server.bytes("itunes20261101/application.tbz")
+        #expect(rows.first.map { $0.split(separator: " ", omittingEmptySubsequences: true).prefix(3) } == [
+            "three/itunes20261101/application.tbz", "\(application.count)", "fetched",
+        ])
+        for name in ["application", "genre", "storefront"] {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: setup.path("three/itunes20261101/\(name).tbz"))) == setup.server.bytes("itunes20261101/\(name).tbz"))
+        }
+        #expect(try setup.fetch(["--jobs", "0"], to: "zero").status == 64)
     }
 }
