@@ -47,6 +47,7 @@ struct FetchCommand: ParsableCommand {
             Console.message("epf fetch: nothing to fetch from \(session.server.base.absoluteString)")
             return
         }
+        try session.checkSpace()
         if !(try session.download().failed.isEmpty) { throw ExitCode(1) }
     }
 

@@ -110,6 +110,20 @@ struct FetchSession {
         var failed: [RemoteFile] = []
     }
 
+    /// Refuses the plan (a message, exit 1) when what it still has to
+    /// download (listed sizes, less the `.part`s) does not fit in the free
+    /// space of the download folder's disk.
+    func checkSpace() throws {
+        let needed = DiskSpace.needed(plan, folder: options.to)
+        guard needed > 0, let free = TestEnvironment().downloadFreeBytes ?? DiskSpace.free(at: options.to) else { return }
+        if needed > free {
+            Console.message(
+                "epf \(command): not enough free space for \(options.to): the files to download need \(needed) bytes (their listed sizes), \(free) bytes are free; nothing downloaded"
+            )
+            throw ExitCode(1)
+        }
+    }
+
     /// Fetches the plan's files, `--jobs` at once: a message per file as it
     /// ends, then a table (file, size, status, seconds) and a summary line.
     /// Throws `ExitCode(1)` when the server refused the credentials (which

@@ -59,6 +59,7 @@ struct SyncCommand: ParsableCommand {
         if session.plan.files.isEmpty {
             Console.message("epf sync: nothing to fetch from \(session.server.base.absoluteString)")
         } else {
+            try session.checkSpace()
             failed = try session.download().failed
         }
 

@@ -233,4 +233,36 @@ struct FetchCommandTests {
         #expect(listed.split(separator: "\n").count == 15)
         #expect(!listed.contains(TestFeedServer.password))
     }
+
+    /// The free-space check before downloading: the listed sizes of what is
+    /// still to download against the free space (here the figure
+    /// `EPF_TEST_DOWNLOAD_FREE_BYTES` gives); refused, nothing downloaded.
+    @Test func aPlanThatDoesNotFitIsRefused() throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        let tree = setup.server.www.appendingPathComponent("v5/current")
+        let total = FileManager.default.enumerator(atPath: tree.path)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".tbz") }.reduce(Int64(0)) {
+            $0 + ((try? FileManager.default.attributesOfItem(atPath: tree.appendingPathComponent($1).path)[.size] as? NSNumber)?.int64Value ?? 0)
+        }
+        var environment = setup.server.credentials
+        environment["EPF_TEST_DOWNLOAD_FREE_BYTES"] = "\(total - 1)"
+        let refused = try setup.fetch("v5", [], environment: environment)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains(
+            "epf fetch: not enough free space for dl: the files to download need \(total) bytes (their listed sizes), \(total - 1) bytes are free; nothing downloaded"),
+            "\(refused.stderr)")
+        #expect(!setup.server.requests.contains { $0.contains(".tbz") })
+        let synced = try setup.epf(["sync", "--to", "dl", "--db", "c.sqlite", "--url", setup.server.url("v5")], environment: environment)
+        #expect(synced.status == 1)
+        #expect(synced.stderr.contains("epf sync: not enough free space for dl"), "\(synced.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: setup.path("c.sqlite")))
+
+        // It fits: downloaded. Then nothing is left to download: no check fails.
+        environment["EPF_TEST_DOWNLOAD_FREE_BYTES"] = "\(total)"
+        #expect(try setup.fetch("v5", [], environment: environment).status == 0)
+        environment["EPF_TEST_DOWNLOAD_FREE_BYTES"] = "0"
+        let again = try setup.fetch("v5", [], environment: environment)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("14 already there"))
+    }
 }
