@@ -79,4 +79,41 @@ struct SyncDaysTests {
         #expect(third.status == 0, "\(third.stderr)")
         #expect(third.stderr.contains("epf sync: nothing to import"), "\(third.stderr)")
     }
+
+    /// `kill -9` of `epf sync` at moments spread over an uninterrupted
+    /// sync's time (downloading, importing), then the same command again:
+    /// exit 0, the catalog of an uninterrupted sync, every file under `dl`
+    /// the server's bytes.
+    @Test func killedAnywhereThenRunAgainIsAnUninterruptedSync() throws {
+        let setup = try FetchCommandTests.Setup()
+        defer { setup.cleanUp() }
+        let tree = try Self.makeTree(setup)
+        func sync(_ name: String) -> [String] {
+            ["sync", "--to", name + "-dl", "--db", name + ".sqlite", "--url", setup.server.url("days")]
+        }
+        let clock = ContinuousClock.now
+        let whole = try setup.epf(sync("whole"))
+        let uninterrupted = ContinuousClock.now - clock
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let expected = try rows(setup, "whole.sqlite")
+
+        var killed = 0
+        for (trial, share) in [0.05, 0.2, 0.35, 0.5, 0.65, 0.8, 0.95].enumerated() {
+            let name = "trial\(trial)"
+            if try KillMoment.after(share).run(sync(name), in: setup.folder, environment: setup.server.credentials, uninterrupted: uninterrupted) {
+                killed += 1
+            }
+            let again = try setup.epf(sync(name))
+            #expect(again.status == 0, "after \(Int(share * 100))%: \(again.stderr)")
+            #expect(try rows(setup, name + ".sqlite") == expected, "after \(Int(share * 100))%")
+            let files = FileManager.default.enumerator(atPath: setup.path(name + "-dl"))!.compactMap { $0 as? String }
+            #expect(!files.contains { $0.hasSuffix(".part") || $0.hasSuffix(".tmp") }, "\(files)")
+            for file in files where file.hasSuffix(".tbz") {
+                #expect(
+                    try Data(contentsOf: URL(fileURLWithPath: setup.path(name + "-dl/" + file)))
+                        == Data(contentsOf: tree.appendingPathComponent(file)), "\(file)")
+            }
+        }
+        #expect(killed >= 3, "most trials should kill it before it ends")
+    }
 }
