@@ -19,6 +19,8 @@ package struct FileFetcher: Sendable {
     package var retry: RetryPolicy
     /// Hears of each retry (and the wait before it), for messages.
     package var onRetry: @Sendable (RetryEvent) -> Void
+    /// Hears of each block of a body written to a `.part` (for a progress display).
+    package var onBytes: (@Sendable (Int64) -> Void)?
 
     package init(server: FeedServer, folder: String, retry: RetryPolicy = RetryPolicy(), onRetry: @escaping @Sendable (RetryEvent) -> Void = { _ in }) {
         self.server = server
@@ -85,7 +87,7 @@ package struct FileFetcher: Sendable {
             let transfer: FeedServer.Transfer
             let before = Self.size(of: part) ?? 0
             do {
-                transfer = try retry.run(file.path, onRetry: onRetry) { () throws(FetchError) in try server.download(file.path, to: part) }
+                transfer = try retry.run(file.path, onRetry: onRetry) { () throws(FetchError) in try server.download(file.path, to: part, onBytes: onBytes) }
             } catch {
                 // Nothing received: leave nothing. Bytes received stay in the
                 // `.part` (a prefix of the file, never under its name): the

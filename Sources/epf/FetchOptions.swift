@@ -124,25 +124,29 @@ struct FetchSession {
         }
     }
 
-    /// Fetches the plan's files, `--jobs` at once: a message per file as it
+    /// Fetches the plan's files, `--jobs` at once: on a terminal a status
+    /// line for the whole plan (bytes, MB/s, ETA), a message per file as it
     /// ends, then a table (file, size, status, seconds) and a summary line.
     /// Throws `ExitCode(1)` when the server refused the credentials (which
     /// stops everything); other failures are in the result.
     func download() throws -> Result {
         let folder = options.to
-        let fetcher = FileFetcher(server: server, folder: folder, retry: options.retryPolicy) { event in
-            Console.message(Self.describe(event, folder: folder))
+        let progress = DownloadProgress(live: Console.messagesAreTerminal, total: DiskSpace.needed(plan, folder: folder))
+        var fetcher = FileFetcher(server: server, folder: folder, retry: options.retryPolicy) { event in
+            progress.message(Self.describe(event, folder: folder))
         }
+        fetcher.onBytes = { progress.add($0) }
         let records = fetcher.fetchAll(plan.files, jobs: options.jobs) { record in
             let path = record.file.localPath(in: folder)
             switch record.result {
-            case .success(.present): Console.message("present: \(path)")
+            case .success(.present): progress.message("present: \(path)")
             case .success(.downloaded(let received, let resumed)):
-                Console.message("fetched: \(path) (\(received) bytes\(resumed ? ", resumed" : ""))")
-            case .failure(let error): Console.message("failed: \(path): \(error)")
+                progress.message("fetched: \(path) (\(received) bytes\(resumed ? ", resumed" : ""))")
+            case .failure(let error): progress.message("failed: \(path): \(error)")
             case nil: break
             }
         }
+        progress.finish()
         var result = Result()
         for record in records {
             switch record.result {

@@ -265,4 +265,23 @@ struct FetchCommandTests {
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("14 already there"))
     }
+
+    /// On a terminal (`script` gives `epf` one), a status line for the
+    /// whole plan, redrawn in place; not on a terminal, none: plain lines.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "no /usr/bin/script"))
+    func aProgressLineOnATerminalOnly() throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        let command = [try EPFRunner.executable.path, "fetch", "--to", "dl", "--url", setup.server.url("v5")].joined(separator: " ")
+        let onTerminal = try EPFRunner.run(
+            URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"], in: setup.folder, environment: setup.server.credentials)
+        #expect(onTerminal.status == 0, "\(onTerminal.stdout)")
+        #expect(onTerminal.stdout.contains("\r\u{1B}[Kdownloading: "), "\(onTerminal.stdout)")
+        #expect(onTerminal.stdout.contains(#/downloading: [0-9.]+ [KM]?B of [0-9.]+ [KM]?B, [0-9]+%, [0-9.]+ [KM]?B/s/#), "\(onTerminal.stdout)")
+        #expect(onTerminal.stdout.contains("epf fetch: 14 file(s) downloaded"))
+        let plain = try setup.epf(["fetch", "--to", "plain", "--url", setup.server.url("v5")])
+        #expect(plain.status == 0)
+        #expect(!plain.stderr.contains("downloading:") && !plain.stderr.contains("\u{1B}"), "\(plain.stderr)")
+        #expect(plain.stderr.contains("epf fetch: 14 file(s) downloaded"))
+    }
 }
