@@ -18,7 +18,10 @@ struct FetchCommand: ParsableCommand {
             Each file is downloaded to NAME.part (resumed with an HTTP Range request when a \
             .part is there), checked against its .md5, and renamed to NAME only when the \
             md5 matches. A file already there with a matching md5 is not downloaded again. \
-            A mismatch deletes the .part and downloads once more, then fails.
+            A mismatch deletes the .part and downloads once more, then fails. A request \
+            that gets no answer or an HTTP 5xx is tried again (--retries; waits 1 s, 2 s, \
+            4 s, ...), a download continuing its .part. --jobs files download at once. \
+            Before downloading, the listed sizes must fit in the folder's free space.
 
             Credentials: EPF_USERNAME and EPF_PASSWORD, else the ~/.netrc entry of the \
             URL's host. They are never printed.
