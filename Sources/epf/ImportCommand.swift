@@ -113,7 +113,7 @@ struct ImportCommand: ParsableCommand {
         }
 
         let run = ImportRun(
-            catalog: catalog, command: "import", strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, restart: restart,
+            location: catalog.location, command: "import", strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, restart: restart,
             exclusive: exclusive, force: force, jobs: jobs, format: format)
         if !(try run.apply(plan)) {
             throw ExitCode(1)

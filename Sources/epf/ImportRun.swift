@@ -1,6 +1,7 @@
 import ArgumentParser
 import EPFCatalog
 import EPFImport
+import EPFLocation
 import Foundation
 
 /// Applies an import plan to the catalog: what `epf import` does once its
@@ -8,7 +9,8 @@ import Foundation
 /// store, schedules the plan against the import journal, imports, prints
 /// the summary.
 struct ImportRun {
-    var catalog: CatalogOption
+    /// Where the import goes (`--db`, or whatever store the command names).
+    var location: CatalogLocation
     /// `import` or `sync`, for messages.
     var command: String
     var strict = false
@@ -27,7 +29,7 @@ struct ImportRun {
         let testing = TestEnvironment()
         let store: any CatalogStore
         do {
-            store = try catalog.location.openStore(restart: restart, exclusive: exclusive, hooks: testing.hooks)
+            store = try location.openStore(restart: restart, exclusive: exclusive, hooks: testing.hooks)
             for note in store.notes { Console.message("note: \(note)") }
         } catch {
             Console.message("epf \(command): \(error)")
@@ -57,7 +59,7 @@ struct ImportRun {
 
         let progress = ProgressDisplay(live: Console.messagesAreTerminal)
         var options = ImportOptions(
-            strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, parallelTables: catalog.location.loadsTablesAtOnce ? jobs : 1,
+            strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, parallelTables: location.loadsTablesAtOnce ? jobs : 1,
             allowIncrementalWithoutFull: force)
         if let chunkBytes = testing.chunkBytes { options.chunkSize = chunkBytes }
         let importer = Importer(store: store, options: options) { progress.show($0) }
@@ -66,7 +68,7 @@ struct ImportRun {
         progress.finish()
         let elapsed = ContinuousClock.now - clock
 
-        let summary = ImportSummary(reports: reports, catalog: catalog.displayName, elapsed: elapsed)
+        let summary = ImportSummary(reports: reports, catalog: location.displayName, elapsed: elapsed)
         switch format {
         case .table: Console.message(summary.table())
         case .json: Console.out(summary.json())

@@ -78,7 +78,7 @@ struct SyncCommand: ParsableCommand {
             return
         }
         let run = ImportRun(
-            catalog: catalog, command: "sync", strict: strict, allowShrink: allowShrink, restart: restart,
+            location: catalog.location, command: "sync", strict: strict, allowShrink: allowShrink, restart: restart,
             exclusive: exclusive, format: format)
         let applied = try run.apply(plan)
         if !applied || !failed.isEmpty { throw ExitCode(1) }
