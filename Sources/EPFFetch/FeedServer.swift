@@ -101,7 +101,8 @@ package final class FeedServer: ListingReader, Sendable {
     /// Downloads `path` to the file `partPath`: from its current end with a
     /// `Range` request when it has bytes, from the start otherwise (or when
     /// the server answers the range with the whole file).
-    package func download(_ path: String, to partPath: String) throws(FetchError) -> Transfer {
+    /// `onBytes` hears of each block written, as it is written.
+    package func download(_ path: String, to partPath: String, onBytes: (@Sendable (Int64) -> Void)? = nil) throws(FetchError) -> Transfer {
         let address = url(path)
         var offset: Int64 = 0
         if let attributes = try? FileManager.default.attributesOfItem(atPath: partPath), let size = attributes[.size] as? NSNumber {
@@ -114,6 +115,7 @@ package final class FeedServer: ListingReader, Sendable {
         }
         defer { try? handle.close() }
         let sink = FileSink(handle: handle, offset: offset, path: partPath)
+        sink.onBytes = onBytes
         let answer = try perform(address, range: offset > 0 ? offset : nil, sink: sink)
         if offset > 0 && answer.status == 416 {
             return Transfer(received: 0, resumed: false, rangeBeyondEnd: true)
@@ -216,6 +218,7 @@ final class FileSink: BodySink, @unchecked Sendable {
     let path: String
     var written: Int64 = 0
     var resumed = false
+    var onBytes: (@Sendable (Int64) -> Void)?
 
     init(handle: FileHandle, offset: Int64, path: String) {
         self.handle = handle
@@ -243,6 +246,7 @@ final class FileSink: BodySink, @unchecked Sendable {
         do {
             try handle.write(contentsOf: chunk)
             written += Int64(chunk.count)
+            onBytes?(Int64(chunk.count))
             return true
         } catch {
             failure = FetchError(.file, "\(path): cannot write: \(error.localizedDescription)")

@@ -8,14 +8,25 @@ import Foundation
 /// A file already in place whose md5 matches is not downloaded again; an
 /// md5 mismatch deletes the `.part` and downloads once more from the start,
 /// then fails. Nothing unverified is ever left under a table file's name.
-package struct FileFetcher {
+/// A request that fails for a passing reason is tried again (`retry`).
+package struct FileFetcher: Sendable {
     package let server: FeedServer
     /// The download folder (the layout `epf import DIR` reads).
     package let folder: String
+    /// How requests that fail for a passing reason (no answer, HTTP 5xx) are
+    /// tried again. A download tried again continues its `.part` with a
+    /// `Range` request from the bytes already written.
+    package var retry: RetryPolicy
+    /// Hears of each retry (and the wait before it), for messages.
+    package var onRetry: @Sendable (RetryEvent) -> Void
+    /// Hears of each block of a body written to a `.part` (for a progress display).
+    package var onBytes: (@Sendable (Int64) -> Void)?
 
-    package init(server: FeedServer, folder: String) {
+    package init(server: FeedServer, folder: String, retry: RetryPolicy = RetryPolicy(), onRetry: @escaping @Sendable (RetryEvent) -> Void = { _ in }) {
         self.server = server
         self.folder = folder
+        self.retry = retry
+        self.onRetry = onRetry
     }
 
     /// What happened to one file.
@@ -37,13 +48,17 @@ package struct FileFetcher {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw FetchError(.file, "\(directory): cannot create the folder: \(error.localizedDescription)")
+            var isFolder: ObjCBool = false
+            // Made meanwhile by another file's fetch (--jobs): fine.
+            if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), isFolder.boolValue {} else {
+                throw FetchError(.file, "\(directory): cannot create the folder: \(error.localizedDescription)")
+            }
         }
 
         var md5Text: String?
         var expected: String?
         if let md5Path = file.md5Path {
-            let text = try server.text(md5Path, limit: 64 << 10)
+            let text = try retry.run(md5Path, onRetry: onRetry) { () throws(FetchError) in try server.text(md5Path, limit: 64 << 10) }
             guard let digest = MD5SideFile.parse(text) else {
                 throw FetchError(.malformed, "\(server.url(md5Path)): holds no MD5 digest")
             }
@@ -70,13 +85,19 @@ package struct FileFetcher {
                 try remove(part)  // longer than the file: not a prefix of it
             }
             let transfer: FeedServer.Transfer
+            let before = Self.size(of: part) ?? 0
             do {
-                transfer = try server.download(file.path, to: part)
+                transfer = try retry.run(file.path, onRetry: onRetry) { () throws(FetchError) in try server.download(file.path, to: part, onBytes: onBytes) }
             } catch {
-                if Self.size(of: part) == 0 { try? remove(part) }  // nothing received: leave nothing
+                // Nothing received: leave nothing. Bytes received stay in the
+                // `.part` (a prefix of the file, never under its name): the
+                // next run continues it.
+                if Self.size(of: part) == 0 { try? remove(part) }
                 throw error
             }
-            received += transfer.received
+            // What this run added to the `.part`, over all its tries.
+            let after = Self.size(of: part) ?? 0
+            received += transfer.resumed || transfer.rangeBeyondEnd ? max(0, after - before) : after
             resumed = resumed || transfer.resumed
             if let expected {
                 let actual = try Self.md5(of: part)

@@ -18,7 +18,10 @@ struct FetchCommand: ParsableCommand {
             Each file is downloaded to NAME.part (resumed with an HTTP Range request when a \
             .part is there), checked against its .md5, and renamed to NAME only when the \
             md5 matches. A file already there with a matching md5 is not downloaded again. \
-            A mismatch deletes the .part and downloads once more, then fails.
+            A mismatch deletes the .part and downloads once more, then fails. A request \
+            that gets no answer or an HTTP 5xx is tried again (--retries; waits 1 s, 2 s, \
+            4 s, ...), a download continuing its .part. --jobs files download at once. \
+            Before downloading, the listed sizes must fit in the folder's free space.
 
             Credentials: EPF_USERNAME and EPF_PASSWORD, else the ~/.netrc entry of the \
             URL's host. They are never printed.
@@ -29,24 +32,7 @@ struct FetchCommand: ParsableCommand {
             """
     )
 
-    static let defaultURL = "https://feeds.itunes.apple.com/feeds/epf/v5/current/"
-
-    @Option(name: .long, help: ArgumentHelp("The download folder (created when missing).", valueName: "dir"))
-    var to: String
-
-    @Option(name: .long, help: ArgumentHelp("The feed's base URL (a mirror, a test server).", valueName: "url"))
-    var url: String = FetchCommand.defaultURL
-
-    @Option(
-        name: .long, parsing: .singleValue,
-        help: ArgumentHelp("Fetch only these feeds, comma-separated (itunes,pricing,popularity); all when absent.", valueName: "feeds"))
-    var feed: [String] = []
-
-    @Option(name: .long, help: ArgumentHelp("Fetch only tables whose whole name matches (repeatable).", valueName: "regex"))
-    var include: [String] = []
-
-    @Option(name: .long, help: ArgumentHelp("Skip tables whose whole name matches (repeatable).", valueName: "regex"))
-    var exclude: [String] = []
+    @OptionGroup var options: FetchOptions
 
     @Flag(name: .long, help: "Print the plan (files, listed sizes); download nothing.")
     var dryRun = false
@@ -54,96 +40,18 @@ struct FetchCommand: ParsableCommand {
     @Option(name: .long, help: "How --dry-run prints the plan: table, json or csv.")
     var format: OutputFormat = .table
 
-    var feeds: Set<String>? {
-        let names = feed.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        return names.isEmpty ? nil : Set(names)
-    }
-
-    func validate() throws {
-        if to.isEmpty { throw ValidationError("--to needs a folder.") }
-        do {
-            _ = try TableFilter(include: include, exclude: exclude)
-        } catch {
-            throw ValidationError(error.description)
-        }
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            parsed.host?.isEmpty == false
-        else {
-            throw ValidationError("--url must be an http:// or https:// URL (the feed's folder).")
-        }
-        let environment = ProcessInfo.processInfo.environment
-        if (environment["EPF_USERNAME"] ?? "").isEmpty != (environment["EPF_PASSWORD"] ?? "").isEmpty {
-            throw ValidationError("Set both EPF_USERNAME and EPF_PASSWORD, or neither (then ~/.netrc is read).")
-        }
-    }
-
     func run() throws {
-        let server: FeedServer
-        do {
-            server = try FeedServer(base: URL(string: url)!, credentials: Self.credentials(for: URL(string: url)!))
-        } catch {
-            Console.message("epf fetch: \(error)")
-            throw ExitCode(1)
-        }
-        let plan: RemotePlan
-        do {
-            plan = try RemotePlanner.plan(server, feeds: feeds, filter: try TableFilter(include: include, exclude: exclude))
-        } catch let error as FetchError {
-            Console.message("epf fetch: \(error)")
-            throw ExitCode(1)
-        }
-        for note in plan.notes { Console.message("note: \(note)") }
-
+        let session = try FetchSession(options, command: "fetch")
         if dryRun {
-            Console.out(Self.listing(plan, folder: to).render(format))
+            Console.out(Self.listing(session.plan, folder: options.to).render(format))
             return
         }
-        if plan.files.isEmpty {
-            Console.message("epf fetch: nothing to fetch from \(server.base.absoluteString)")
+        if session.plan.files.isEmpty {
+            Console.message("epf fetch: nothing to fetch from \(session.server.base.absoluteString)")
             return
         }
-
-        let fetcher = FileFetcher(server: server, folder: to)
-        var downloaded = 0
-        var present = 0
-        var bytes: Int64 = 0
-        var failed: [String] = []
-        for file in plan.files {
-            do {
-                switch try fetcher.fetch(file) {
-                case .present:
-                    present += 1
-                    Console.message("present: \(file.localPath(in: to))")
-                case .downloaded(let received, let resumed):
-                    downloaded += 1
-                    bytes += received
-                    Console.message("fetched: \(file.localPath(in: to)) (\(received) bytes\(resumed ? ", resumed" : ""))")
-                }
-            } catch {
-                Console.message("failed: \(file.localPath(in: to)): \(error)")
-                failed.append(file.path)
-                if error.kind == .unauthorized {
-                    Console.message("epf fetch: stopped: the server refused the credentials")
-                    throw ExitCode(1)
-                }
-            }
-        }
-        Console.message(
-            "epf fetch: \(downloaded) file(s) downloaded (\(bytes) bytes), \(present) already there, \(failed.count) failed, into \(to)")
-        if !failed.isEmpty { throw ExitCode(1) }
-    }
-
-    /// EPF_USERNAME and EPF_PASSWORD (empty is unset), else the ~/.netrc
-    /// entry for the URL's host.
-    static func credentials(for url: URL) -> Credentials? {
-        let environment = ProcessInfo.processInfo.environment
-        if let user = environment["EPF_USERNAME"], let password = environment["EPF_PASSWORD"], !user.isEmpty, !password.isEmpty {
-            return Credentials(user: user, password: password)
-        }
-        guard let home = environment["HOME"], let host = url.host,
-            let text = try? String(contentsOfFile: home + "/.netrc", encoding: .utf8)
-        else { return nil }
-        return Netrc.credentials(in: text, host: host)
+        try session.checkSpace()
+        if !(try session.download().failed.isEmpty) { throw ExitCode(1) }
     }
 
     /// The plan, one row per file, in the order it downloads.

@@ -125,55 +125,10 @@ struct ImportCommand: ParsableCommand {
             return
         }
 
-        let testing = TestEnvironment()
-        let store: any CatalogStore
-        do {
-            store = try location.openStore(restart: restart, exclusive: exclusive, hooks: testing.hooks)
-            for note in store.notes { Console.message("note: \(note)") }
-        } catch {
-            Console.message("epf import: \(error)")
-            throw ExitCode(1)
-        }
-        for leftover in store.droppedLeftovers {
-            Console.message("note: dropped \(leftover), left by an import that did not finish")
-        }
-        for load in store.resumableLoads {
-            Console.message(
-                "note: an interrupted load of \(load.table) (\(load.records) rows committed) resumes if this import reads the same file; --restart starts over")
-        }
-        let schedule: ImportSchedule
-        do {
-            schedule = ImportSchedule(plan: plan, applied: try store.appliedFiles(), force: force)
-            try store.confirmUnchanged(schedule.unchangedDownloads)
-        } catch {
-            Console.message("epf import: \(error)")
-            throw ExitCode(1)
-        }
-        for skip in schedule.skipped {
-            Console.message("skipped: \(skip.what): \(skip.reason)")
-        }
-        if schedule.units.isEmpty {
-            Console.message("epf import: nothing to import")
-        }
-
-        let progress = ProgressDisplay(live: Console.messagesAreTerminal)
-        var options = ImportOptions(
-            strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, parallelTables: location.loadsTablesAtOnce ? jobs : 1,
-            allowIncrementalWithoutFull: force)
-        if let chunkBytes = testing.chunkBytes { options.chunkSize = chunkBytes }
-        let importer = Importer(store: store, options: options) { progress.show($0) }
-        let clock = ContinuousClock.now
-        let reports = importer.run(schedule.plan(notes: plan.notes))
-        progress.finish()
-        let elapsed = ContinuousClock.now - clock
-
-        let summary = ImportSummary(reports: reports, catalog: location.displayName, elapsed: elapsed)
-        switch format {
-        case .table: Console.message(summary.table())
-        case .json: Console.out(summary.json())
-        case .csv: Console.out(summary.csv())
-        }
-        if reports.contains(where: { $0.status != .applied }) {
+        let run = ImportRun(
+            location: location, command: "import", strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, restart: restart,
+            exclusive: exclusive, force: force, jobs: jobs, format: format)
+        if !(try run.apply(plan)) {
             throw ExitCode(1)
         }
     }

@@ -10,11 +10,17 @@ import Foundation
 /// - `EPF_TEST_CHECKPOINT_BYTES=N` commits a load every N bytes of input.
 /// - `EPF_TEST_CHUNK_BYTES=N` cuts files into chunks of N bytes.
 /// - `EPF_TEST_FREE_BYTES=N` makes the catalog's disk look N bytes free.
+/// - `EPF_TEST_RETRY_DELAY_MS=N` makes `epf fetch`'s first wait before a
+///   retry N ms (default 1 s; each next wait doubles).
+/// - `EPF_TEST_DOWNLOAD_FREE_BYTES=N` makes `epf fetch`'s download folder
+///   look N bytes free (the check before downloading).
 /// - `EPF_TEST_CACHE_KIB=N` gives the importer's SQLite connection a page
 ///   cache of N KiB (a small one leaves a hot journal when killed).
 struct TestEnvironment {
     var hooks = LoadHooks()
     var chunkBytes: Int?
+    var retryDelay: TimeInterval?
+    var downloadFreeBytes: Int64?
 
     init(_ environment: [String: String] = ProcessInfo.processInfo.environment) {
         hooks.fault = environment["EPF_TEST_FAULT"].flatMap { FaultInjection($0) }
@@ -22,5 +28,7 @@ struct TestEnvironment {
         hooks.freeBytes = environment["EPF_TEST_FREE_BYTES"].flatMap { Int64($0) }
         hooks.cacheKiB = environment["EPF_TEST_CACHE_KIB"].flatMap { Int($0) }
         chunkBytes = environment["EPF_TEST_CHUNK_BYTES"].flatMap { Int($0) }
+        downloadFreeBytes = environment["EPF_TEST_DOWNLOAD_FREE_BYTES"].flatMap { Int64($0) }
+        retryDelay = environment["EPF_TEST_RETRY_DELAY_MS"].flatMap { Double($0) }.map { $0 / 1000 }
     }
 }

@@ -168,6 +168,9 @@ struct FetchCommandTests {
         #expect(result.stderr.contains("failed: dl/itunes20261101/ghost.tbz: http://127.0.0.1:\(setup.server.port)/missing/current/itunes20261101/ghost.tbz: not found on the server (HTTP 404)"), "\(result.stderr)")
         #expect(result.stderr.contains("epf fetch: 9 file(s) downloaded"), "\(result.stderr)")
         #expect(result.stderr.contains("1 failed"))
+        // A 404 is not tried again.
+        #expect(!result.stderr.contains("retry:"), "\(result.stderr)")
+        #expect(setup.server.requests.filter { $0.hasPrefix("GET /missing/current/itunes20261101/ghost.tbz ") }.count == 1)
         #expect(!FileManager.default.fileExists(atPath: setup.path("dl/itunes20261101/ghost.tbz.part")))
         #expect(!FileManager.default.fileExists(atPath: setup.path("dl/itunes20261101/ghost.tbz")))
     }
@@ -198,7 +201,9 @@ struct FetchCommandTests {
                 #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret), "\(result.stderr)")
             }
         }
-        // Only the listing was asked for, each time.
+        // Only the listing was asked for, each time, once: a 401 is not tried again.
+        #expect(setup.server.requests.count == 3, "\(setup.server.requests)")
+        #expect(![refused, none, inURL].contains { $0.stderr.contains("retry:") })
         #expect(setup.server.requests.allSatisfy { $0.hasPrefix("GET /v5/current/ 401 ") }, "\(setup.server.requests)")
 
         // A redirect to another host does not take the credentials along.
@@ -227,5 +232,56 @@ struct FetchCommandTests {
         #expect(process.terminationStatus == 0)
         #expect(listed.split(separator: "\n").count == 15)
         #expect(!listed.contains(TestFeedServer.password))
+    }
+
+    /// The free-space check before downloading: the listed sizes of what is
+    /// still to download against the free space (here the figure
+    /// `EPF_TEST_DOWNLOAD_FREE_BYTES` gives); refused, nothing downloaded.
+    @Test func aPlanThatDoesNotFitIsRefused() throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        let tree = setup.server.www.appendingPathComponent("v5/current")
+        let total = FileManager.default.enumerator(atPath: tree.path)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".tbz") }.reduce(Int64(0)) {
+            $0 + ((try? FileManager.default.attributesOfItem(atPath: tree.appendingPathComponent($1).path)[.size] as? NSNumber)?.int64Value ?? 0)
+        }
+        var environment = setup.server.credentials
+        environment["EPF_TEST_DOWNLOAD_FREE_BYTES"] = "\(total - 1)"
+        let refused = try setup.fetch("v5", [], environment: environment)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains(
+            "epf fetch: not enough free space for dl: the files to download need \(total) bytes (their listed sizes), \(total - 1) bytes are free; nothing downloaded"),
+            "\(refused.stderr)")
+        #expect(!setup.server.requests.contains { $0.contains(".tbz") })
+        let synced = try setup.epf(["sync", "--to", "dl", "--db", "c.sqlite", "--url", setup.server.url("v5")], environment: environment)
+        #expect(synced.status == 1)
+        #expect(synced.stderr.contains("epf sync: not enough free space for dl"), "\(synced.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: setup.path("c.sqlite")))
+
+        // It fits: downloaded. Then nothing is left to download: no check fails.
+        environment["EPF_TEST_DOWNLOAD_FREE_BYTES"] = "\(total)"
+        #expect(try setup.fetch("v5", [], environment: environment).status == 0)
+        environment["EPF_TEST_DOWNLOAD_FREE_BYTES"] = "0"
+        let again = try setup.fetch("v5", [], environment: environment)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("14 already there"))
+    }
+
+    /// On a terminal (`script` gives `epf` one), a status line for the
+    /// whole plan, redrawn in place; not on a terminal, none: plain lines.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "no /usr/bin/script"))
+    func aProgressLineOnATerminalOnly() throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        let command = [try EPFRunner.executable.path, "fetch", "--to", "dl", "--url", setup.server.url("v5")].joined(separator: " ")
+        let onTerminal = try EPFRunner.run(
+            URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"], in: setup.folder, environment: setup.server.credentials)
+        #expect(onTerminal.status == 0, "\(onTerminal.stdout)")
+        #expect(onTerminal.stdout.contains("\r\u{1B}[Kdownloading: "), "\(onTerminal.stdout)")
+        #expect(onTerminal.stdout.contains(#/downloading: [0-9.]+ [KM]?B of [0-9.]+ [KM]?B, [0-9]+%, [0-9.]+ [KM]?B/s/#), "\(onTerminal.stdout)")
+        #expect(onTerminal.stdout.contains("epf fetch: 14 file(s) downloaded"))
+        let plain = try setup.epf(["fetch", "--to", "plain", "--url", setup.server.url("v5")])
+        #expect(plain.status == 0)
+        #expect(!plain.stderr.contains("downloading:") && !plain.stderr.contains("\u{1B}"), "\(plain.stderr)")
+        #expect(plain.stderr.contains("epf fetch: 14 file(s) downloaded"))
     }
 }

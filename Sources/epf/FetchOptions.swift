@@ -1,0 +1,209 @@
+import ArgumentParser
+import EPFCatalog
+import EPFFetch
+import EPFImport
+import Foundation
+
+/// The options `epf fetch` and `epf sync` share: where from, where to, what.
+struct FetchOptions: ParsableArguments {
+    static let defaultURL = "https://feeds.itunes.apple.com/feeds/epf/v5/current/"
+
+    @Option(name: .long, help: ArgumentHelp("The download folder (created when missing).", valueName: "dir"))
+    var to: String
+
+    @Option(name: .long, help: ArgumentHelp("The feed's base URL (a mirror, a test server).", valueName: "url"))
+    var url: String = FetchOptions.defaultURL
+
+    @Option(
+        name: .long, parsing: .singleValue,
+        help: ArgumentHelp("Only these feeds, comma-separated (itunes,pricing,popularity); all when absent.", valueName: "feeds"))
+    var feed: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Only tables whose whole name matches (repeatable).", valueName: "regex"))
+    var include: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Skip tables whose whole name matches (repeatable).", valueName: "regex"))
+    var exclude: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Tries per request after the first, on no answer (refused, reset, dropped, timeout) or HTTP 5xx; waits 1 s, 2 s, 4 s, ... (at most 30 s) between them.",
+            valueName: "n"))
+    var retries: Int = 4
+
+    @Option(name: .long, help: ArgumentHelp("Files downloaded at once.", valueName: "n"))
+    var jobs: Int = 4
+
+    var feeds: Set<String>? {
+        let names = feed.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return names.isEmpty ? nil : Set(names)
+    }
+
+    func validate() throws {
+        if to.isEmpty { throw ValidationError("--to needs a folder.") }
+        if retries < 0 { throw ValidationError("--retries must be 0 or more.") }
+        if jobs < 1 { throw ValidationError("--jobs must be 1 or more.") }
+        do {
+            _ = try TableFilter(include: include, exclude: exclude)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            parsed.host?.isEmpty == false
+        else {
+            throw ValidationError("--url must be an http:// or https:// URL (the feed's folder).")
+        }
+        let environment = ProcessInfo.processInfo.environment
+        if (environment["EPF_USERNAME"] ?? "").isEmpty != (environment["EPF_PASSWORD"] ?? "").isEmpty {
+            throw ValidationError("Set both EPF_USERNAME and EPF_PASSWORD, or neither (then ~/.netrc is read).")
+        }
+    }
+
+    /// `--retries`, with the first wait `EPF_TEST_RETRY_DELAY_MS` sets for the tests.
+    var retryPolicy: RetryPolicy {
+        var policy = RetryPolicy(attempts: retries + 1)
+        if let delay = TestEnvironment().retryDelay { policy.firstDelay = delay }
+        return policy
+    }
+}
+
+/// One download run of `epf fetch` or `epf sync`: the server, its plan, and
+/// the fetching of the plan's files, with the messages of each step.
+struct FetchSession {
+    let options: FetchOptions
+    /// `fetch` or `sync`, for messages.
+    let command: String
+    let server: FeedServer
+    let plan: RemotePlan
+
+    /// Reads the listings and plans (messages and exit 1 on failure).
+    init(_ options: FetchOptions, command: String) throws {
+        self.options = options
+        self.command = command
+        let base = URL(string: options.url)!
+        do {
+            server = try FeedServer(base: base, credentials: Self.credentials(for: base))
+        } catch {
+            Console.message("epf \(command): \(error)")
+            throw ExitCode(1)
+        }
+        do {
+            let listings = RetryingListingReader(server, retry: options.retryPolicy) { event in
+                Console.message("retry: \(event.error) (try \(event.attempt) of \(event.attempts))")
+            }
+            plan = try RemotePlanner.plan(
+                listings, feeds: options.feeds, filter: try TableFilter(include: options.include, exclude: options.exclude))
+        } catch let error as FetchError {
+            Console.message("epf \(command): \(error)")
+            throw ExitCode(1)
+        }
+        for note in plan.notes { Console.message("note: \(note)") }
+    }
+
+    /// What a download run did.
+    struct Result {
+        var downloaded = 0
+        var present = 0
+        var bytes: Int64 = 0
+        /// The files that could not be fetched.
+        var failed: [RemoteFile] = []
+    }
+
+    /// Refuses the plan (a message, exit 1) when what it still has to
+    /// download (listed sizes, less the `.part`s) does not fit in the free
+    /// space of the download folder's disk.
+    func checkSpace() throws {
+        let needed = DiskSpace.needed(plan, folder: options.to)
+        guard needed > 0, let free = TestEnvironment().downloadFreeBytes ?? DiskSpace.free(at: options.to) else { return }
+        if needed > free {
+            Console.message(
+                "epf \(command): not enough free space for \(options.to): the files to download need \(needed) bytes (their listed sizes), \(free) bytes are free; nothing downloaded"
+            )
+            throw ExitCode(1)
+        }
+    }
+
+    /// Fetches the plan's files, `--jobs` at once: on a terminal a status
+    /// line for the whole plan (bytes, MB/s, ETA), a message per file as it
+    /// ends, then a table (file, size, status, seconds) and a summary line.
+    /// Throws `ExitCode(1)` when the server refused the credentials (which
+    /// stops everything); other failures are in the result.
+    func download() throws -> Result {
+        let folder = options.to
+        let progress = DownloadProgress(live: Console.messagesAreTerminal, total: DiskSpace.needed(plan, folder: folder))
+        var fetcher = FileFetcher(server: server, folder: folder, retry: options.retryPolicy) { event in
+            progress.message(Self.describe(event, folder: folder))
+        }
+        fetcher.onBytes = { progress.add($0) }
+        let records = fetcher.fetchAll(plan.files, jobs: options.jobs) { record in
+            let path = record.file.localPath(in: folder)
+            switch record.result {
+            case .success(.present): progress.message("present: \(path)")
+            case .success(.downloaded(let received, let resumed)):
+                progress.message("fetched: \(path) (\(received) bytes\(resumed ? ", resumed" : ""))")
+            case .failure(let error): progress.message("failed: \(path): \(error)")
+            case nil: break
+            }
+        }
+        progress.finish()
+        var result = Result()
+        for record in records {
+            switch record.result {
+            case .success(.present): result.present += 1
+            case .success(.downloaded(let received, _)):
+                result.downloaded += 1
+                result.bytes += received
+            case .failure(let error):
+                result.failed.append(record.file)
+                if error.kind == .unauthorized {
+                    Console.message("epf \(command): stopped: the server refused the credentials")
+                    throw ExitCode(1)
+                }
+            case nil: result.failed.append(record.file)
+            }
+        }
+        Console.message(String(Self.table(records, folder: folder).render(.table).dropLast()))
+        Console.message(
+            "epf \(command): \(result.downloaded) file(s) downloaded (\(result.bytes) bytes), \(result.present) already there, \(result.failed.count) failed, into \(folder)"
+        )
+        return result
+    }
+
+    /// One row per file of the plan, in its order: file, size (listed, else
+    /// on disk), status, seconds.
+    static func table(_ records: [FetchRecord], folder: String) -> TabularOutput {
+        let rows: [[SQLValue]] = records.map { record in
+            let path = record.file.localPath(in: folder)
+            let status: String
+            switch record.result {
+            case .success(.present): status = "present"
+            case .success(.downloaded(_, let resumed)): status = resumed ? "fetched, resumed" : "fetched"
+            case .failure: status = "failed"
+            case nil: status = "not started"
+            }
+            let size = record.file.size ?? (try? FileManager.default.attributesOfItem(atPath: path))?[.size].flatMap { ($0 as? NSNumber)?.int64Value }
+            return [.text(path), size.map { .integer($0) } ?? .null, .text(status), .text(String(format: "%.2f", record.seconds))]
+        }
+        return TabularOutput(columns: ["file", "size", "status", "seconds"], rows: rows)
+    }
+
+    /// `retry: dl/itunes20261101/application.tbz: ...: the connection was lost (try 1 of 5); again in 1 s`
+    static func describe(_ event: RetryEvent, folder: String) -> String {
+        let seconds = event.delay >= 1 || event.delay == 0 ? "\(Int(event.delay.rounded())) s" : "\(Int((event.delay * 1000).rounded())) ms"
+        return "retry: \(FeedDiscovery.join(folder, event.path)): \(event.error) (try \(event.attempt) of \(event.attempts)); again in \(seconds)"
+    }
+
+    /// EPF_USERNAME and EPF_PASSWORD (empty is unset), else the ~/.netrc
+    /// entry for the URL's host.
+    static func credentials(for url: URL) -> Credentials? {
+        let environment = ProcessInfo.processInfo.environment
+        if let user = environment["EPF_USERNAME"], let password = environment["EPF_PASSWORD"], !user.isEmpty, !password.isEmpty {
+            return Credentials(user: user, password: password)
+        }
+        guard let home = environment["HOME"], let host = url.host,
+            let text = try? String(contentsOfFile: home + "/.netrc", encoding: .utf8)
+        else { return nil }
+        return Netrc.credentials(in: text, host: host)
+    }
+}
