@@ -142,7 +142,7 @@ let package = Package(
         .target(name: "EPFTestSupport", dependencies: ["EPFSynthetic", "CSQLite"], path: "Tests/EPFTestSupport"),
 
         .testTarget(name: "EPFFormatTests", dependencies: ["EPFFormat", "EPFTestSupport"]),
-        .testTarget(name: "EPFParquetTests", dependencies: ["EPFParquet"]),
+        .testTarget(name: "EPFParquetTests", dependencies: ["EPFParquet", "EPFTestSupport"]),
         .testTarget(name: "EPFLakeTests", dependencies: ["EPFLake", "EPFCatalog", "EPFFormat", "EPFTestSupport", "epf"]),
         .testTarget(name: "EPFInputTests", dependencies: ["EPFInput", "EPFFormat", "CBZip2", "EPFTestSupport"]),
         .testTarget(name: "EPFCatalogTests", dependencies: ["EPFCatalog", "EPFSQLite", "EPFTextSearch", "EPFFormat", "CSQLite", "EPFTestSupport"]),

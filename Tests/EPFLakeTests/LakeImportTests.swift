@@ -65,7 +65,7 @@ import Testing
         return read
     }
 
-    @Test(.enabled(if: LakeReaders.available, LakeReaders.skipReason))
+    @Test(.enabled(if: ReaderPython.available, ReaderPython.skipReason))
     func sampleFeedsReadByDuckDBEqualTheSQLiteCatalog() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let lake = path("lake")
@@ -83,7 +83,7 @@ import Testing
 
     /// Small chunks and 4 KB row groups: the larger tables are written in
     /// several row groups, and read back the same.
-    @Test(.enabled(if: LakeReaders.available, LakeReaders.skipReason))
+    @Test(.enabled(if: ReaderPython.available, ReaderPython.skipReason))
     func manyRowGroupsReadBackTheSame() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let lake = path("lake")
@@ -99,7 +99,7 @@ import Testing
     /// an apply (days renamed into place, journal not written): each rerun
     /// removes what was left, writes the unjournaled files again, and the
     /// lake ends equal to the SQLite catalog.
-    @Test(.enabled(if: LakeReaders.available, LakeReaders.skipReason), arguments: ["checkpoint:3", "in-apply:2"])
+    @Test(.enabled(if: ReaderPython.available, ReaderPython.skipReason), arguments: ["checkpoint:3", "in-apply:2"])
     func aKilledImportIsCompletedByTheRerun(fault: String) throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let lake = path("lake")

@@ -2,20 +2,9 @@ import EPFTestSupport
 import Foundation
 import Testing
 
-/// DuckDB and pyarrow (readers nobody here wrote) run on a lake: `$EPF_PYTHON`
-/// is a python with both (`scripts/python-env`; `.ci/run` sets it). Without
-/// it the suites that need it report themselves skipped.
+/// DuckDB and pyarrow (readers nobody here wrote) run on a lake, through
+/// `ReaderPython`.
 enum LakeReaders {
-    static let python: String? = {
-        let value = ProcessInfo.processInfo.environment["EPF_PYTHON"] ?? ""
-        return value.isEmpty ? nil : value
-    }()
-
-    static var available: Bool { python != nil }
-
-    static let skipReason: Comment =
-        "no pyarrow/duckdb: EPF_PYTHON is not set (export EPF_PYTHON=\"$(scripts/python-env)\"; .ci/run does it)"
-
     /// What DuckDB and pyarrow read from a lake and a SQLite catalog of the
     /// same import.
     struct Comparison: Decodable {
@@ -104,18 +93,6 @@ enum LakeReaders {
         """#
 
     static func compare(lake: String, sqlite: String) throws -> Comparison {
-        let python = try #require(python)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", compareScript, lake, sqlite]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "the reader script failed: \(errorText)")
-        return try JSONDecoder().decode(Comparison.self, from: data)
+        try JSONDecoder().decode(Comparison.self, from: ReaderPython.run(compareScript, [lake, sqlite]))
     }
 }

@@ -1,11 +1,12 @@
 import EPFParquet
+import EPFTestSupport
 import Foundation
 import Testing
 
 /// Files written by `ParquetFileWriter`, read back by pyarrow and by DuckDB:
 /// every value, the schema (physical and logical types, SQL types) and each
 /// chunk's statistics and encodings must be what was written.
-@Suite("Parquet files read by pyarrow and DuckDB", .enabled(if: PythonReaders.available, PythonReaders.skipReason))
+@Suite("Parquet files read by pyarrow and DuckDB", .enabled(if: ReaderPython.available, ReaderPython.skipReason))
 struct ParquetFileWriterTests {
     /// A column of test values: what to append, and the text pyarrow's
     /// value must print as.

@@ -1,21 +1,11 @@
+import EPFTestSupport
 import Foundation
 import Testing
 
 /// Two Parquet readers nobody here wrote, pyarrow (Arrow's C++ reader) and
-/// DuckDB (its own), run on the files the tests write: `$EPF_PYTHON` is a
-/// python with both (`scripts/python-env` prints one; `.ci/run` sets it).
-/// Without it the suites that need it report themselves skipped.
+/// DuckDB (its own), run on the files the tests write, through
+/// `ReaderPython`.
 enum PythonReaders {
-    static let python: String? = {
-        let value = ProcessInfo.processInfo.environment["EPF_PYTHON"] ?? ""
-        return value.isEmpty ? nil : value
-    }()
-
-    static var available: Bool { python != nil }
-
-    static let skipReason: Comment =
-        "no pyarrow/duckdb: EPF_PYTHON is not set (export EPF_PYTHON=\"$(scripts/python-env)\"; .ci/run does it)"
-
     /// What pyarrow reads from a file: every value as text (NULL as nil),
     /// the Arrow and the Parquet schema, and each column chunk's metadata.
     struct File: Decodable {
@@ -174,24 +164,6 @@ enum PythonReaders {
 
     /// Runs `script` with `path` as its argument; its standard output.
     private static func run(_ script: String, _ path: String) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python!)
-        process.arguments = ["-c", script, path]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ReadFailed(message: String(decoding: message, as: UTF8.self))
-        }
-        return data
-    }
-
-    struct ReadFailed: Error, CustomStringConvertible {
-        var message: String
-        var description: String { "the reader could not read the file:\n\(message)" }
+        try ReaderPython.run(script, [path])
     }
 }
