@@ -49,30 +49,15 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Skip tables whose whole name matches (repeatable).", valueName: "regex"))
     var exclude: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Prefix for the catalog's table names (e.g. epf_).", valueName: "prefix"))
-    var tablePrefix: String = ""
-
-    @Flag(name: .long, help: "Refuse files with invalid UTF-8 or NUL bytes instead of repairing and counting them.")
-    var strict = false
+    @OptionGroup var load: LoadOptions
 
     @Flag(name: .long, help: "Print what would be imported and skipped, and why; change nothing.")
     var dryRun = false
-
-    @Flag(name: .long, help: "Start interrupted loads over instead of resuming them from their last checkpoint.")
-    var restart = false
-
-    @Flag(
-        name: .long,
-        help: "Load with the rollback journal instead of WAL: faster, but queries of the catalog wait until the import is over (SQLite).")
-    var exclusive = false
 
     @Flag(
         name: .long,
         help: "Apply files again even if the import journal lists them as applied, days older than the catalog's, and INCREMENTAL files for tables the catalog does not have yet.")
     var force = false
-
-    @Flag(name: .long, help: "Apply a FULL file even if it has fewer than half the rows of the table it replaces.")
-    var allowShrink = false
 
     @Flag(name: .long, help: "Fail compressed files and archives that have no .md5 file beside them.")
     var requireMD5 = false
@@ -92,7 +77,6 @@ struct ImportCommand: ParsableCommand {
         if jobs < 1 { throw ValidationError("--jobs must be 1 or more.") }
         if lake != nil && catalog.db != nil { throw ValidationError("--lake and --db name two different stores: give one of them.") }
         if lake?.isEmpty == true { throw ValidationError("--lake needs a folder.") }
-        try TablePrefixOption.validate(tablePrefix)
         do {
             _ = try TableFilter(include: include, exclude: exclude)
         } catch {
@@ -105,7 +89,7 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let plan = try PlannedInput.plan(
-            paths, include: include, exclude: exclude, tablePrefix: tablePrefix, requireMD5: requireMD5, command: "import")
+            paths, include: include, exclude: exclude, tablePrefix: load.tablePrefix, requireMD5: requireMD5, command: "import")
 
         if dryRun {
             do {
@@ -126,8 +110,8 @@ struct ImportCommand: ParsableCommand {
         }
 
         let run = ImportRun(
-            location: location, command: "import", strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, restart: restart,
-            exclusive: exclusive, force: force, jobs: jobs, format: format)
+            location: location, command: "import", strict: load.strict, requireMD5: requireMD5, allowShrink: load.allowShrink, restart: load.restart,
+            exclusive: load.exclusive, force: force, jobs: jobs, format: format)
         if !(try run.apply(plan)) {
             throw ExitCode(1)
         }

@@ -29,29 +29,10 @@ struct SyncCommand: ParsableCommand {
 
     @OptionGroup var catalog: CatalogOption
 
-    @Option(name: .long, help: ArgumentHelp("Prefix for the catalog's table names (e.g. epf_).", valueName: "prefix"))
-    var tablePrefix: String = ""
-
-    @Flag(name: .long, help: "Refuse files with invalid UTF-8 or NUL bytes instead of repairing and counting them.")
-    var strict = false
-
-    @Flag(name: .long, help: "Start interrupted loads over instead of resuming them from their last checkpoint.")
-    var restart = false
-
-    @Flag(
-        name: .long,
-        help: "Load with the rollback journal instead of WAL: faster, but queries of the catalog wait until the import is over (SQLite).")
-    var exclusive = false
-
-    @Flag(name: .long, help: "Apply a FULL file even if it has fewer than half the rows of the table it replaces.")
-    var allowShrink = false
+    @OptionGroup var load: LoadOptions
 
     @Option(name: .long, help: "Where the import summary goes: table (standard error), json or csv (standard output).")
     var format: OutputFormat = .table
-
-    func validate() throws {
-        try TablePrefixOption.validate(tablePrefix)
-    }
 
     func run() throws {
         let session = try FetchSession(options, command: "sync")
@@ -69,7 +50,7 @@ struct SyncCommand: ParsableCommand {
             return
         }
         let planned = try PlannedInput.plan(
-            [options.to], include: options.include, exclude: options.exclude, tablePrefix: tablePrefix, requireMD5: false, command: "sync")
+            [options.to], include: options.include, exclude: options.exclude, tablePrefix: load.tablePrefix, requireMD5: false, command: "sync")
         let (plan, notes) = IncompleteFeeds.withhold(planned, failed: failed, feeds: options.feeds)
         for note in notes { Console.message("note: \(note)") }
         if plan.fileCount == 0 {
@@ -78,8 +59,8 @@ struct SyncCommand: ParsableCommand {
             return
         }
         let run = ImportRun(
-            location: catalog.location, command: "sync", strict: strict, allowShrink: allowShrink, restart: restart,
-            exclusive: exclusive, format: format)
+            location: catalog.location, command: "sync", strict: load.strict, allowShrink: load.allowShrink, restart: load.restart,
+            exclusive: load.exclusive, format: format)
         let applied = try run.apply(plan)
         if !applied || !failed.isEmpty { throw ExitCode(1) }
     }
