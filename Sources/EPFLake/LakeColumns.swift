@@ -52,22 +52,15 @@ package enum LakeColumn: Sendable, Equatable {
         }
     }
 
-    /// The Parquet schema of a table file with `header`. Short text columns
-    /// whose names say they hold codes (currency, language, country,
-    /// storefront, `..._code`) are dictionary-encoded.
+    /// The Parquet schema of a table file with `header`. Every text column
+    /// may be dictionary-encoded: the writer keeps a dictionary only where
+    /// it pays (`ParquetColumnBuffer`), as DuckDB and parquet-mr do.
     package static func schema(for header: EPFHeader) throws -> (ParquetSchema, [LakeColumn]) {
         let columns = header.types.map(LakeColumn.init)
-        let parquet = zip(header.columns, header.types).enumerated().map { index, pair in
-            let (name, type) = pair
-            let dictionary = columns[index] == .string && type.kind == .text && Self.isCode(name)
-            return ParquetColumn(name, columns[index].parquetType, dictionary: dictionary)
+        let parquet = zip(header.columns, columns).map { name, column in
+            ParquetColumn(name, column.parquetType, dictionary: column == .string)
         }
         return (try ParquetSchema(parquet), columns)
-    }
-
-    static func isCode(_ name: String) -> Bool {
-        let name = name.lowercased()
-        return ["currency", "language", "country", "storefront"].contains { name.contains($0) } || name.hasSuffix("_code")
     }
 
     static func baseName(_ declared: String) -> String {

@@ -48,6 +48,14 @@ package struct ByteArrayDictionary: Sendable {
         return (UInt32(entry), true)
     }
 
+    /// Whether `values` values taking `plainBytes` PLAIN are smaller as this
+    /// dictionary's page plus their entry numbers (bit-packed at the width
+    /// the entries need): the rule parquet-mr applies to its first page.
+    package func pays(values: Int, plainBytes: Int) -> Bool {
+        let width = max(1, RLEBitPackedHybrid.bitWidth(forMaximum: UInt32(max(0, count - 1))))
+        return plain.count + (values * width + 7) / 8 < plainBytes
+    }
+
     /// Calls `body` with the bytes of entry `index`.
     package func withEntry<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try plain.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[starts[index]..<starts[index] + lengths[index]])) }

@@ -1,16 +1,16 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// The values of one column for one row group, as they arrive, row by row:
-/// a definition level per row (1 a value, 0 NULL), the values already in
-/// their PLAIN bytes (or dictionary entry numbers), the null count and the
-/// min/max seen. Appending allocates nothing per value: the buffers grow
-/// geometrically and keep their capacity across `removeAll()`.
+/// The values of one column for one slice of a row group (a whole row
+/// group, or part of one that `ParquetRowGroupEncoder` encodes before the
+/// next part fills), as they arrive, row by row: a definition level per row
+/// (1 a value, 0 NULL), the values already in their PLAIN bytes (or
+/// dictionary entry numbers), the null count and the min/max seen.
+/// Appending allocates nothing per value: the buffers grow geometrically
+/// and keep their capacity across `removeAll()`.
+///
+/// A text column marked `dictionary` keeps its distinct values in a
+/// dictionary while that pays: it falls back to PLAIN once the dictionary
+/// passes the options' limit, or when, after `dictionarySample` values,
+/// the dictionary and its entry numbers take as much room as the PLAIN
+/// values would (mostly distinct values: titles, URLs, descriptions).
 ///
 /// Each `append` is for the column types its comment names (a precondition);
 /// `appendNull()` is for every column.
@@ -23,20 +23,17 @@ public struct ParquetColumnBuffer: Sendable {
     /// PLAIN bytes of the values (BOOLEAN: one byte, 0 or 1, a value; packed
     /// when the page is written). Empty while the column is dictionary-encoded.
     package private(set) var values: [UInt8] = []
-    package private(set) var valueCount = 0
-    package private(set) var nullCount = 0
+    package private(set) var statistics = ColumnStatistics()
 
-    /// While dictionary-encoded: the distinct values and each value's entry.
+    /// While dictionary-encoded: the distinct values, each value's entry,
+    /// and the bytes the values would take PLAIN.
     package private(set) var dictionary: ByteArrayDictionary?
     package private(set) var indices: [UInt32] = []
+    package private(set) var plainBytes = 0
     private let dictionaryLimit: Int
 
-    // Min and max of the values: integers (INT32, INT64, decimals, booleans
-    // as 0/1) signed, byte arrays unsigned bytewise.
-    package private(set) var minInteger = Int64.max
-    package private(set) var maxInteger = Int64.min
-    package private(set) var minBytes: [UInt8] = []
-    package private(set) var maxBytes: [UInt8] = []
+    /// Values after which a dictionary that does not pay is dropped.
+    package static let dictionarySample = 1024
 
     /// The largest unscaled decimal the column's precision holds (nil: any Int64).
     private let decimalBound: Int64?
@@ -57,6 +54,8 @@ public struct ParquetColumnBuffer: Sendable {
 
     /// Rows appended (values and NULLs).
     public var rowCount: Int { levels.count }
+    package var valueCount: Int { statistics.valueCount }
+    package var nullCount: Int { statistics.nullCount }
 
     /// The bytes the buffered rows take before encoding (values, entry
     /// numbers, dictionary, levels): what a caller cuts row groups by.
@@ -68,7 +67,7 @@ public struct ParquetColumnBuffer: Sendable {
     @inline(__always)
     public mutating func appendNull() {
         levels.append(0)
-        nullCount += 1
+        statistics.noteNull()
     }
 
     /// An `int64` value, or a `timestampMillis` one (milliseconds since 1970 UTC).
@@ -116,17 +115,21 @@ public struct ParquetColumnBuffer: Sendable {
     public mutating func append(utf8 bytes: UnsafeRawBufferPointer) {
         precondition(column.type == .string, "text into \(column.type) column \(column.name)")
         levels.append(1)
-        valueCount += 1
         if dictionary != nil {
+            statistics.noteValueCount(1)
+            plainBytes += 4 + bytes.count
             let (index, inserted) = dictionary!.insert(bytes)
             indices.append(index)
             if inserted {
-                noteBytes(bytes)
+                statistics.noteBytes(bytes, counted: false)
                 if dictionary!.plain.count > dictionaryLimit { fallBackToPlain() }
+            }
+            if indices.count == Self.dictionarySample && !dictionary!.pays(values: indices.count, plainBytes: plainBytes) {
+                fallBackToPlain()
             }
         } else {
             PlainEncoder.appendByteArray(bytes, to: &values)
-            noteBytes(bytes)
+            statistics.noteBytes(bytes)
         }
     }
 
@@ -141,12 +144,8 @@ public struct ParquetColumnBuffer: Sendable {
         levels.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
         indices.removeAll(keepingCapacity: true)
-        valueCount = 0
-        nullCount = 0
-        minInteger = .max
-        maxInteger = .min
-        minBytes.removeAll(keepingCapacity: true)
-        maxBytes.removeAll(keepingCapacity: true)
+        plainBytes = 0
+        statistics.removeAll()
         if column.dictionary {
             if dictionary == nil { dictionary = ByteArrayDictionary() } else { dictionary!.removeAll() }
         }
@@ -155,48 +154,20 @@ public struct ParquetColumnBuffer: Sendable {
     @inline(__always)
     private mutating func noteInteger(_ value: Int64) {
         levels.append(1)
-        valueCount += 1
-        if value < minInteger { minInteger = value }
-        if value > maxInteger { maxInteger = value }
+        statistics.noteInteger(value)
     }
 
-    @inline(__always)
-    private mutating func noteBytes(_ bytes: UnsafeRawBufferPointer) {
-        if valueCount == 1 || (dictionary != nil && dictionary!.count == 1) {
-            minBytes.replaceSubrange(minBytes.indices, with: bytes)
-            maxBytes.replaceSubrange(maxBytes.indices, with: bytes)
-            return
-        }
-        if Self.compare(bytes, minBytes) < 0 {
-            minBytes.replaceSubrange(minBytes.indices, with: bytes)
-        } else if Self.compare(bytes, maxBytes) > 0 {
-            maxBytes.replaceSubrange(maxBytes.indices, with: bytes)
-        }
-    }
-
-    /// Byte strings ordered as unsigned bytes, a prefix first (memcmp, then
-    /// the lengths): negative when `a` comes first, 0 when equal.
-    @inline(__always)
-    package static func compare(_ a: UnsafeRawBufferPointer, _ b: [UInt8]) -> Int {
-        b.withUnsafeBytes { b in
-            let common = min(a.count, b.count)
-            if common > 0 {
-                let order = memcmp(a.baseAddress!, b.baseAddress!, common)
-                if order != 0 { return Int(order) }
-            }
-            return a.count - b.count
-        }
-    }
-
-    /// The dictionary grew past its limit: the chunk becomes PLAIN, the
-    /// values so far written out from their entries.
+    /// The dictionary grew past its limit, or does not pay: the values so
+    /// far are written out PLAIN from their entries, and the rest follow.
     private mutating func fallBackToPlain() {
         guard let dictionary else { return }
         values.removeAll(keepingCapacity: true)
+        values.reserveCapacity(plainBytes)
         for index in indices {
             dictionary.withEntry(Int(index)) { PlainEncoder.appendByteArray($0, to: &values) }
         }
         indices.removeAll()
+        plainBytes = 0
         self.dictionary = nil
     }
 }

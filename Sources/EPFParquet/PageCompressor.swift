@@ -21,8 +21,10 @@ public enum ParquetCompression: Sendable, Hashable {
 package final class PageCompressor {
     package let compression: ParquetCompression
     private let context: OpaquePointer?
-    /// The last compressed page (reused: its capacity stays).
-    package private(set) var output: [UInt8] = []
+    /// Room for the compressed pages, as large as the largest bound yet
+    /// (reused: neither reallocated nor cleared page after page).
+    private var storage: [UInt8] = []
+    private var count = 0
 
     package init(_ compression: ParquetCompression) {
         self.compression = compression
@@ -36,23 +38,28 @@ package final class PageCompressor {
         if let context { ZSTD_freeCCtx(context) }
     }
 
-    /// Compresses `body` into `output`; false when uncompressed (the body
-    /// is the page).
+    /// Compresses `body`; false when uncompressed (the body is the page).
+    /// The compressed bytes are `withOutput`'s until the next call.
     package func compress(_ body: [UInt8]) -> Bool {
         guard case .zstd(let level) = compression, let context else { return false }
         let bound = ZSTD_compressBound(body.count)
-        if output.count < bound {
-            output.append(contentsOf: repeatElement(0, count: bound - output.count))
-        }
+        if storage.count < bound { storage = [UInt8](repeating: 0, count: bound) }
         let size = body.withUnsafeBytes { source in
-            output.withUnsafeMutableBytes { destination in
-                ZSTD_compressCCtx(
-                    context, destination.baseAddress, destination.count, source.baseAddress, source.count, level)
+            storage.withUnsafeMutableBytes { destination in
+                ZSTD_compressCCtx(context, destination.baseAddress, bound, source.baseAddress, source.count, level)
             }
         }
         // Only a destination smaller than the bound can fail.
         precondition(ZSTD_isError(size) == 0, "zstd: \(String(cString: ZSTD_getErrorName(size)))")
-        output.removeLast(output.count - size)
+        count = size
         return true
+    }
+
+    /// The bytes of the last compressed page.
+    package var outputCount: Int { count }
+
+    /// Calls `body` with the bytes of the last compressed page.
+    package func withOutput<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
     }
 }

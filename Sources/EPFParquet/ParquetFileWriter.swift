@@ -62,7 +62,8 @@ public final class ParquetFileWriter {
         for chunk in rowGroup.chunks {
             columns.append(ColumnChunk(metaData: chunk.metaData.shifted(by: offset)))
             size += chunk.metaData.totalUncompressedSize
-            try writeAll(chunk.bytes)
+            try writeAll(chunk.dictionaryPage)
+            try writeAll(chunk.dataPages)
         }
         rowGroups.append(
             RowGroup(

@@ -1,8 +1,10 @@
-/// The rows of one row group while they are appended: one
-/// `ParquetColumnBuffer` per column, in schema order. Append to
-/// `columns[i]` (in place: `rowGroup.columns[i].append(...)`), every
-/// column the same number of rows; `encode()` makes the row group's bytes
-/// (on any thread), `removeAll()` readies the buffers for the next one.
+/// The rows of one row group, or of one slice of a row group, while they
+/// are appended: one `ParquetColumnBuffer` per column, in schema order.
+/// Append to `columns[i]` (in place: `rowGroup.columns[i].append(...)`),
+/// every column the same number of rows; `encode()` makes the row group's
+/// bytes (on any thread), or `ParquetRowGroupEncoder.append(_:)` makes it
+/// part of a larger row group; `removeAll()` readies the buffers for the
+/// next one.
 public struct ParquetRowGroup: Sendable {
     public let schema: ParquetSchema
     public let options: ParquetWriterOptions
@@ -26,15 +28,18 @@ public struct ParquetRowGroup: Sendable {
     /// The row group's column chunks, encoded. Refuses columns of different
     /// row counts and a row group with no rows.
     public func encode() throws -> EncodedRowGroup {
+        let encoder = ParquetRowGroupEncoder(schema: schema, options: options)
+        try encoder.append(self)
+        return encoder.finish()
+    }
+
+    /// Throws unless every column holds the same number of rows, and some.
+    func checkWhole() throws {
         let rows = rowCount
         guard rows > 0 else { throw ParquetError.emptyRowGroup }
         for column in columns where column.rowCount != rows {
             throw ParquetError.rowCountMismatch(column: column.column.name, rows: column.rowCount, expected: rows)
         }
-        let compressor = PageCompressor(options.compression)
-        return EncodedRowGroup(
-            rowCount: rows,
-            chunks: columns.map { ColumnChunkWriter.encode($0, options: options, compressor: compressor) })
     }
 
     /// Empties every column, keeping the buffers' capacity.
@@ -50,5 +55,5 @@ public struct EncodedRowGroup: Sendable {
     package let chunks: [EncodedColumnChunk]
 
     /// The bytes it takes in the file (its pages, headers included).
-    public var byteCount: Int { chunks.reduce(0) { $0 + $1.bytes.count } }
+    public var byteCount: Int { chunks.reduce(0) { $0 + $1.byteCount } }
 }

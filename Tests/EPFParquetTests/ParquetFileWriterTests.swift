@@ -55,12 +55,12 @@ struct ParquetFileWriterTests {
     }
 
     /// Writes `columns` (all the same length) in row groups of `rowsPerGroup`
-    /// rows, reads the file with pyarrow and DuckDB, checks every value and
+    /// rows (each encoded in `slicesPerGroup` slices), reads the file with pyarrow and DuckDB, checks every value and
     /// the row groups' statistics against what was written; returns what
     /// they read.
     @discardableResult
     static func roundTrip(
-        _ columns: [(ParquetColumn, [Value?])], rowsPerGroup: Int = .max,
+        _ columns: [(ParquetColumn, [Value?])], rowsPerGroup: Int = .max, slicesPerGroup: Int = 1,
         options: ParquetWriterOptions = ParquetWriterOptions(),
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> (PythonReaders.File, PythonReaders.DuckDBFile) {
@@ -70,15 +70,24 @@ struct ParquetFileWriterTests {
         defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
         let writer = try ParquetFileWriter(path: path, schema: schema, options: options)
         var group = ParquetRowGroup(schema: schema, options: options)
+        let encoder = ParquetRowGroupEncoder(schema: schema, options: options)
         var groups: [Range<Int>] = []
         var start = 0
         while start < rows {
             let end = min(rows, start + rowsPerGroup)
-            for (index, column) in columns.enumerated() {
-                for row in start..<end { append(column.1[row], to: &group.columns[index]) }
+            let sliceRows = (end - start + slicesPerGroup - 1) / slicesPerGroup
+            for sliceStart in stride(from: start, to: end, by: sliceRows) {
+                for (index, column) in columns.enumerated() {
+                    for row in sliceStart..<min(end, sliceStart + sliceRows) { append(column.1[row], to: &group.columns[index]) }
+                }
+                if slicesPerGroup == 1 {
+                    try writer.write(group)
+                } else {
+                    try encoder.append(group)
+                }
+                group.removeAll()
             }
-            try writer.write(group)
-            group.removeAll()
+            if slicesPerGroup > 1 { try writer.write(encoder.finish()) }
             groups.append(start..<end)
             start = end
         }
@@ -296,5 +305,52 @@ struct ParquetFileWriterTests {
         let values: [Value?] = (0..<5000).map { $0 % 11 == 0 ? nil : .string("v\($0 % 700)") }
         let (file, _) = try Self.roundTrip([(ParquetColumn("text", .string, dictionary: true), values)])
         #expect(file.rowGroups[0][0].hasDictionaryPage)
+    }
+
+    /// Row groups encoded slice by slice (`ParquetRowGroupEncoder`): every
+    /// value read back, each chunk's statistics over all its slices, one
+    /// dictionary page for the chunk's slices.
+    @Test(arguments: [ParquetCompression.uncompressed, .zstd(level: 3)])
+    func rowGroupsInSlices(compression: ParquetCompression) throws {
+        let values = Self.allTypesValues(rows: 25_000, seed: 3)
+        let (file, duck) = try Self.roundTrip(
+            Array(zip(Self.allTypes, values)), rowsPerGroup: 10_000, slicesPerGroup: 4,
+            options: ParquetWriterOptions(pageSize: 4096, maxRowsPerPage: 1000, compression: compression))
+        #expect(file.rowGroupRows == [10_000, 10_000, 5_000])
+        #expect(file.rowGroups.allSatisfy { $0[8].hasDictionaryPage && $0[8].encodings == ["PLAIN", "RLE", "RLE_DICTIONARY"] })
+        #expect(duck.chunks.filter { $0.column == "currency" }.map(\.encodings) == Array(repeating: "PLAIN, RLE, RLE_DICTIONARY", count: 3))
+    }
+
+    /// A dictionary that does not pay (mostly distinct values) is dropped,
+    /// whether the chunk holds more values than the buffer's sample or
+    /// fewer; a column of few values keeps its dictionary.
+    @Test func dictionaryOnlyWhereItPays() throws {
+        let distinct: [Value?] = (0..<3000).map { .string("value \($0)") }
+        let fewDistinct: [Value?] = (0..<3000).map { $0 < 500 ? .string("value \($0)") : nil }
+        let repeated: [Value?] = (0..<3000).map { .string(["USD", "EUR", "JPY"][$0 % 3]) }
+        let (file, duck) = try Self.roundTrip([
+            (ParquetColumn("distinct", .string, dictionary: true), distinct),
+            (ParquetColumn("few distinct", .string, dictionary: true), fewDistinct),
+            (ParquetColumn("repeated", .string, dictionary: true), repeated),
+        ])
+        #expect(file.rowGroups[0].map(\.hasDictionaryPage) == [false, false, true])
+        #expect(duck.chunks.map(\.encodings) == ["PLAIN, RLE", "PLAIN, RLE", "PLAIN, RLE, RLE_DICTIONARY"])
+    }
+
+    /// A chunk whose dictionary passes its limit in a later slice: once
+    /// the chunk's dictionary would (the second slice's ten entries of 100
+    /// bytes fit a slice's limit, not the chunk's), once the slice's own
+    /// (the third); the pages before are dictionary-encoded, the rest PLAIN
+    /// (the fourth too), and readers read both.
+    @Test func dictionaryFallsBackWithinAChunk() throws {
+        let few: [Value?] = (0..<3000).map { $0 % 7 == 0 ? nil : .string(["a", "b", "c"][$0 % 3]) }
+        let wide: [Value?] = (0..<3000).map { .string(String(repeating: String($0 % 10), count: 96)) }
+        let many: [Value?] = (0..<3000).map { $0 % 7 == 0 ? nil : .string("value \($0)") }
+        let (file, duck) = try Self.roundTrip(
+            [(ParquetColumn("text", .string, dictionary: true), few + wide + many + few)], slicesPerGroup: 4,
+            options: ParquetWriterOptions(dictionaryPageSizeLimit: 1000))
+        #expect(file.rowGroupRows == [12_000])
+        #expect(file.rowGroups[0][0].hasDictionaryPage)
+        #expect(duck.chunks.map(\.encodings) == ["PLAIN, RLE, RLE_DICTIONARY"])
     }
 }

@@ -52,7 +52,7 @@ struct ByteOrderTests {
         ("\u{7F}", "\u{80}", -1), ("B", "a", -1), ("abc", "abd", -1),
     ])
     func order(a: String, b: String, sign: Int) {
-        let result = [UInt8](a.utf8).withUnsafeBytes { ParquetColumnBuffer.compare($0, [UInt8](b.utf8)) }
+        let result = [UInt8](a.utf8).withUnsafeBytes { ColumnStatistics.compare($0, [UInt8](b.utf8)) }
         #expect(result.signum() == sign)
     }
 }

@@ -83,6 +83,30 @@ struct WriterRulesTests {
         #expect(group.bufferedBytes == 0)
     }
 
+    /// At `dictionarySample` values, a dictionary that takes as much room
+    /// as the PLAIN values (with its entry numbers) is dropped, the values
+    /// so far rewritten PLAIN; one of few entries is kept.
+    @Test func dictionarySample() throws {
+        let schema = try ParquetSchema([
+            ParquetColumn("distinct", .string, dictionary: true), ParquetColumn("few", .string, dictionary: true),
+        ])
+        var group = ParquetRowGroup(schema: schema)
+        var plainBytes = 0
+        for row in 0..<ParquetColumnBuffer.dictionarySample {
+            if row == ParquetColumnBuffer.dictionarySample - 1 {
+                #expect(group.columns[0].dictionary?.count == row)
+            }
+            group.columns[0].append("v\(row)")
+            plainBytes += 4 + "v\(row)".utf8.count
+            group.columns[1].append(row % 2 == 0 ? "yes" : "no")
+        }
+        #expect(group.columns[0].dictionary == nil)
+        #expect(group.columns[0].values.count == plainBytes)
+        #expect(Array(group.columns[0].values.prefix(6)) == [2, 0, 0, 0, UInt8(ascii: "v"), UInt8(ascii: "0")])
+        #expect(group.columns[1].dictionary?.count == 2)
+        #expect(group.columns[1].indices.count == ParquetColumnBuffer.dictionarySample)
+    }
+
     /// `PAR1`, the row groups, the footer, its length, `PAR1`; nothing
     /// written after `close()`.
     @Test func fileFrame() throws {
