@@ -40,7 +40,7 @@ struct SyncCommand: ParsableCommand {
         if session.plan.files.isEmpty {
             Console.message("epf sync: nothing to fetch from \(session.server.base.absoluteString)")
         } else {
-            try session.checkSpace()
+            try session.checkSpace(catalog: catalog.location.spaceCheckedPath)
             failed = try session.download().failed
         }
 

@@ -1,3 +1,4 @@
+import EPFFetch
 import EPFTestSupport
 import Foundation
 import Testing
@@ -237,6 +238,8 @@ struct FetchCommandTests {
     /// The free-space check before downloading: the listed sizes of what is
     /// still to download against the free space (here the figure
     /// `EPF_TEST_DOWNLOAD_FREE_BYTES` gives); refused, nothing downloaded.
+    /// `epf sync` adds the catalog's expected growth: the catalog is on the
+    /// same disk, so the two add up.
     @Test func aPlanThatDoesNotFitIsRefused() throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
@@ -249,13 +252,23 @@ struct FetchCommandTests {
         let refused = try setup.fetch("v5", [], environment: environment)
         #expect(refused.status == 1)
         #expect(refused.stderr.contains(
-            "epf fetch: not enough free space for dl: the files to download need \(total) bytes (their listed sizes), \(total - 1) bytes are free; nothing downloaded"),
+            "epf fetch: not enough free space for dl: the files to download need \(total) bytes (their listed sizes), \(total - 1) bytes are free; nothing downloaded: free space there, or choose a download folder (--to) on a disk with room"),
             "\(refused.stderr)")
         #expect(!setup.server.requests.contains { $0.contains(".tbz") })
+
+        // The download fits, not with the catalog's growth beside it.
+        let growth = Int64((Double(total) * DiskSpace.catalogGrowthFactor(catalogExists: false)).rounded(.up))
+        environment["EPF_TEST_DOWNLOAD_FREE_BYTES"] = "\(total + growth - 1)"
         let synced = try setup.epf(["sync", "--to", "dl", "--db", "c.sqlite", "--url", setup.server.url("v5")], environment: environment)
         #expect(synced.status == 1)
-        #expect(synced.stderr.contains("epf sync: not enough free space for dl"), "\(synced.stderr)")
+        #expect(synced.stderr.contains(
+            "epf sync: not enough free space for dl and c.sqlite (one disk): the files to download need \(total) bytes (their listed sizes), the catalog needs about \(growth) bytes (\(String(format: "%g", DiskSpace.catalogGrowthFactor(catalogExists: false))) x their listed sizes, to import them into a new catalog), \(total + growth) bytes in all, \(total + growth - 1) bytes are free; nothing downloaded: free space there, or choose a download folder (--to) or a catalog (--db) on a disk with room"),
+            "\(synced.stderr)")
         #expect(!FileManager.default.fileExists(atPath: setup.path("c.sqlite")))
+        #expect(!setup.server.requests.contains { $0.contains(".tbz") })
+        environment["EPF_TEST_DOWNLOAD_FREE_BYTES"] = "\(total + growth)"
+        let fits = try setup.epf(["sync", "--to", "synced", "--db", "c.sqlite", "--url", setup.server.url("v5")], environment: environment)
+        #expect(fits.status == 0, "\(fits.stderr)")
 
         // It fits: downloaded. Then nothing is left to download: no check fails.
         environment["EPF_TEST_DOWNLOAD_FREE_BYTES"] = "\(total)"
@@ -264,6 +277,8 @@ struct FetchCommandTests {
         let again = try setup.fetch("v5", [], environment: environment)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("14 already there"))
+        let resynced = try setup.epf(["sync", "--to", "synced", "--db", "c.sqlite", "--url", setup.server.url("v5")], environment: environment)
+        #expect(resynced.status == 0, "\(resynced.stderr)")
     }
 
     /// On a terminal (`script` gives `epf` one), a status line for the
