@@ -145,10 +145,11 @@ struct FetchSession {
     /// line for the whole plan (bytes, MB/s, ETA), a message per file as it
     /// ends, then a table (file, size, status, seconds) and a summary line.
     /// Throws `ExitCode(1)` when the server refused the credentials (which
-    /// stops everything); other failures are in the result.
-    func download() throws -> Result {
+    /// stops everything); other failures are in the result. `onFile` hears
+    /// of each file as it ends, from the thread that fetched it.
+    func download(_ progress: DownloadProgress? = nil, onFile: @escaping @Sendable (FetchRecord) -> Void = { _ in }) throws -> Result {
         let folder = options.to
-        let progress = DownloadProgress(live: Console.messagesAreTerminal, total: DiskSpace.needed(plan, folder: folder))
+        let progress = progress ?? makeProgress()
         var fetcher = FileFetcher(server: server, folder: folder, retry: options.retryPolicy) { event in
             progress.message(Self.describe(event, folder: folder))
         }
@@ -162,6 +163,7 @@ struct FetchSession {
             case .failure(let error): progress.message("failed: \(path): \(error)")
             case nil: break
             }
+            onFile(record)
         }
         progress.finish()
         var result = Result()
@@ -185,6 +187,12 @@ struct FetchSession {
             "epf \(command): \(result.downloaded) file(s) downloaded (\(result.bytes) bytes), \(result.present) already there, \(result.failed.count) failed, into \(folder)"
         )
         return result
+    }
+
+    /// The status line of the whole plan (on a terminal), whose messages
+    /// every message of the download goes through.
+    func makeProgress() -> DownloadProgress {
+        DownloadProgress(live: Console.messagesAreTerminal, total: DiskSpace.needed(plan, folder: options.to))
     }
 
     /// One row per file of the plan, in its order: file, size (listed, else
