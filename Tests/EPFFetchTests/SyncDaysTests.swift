@@ -27,6 +27,31 @@ struct SyncDaysTests {
         return tree
     }
 
+    /// The days tree served by a `FaultServer` with `faults`, a folder to
+    /// run `epf` in, and the environment without credentials it needs.
+    final class FaultSetup {
+        let server: FaultServer
+        let folder: URL
+        let tree: URL
+        var environment: [String: String] { ["EPF_USERNAME": "", "EPF_PASSWORD": "", "HOME": folder.path] }
+
+        init(faults: [String: [String]]) throws {
+            server = try FaultServer(faults: faults)
+            folder = try TemporaryFolder.create("epf-sync-faults")
+            tree = try SyncDaysTests.makeTree(in: server.www, work: folder)
+        }
+
+        /// `epf sync` of the tree into `NAME-dl` and `NAME.sqlite`.
+        func sync(_ name: String) -> [String] {
+            ["sync", "--to", name + "-dl", "--db", name + ".sqlite", "--url", server.url("days")]
+        }
+
+        func cleanUp() {
+            server.stop()
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
     func rows(_ setup: FetchCommandTests.Setup, _ database: String) throws -> [String: [Substring]] {
         try Self.rows(database, in: setup.folder)
     }

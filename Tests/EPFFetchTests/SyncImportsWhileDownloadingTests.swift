@@ -10,28 +10,23 @@ struct SyncImportsWhileDownloadingTests {
     static let late = "/days/current/incremental/current/itunes20261204/application.tbz"
 
     @Test func theFullDayIsAppliedBeforeTheLastDownloadEnds() throws {
-        let server = try FaultServer(faults: [Self.late: ["slow:4000"]])
-        let folder = try TemporaryFolder.create("epf-sync-overlap")
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: folder)
-        }
-        let tree = try SyncDaysTests.makeTree(in: server.www, work: folder)
-        let environment = ["EPF_USERNAME": "", "EPF_PASSWORD": "", "HOME": folder.path]
-        let sync = ["sync", "--to", "dl", "--db", "synced.sqlite", "--url", server.url("days"), "--jobs", "2"]
+        let setup = try SyncDaysTests.FaultSetup(faults: [Self.late: ["slow:4000"]])
+        defer { setup.cleanUp() }
+        let (folder, environment) = (setup.folder, setup.environment)
+        let sync = setup.sync("synced") + ["--jobs", "2"]
         let first = try EPFRunner.run(sync, in: folder, environment: environment)
         #expect(first.status == 0, "\(first.stderr)")
         let lines = first.stderr.split(separator: "\n").map(String.init)
-        let applied = lines.firstIndex { $0.hasPrefix("epf sync: dl/itunes20261201: 2 file(s) applied, 0 failed, while ") }
-        let lastFetched = lines.firstIndex { $0.hasPrefix("fetched: dl/incremental/current/itunes20261204/application.tbz ") }
+        let applied = lines.firstIndex { $0.hasPrefix("epf sync: synced-dl/itunes20261201: 2 file(s) applied, 0 failed, while ") }
+        let lastFetched = lines.firstIndex { $0.hasPrefix("fetched: synced-dl/incremental/current/itunes20261204/application.tbz ") }
         #expect(applied != nil && lastFetched != nil, "\(first.stderr)")
         if let applied, let lastFetched { #expect(applied < lastFetched, "\(first.stderr)") }
         // Day 4 came last: imported by the last pass, after the download.
-        #expect(!first.stderr.contains("epf sync: dl/incremental/current/itunes20261204: "), "\(first.stderr)")
+        #expect(!first.stderr.contains("epf sync: synced-dl/incremental/current/itunes20261204: "), "\(first.stderr)")
         // One summary, of every file imported.
         #expect(first.stderr.contains("5 file(s) applied, 0 failed"), "\(first.stderr)")
 
-        let whole = try EPFRunner.run(["import", "--db", "whole.sqlite", tree.path], in: folder)
+        let whole = try EPFRunner.run(["import", "--db", "whole.sqlite", setup.tree.path], in: folder)
         #expect(whole.status == 0, "\(whole.stderr)")
         #expect(try SyncDaysTests.rows("synced.sqlite", in: folder) == SyncDaysTests.rows("whole.sqlite", in: folder))
 

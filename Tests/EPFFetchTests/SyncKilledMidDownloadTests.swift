@@ -16,19 +16,12 @@ struct SyncKilledMidDownloadTests {
     static let sent = 1000
 
     @Test func theRunAfterTheKillContinuesThePartAndGivesTheUninterruptedCatalog() throws {
-        let server = try FaultServer(faults: [Self.stalled: ["stall:\(Self.sent)"]])
-        let folder = try TemporaryFolder.create("epf-sync-kill")
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: folder)
-        }
-        let tree = try SyncDaysTests.makeTree(in: server.www, work: folder)
+        let setup = try SyncDaysTests.FaultSetup(faults: [Self.stalled: ["stall:\(Self.sent)"]])
+        defer { setup.cleanUp() }
+        let (server, folder, tree, environment) = (setup.server, setup.folder, setup.tree, setup.environment)
         let size = try Data(contentsOf: tree.appendingPathComponent("itunes20261201/application.tbz")).count
         #expect(size > 2 * Self.sent)
-        let environment = ["EPF_USERNAME": "", "EPF_PASSWORD": "", "HOME": folder.path]
-        func sync(_ name: String) -> [String] {
-            ["sync", "--to", name + "-dl", "--db", name + ".sqlite", "--url", server.url("days")]
-        }
+        let sync = setup.sync
 
         let process = try EPFRunner.process(sync("killed"), in: folder, environment: environment)
         process.standardOutput = FileHandle.nullDevice
