@@ -266,6 +266,23 @@ struct FetchCommandTests {
             "\(synced.stderr)")
         #expect(!FileManager.default.fileExists(atPath: setup.path("c.sqlite")))
         #expect(!setup.server.requests.contains { $0.contains(".tbz") })
+        // The catalog on another disk (a tmpfs, when there is one): checked
+        // alone, with its own free figure (`EPF_TEST_FREE_BYTES`).
+        if let other = try Self.folderOnAnotherDisk(than: setup.folder) {
+            defer { try? FileManager.default.removeItem(at: other) }
+            let catalog = other.appendingPathComponent("c.sqlite").path
+            var apart = environment
+            apart["EPF_TEST_DOWNLOAD_FREE_BYTES"] = "\(total)"
+            apart["EPF_TEST_FREE_BYTES"] = "\(growth - 1)"
+            let short = try setup.epf(["sync", "--to", "dl", "--db", catalog, "--url", setup.server.url("v5")], environment: apart)
+            #expect(short.status == 1)
+            #expect(short.stderr.contains(
+                "epf sync: not enough free space for \(catalog): the catalog needs about \(growth) bytes (9 x their listed sizes, to import them into a new catalog), \(growth - 1) bytes are free; nothing downloaded"),
+                "\(short.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: catalog))
+            #expect(!setup.server.requests.contains { $0.contains(".tbz") })
+        }
+
         environment["EPF_TEST_DOWNLOAD_FREE_BYTES"] = "\(total + growth)"
         let fits = try setup.epf(["sync", "--to", "synced", "--db", "c.sqlite", "--url", setup.server.url("v5")], environment: environment)
         #expect(fits.status == 0, "\(fits.stderr)")
@@ -279,6 +296,18 @@ struct FetchCommandTests {
         #expect(again.stderr.contains("14 already there"))
         let resynced = try setup.epf(["sync", "--to", "synced", "--db", "c.sqlite", "--url", setup.server.url("v5")], environment: environment)
         #expect(resynced.status == 0, "\(resynced.stderr)")
+    }
+
+    /// A new folder on another file system than `folder` (`/dev/shm`), or
+    /// nil when there is none.
+    static func folderOnAnotherDisk(than folder: URL) throws -> URL? {
+        let shm = URL(fileURLWithPath: "/dev/shm")
+        guard let here = DiskSpace.device(at: folder.path), let there = DiskSpace.device(at: shm.path), here != there,
+            FileManager.default.isWritableFile(atPath: shm.path)
+        else { return nil }
+        let other = shm.appendingPathComponent("epf-fetch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        return other
     }
 
     /// On a terminal (`script` gives `epf` one), a status line for the
