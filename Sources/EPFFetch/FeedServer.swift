@@ -96,6 +96,10 @@ package final class FeedServer: ListingReader, Sendable {
         /// The server said the range starts at or past the end (416): the
         /// file at `partPath` may already be whole.
         package var rangeBeyondEnd: Bool = false
+        /// The md5 (lowercase hex) of the whole file at `partPath` as
+        /// written, computed on the way; nil when it could not be (a 416,
+        /// the bytes before the range unreadable).
+        package var md5: String?
     }
 
     /// Downloads `path` to the file `partPath`: from its current end with a
@@ -104,17 +108,8 @@ package final class FeedServer: ListingReader, Sendable {
     /// `onBytes` hears of each block written, as it is written.
     package func download(_ path: String, to partPath: String, onBytes: (@Sendable (Int64) -> Void)? = nil) throws(FetchError) -> Transfer {
         let address = url(path)
-        var offset: Int64 = 0
-        if let attributes = try? FileManager.default.attributesOfItem(atPath: partPath), let size = attributes[.size] as? NSNumber {
-            offset = size.int64Value
-        } else if !FileManager.default.createFile(atPath: partPath, contents: nil) {
-            throw FetchError(.file, "\(partPath): cannot create the file")
-        }
-        guard let handle = FileHandle(forWritingAtPath: partPath) else {
-            throw FetchError(.file, "\(partPath): cannot open the file for writing")
-        }
-        defer { try? handle.close() }
-        let sink = FileSink(handle: handle, offset: offset, path: partPath)
+        let offset = (try? FileManager.default.attributesOfItem(atPath: partPath))?[.size].flatMap { ($0 as? NSNumber)?.int64Value } ?? 0
+        let sink = try FileSink(path: partPath, offset: offset)
         sink.onBytes = onBytes
         let answer = try perform(address, range: offset > 0 ? offset : nil, sink: sink)
         if offset > 0 && answer.status == 416 {
@@ -125,7 +120,7 @@ package final class FeedServer: ListingReader, Sendable {
         if answer.status == 206 && !sink.resumed {
             throw FetchError(.malformed, "\(address): the server answered a range that does not start at byte \(offset)")
         }
-        return Transfer(received: sink.written, resumed: sink.resumed)
+        return Transfer(received: sink.written, resumed: sink.resumed, md5: sink.digest)
     }
 
     private func check(_ status: Int, _ address: URL) throws(FetchError) {
@@ -207,51 +202,6 @@ final class MemorySink: BodySink, @unchecked Sendable {
         }
         data.append(chunk)
         return true
-    }
-}
-
-/// A body written to a file: appended at `offset` when the server answers
-/// the range (206), from the start when it sends the whole file (200).
-final class FileSink: BodySink, @unchecked Sendable {
-    let handle: FileHandle
-    let offset: Int64
-    let path: String
-    var written: Int64 = 0
-    var resumed = false
-    var onBytes: (@Sendable (Int64) -> Void)?
-
-    init(handle: FileHandle, offset: Int64, path: String) {
-        self.handle = handle
-        self.offset = offset
-        self.path = path
-    }
-
-    override func begin(status: Int, contentRangeStart: Int64?) -> Bool {
-        do {
-            if status == 206, offset > 0, contentRangeStart == offset {
-                try handle.seek(toOffset: UInt64(offset))
-                resumed = true
-            } else if status == 200 || status == 206 {
-                if status == 206 { return false }  // a range we did not ask for
-                try handle.truncate(atOffset: 0)
-            }
-            return true
-        } catch {
-            failure = FetchError(.file, "\(path): cannot write: \(error.localizedDescription)")
-            return false
-        }
-    }
-
-    override func write(_ chunk: Data) -> Bool {
-        do {
-            try handle.write(contentsOf: chunk)
-            written += Int64(chunk.count)
-            onBytes?(Int64(chunk.count))
-            return true
-        } catch {
-            failure = FetchError(.file, "\(path): cannot write: \(error.localizedDescription)")
-            return false
-        }
     }
 }
 

@@ -100,7 +100,9 @@ package struct FileFetcher: Sendable {
             received += transfer.resumed || transfer.rangeBeyondEnd ? max(0, after - before) : after
             resumed = resumed || transfer.resumed
             if let expected {
-                let actual = try Self.md5(of: part)
+                // Computed as the bytes came, unless the last try was a 416.
+                var actual = transfer.md5 ?? ""
+                if transfer.md5 == nil { actual = try Self.md5(of: part) }
                 guard actual == expected else {
                     try remove(part)
                     if attempt == 1 { continue }
@@ -153,19 +155,28 @@ package struct FileFetcher: Sendable {
 
     /// The md5 of the file at `path`, in lowercase hex.
     package static func md5(of path: String) throws(FetchError) -> String {
+        var md5 = MD5()
+        try hash(path, into: &md5)
+        return MD5.hex(md5.finalize())
+    }
+
+    /// Feeds the file at `path` to `md5`: all of it, or its first `limit`
+    /// bytes (a file shorter than that fails).
+    static func hash(_ path: String, limit: Int64? = nil, into md5: inout MD5) throws(FetchError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FetchError(.file, "\(path): cannot open: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
-        var md5 = MD5()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
-        while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
+        var left = limit ?? Int64.max
+        while left > 0 {
+            let count = read(descriptor, buffer.baseAddress, Int(min(Int64(buffer.count), left)))
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else { throw FetchError(.file, "\(path): cannot read: \(String(cString: strerror(errno)))") }
             if count == 0 { break }
             md5.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            left -= Int64(count)
         }
-        return MD5.hex(md5.finalize())
+        if limit != nil && left > 0 { throw FetchError(.file, "\(path): shorter than \(limit!) bytes") }
     }
 }

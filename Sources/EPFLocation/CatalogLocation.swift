@@ -40,6 +40,17 @@ package enum CatalogLocation: Sendable {
         }
     }
 
+    /// The catalog file whose disk `epf sync` checks for room before it
+    /// downloads (`DiskSpace.catalogGrowthFactor`, measured on SQLite
+    /// catalogs); nil for a lake (Parquet, far smaller than that) and a
+    /// PostgreSQL server (its disk is not this machine's to see).
+    package var spaceCheckedPath: String? {
+        switch self {
+        case .sqlite(let path): path
+        case .postgres, .lake: nil
+        }
+    }
+
     /// Whether the table files of a feed folder may load at once, each on
     /// a connection of its own (SQLite loads one at a time).
     package var loadsTablesAtOnce: Bool {

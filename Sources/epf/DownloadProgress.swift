@@ -10,14 +10,24 @@ final class DownloadProgress: @unchecked Sendable {
     let live: Bool
     /// The bytes the plan still has to download (listed sizes).
     let total: Int64
+    /// The time now (the tests give a clock of their own).
+    private let now: @Sendable () -> ContinuousClock.Instant
+    /// Draws the status line (`Console.status`; the tests keep the lines).
+    private let draw: @Sendable (String) -> Void
     private let lock = NSLock()
-    private let started = ContinuousClock.now
+    private let started: ContinuousClock.Instant
     private var received: Int64 = 0
     private var shown: ContinuousClock.Instant?
 
-    init(live: Bool, total: Int64) {
+    init(
+        live: Bool, total: Int64, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+        draw: @escaping @Sendable (String) -> Void = { Console.status($0) }
+    ) {
         self.live = live
         self.total = total
+        self.now = now
+        self.draw = draw
+        started = now()
     }
 
     /// `bytes` more were written.
@@ -25,10 +35,10 @@ final class DownloadProgress: @unchecked Sendable {
         lock.withLock {
             received += bytes
             guard live else { return }
-            let now = ContinuousClock.now
-            if let shown, now - shown < .milliseconds(200) { return }
-            shown = now
-            Console.status(Self.line(received: received, total: total, seconds: Format.seconds(now - started)))
+            let time = now()
+            if let shown, time - shown < .milliseconds(200) { return }
+            shown = time
+            draw(Self.line(received: received, total: total, seconds: Format.seconds(time - started)))
         }
     }
 
@@ -48,6 +58,9 @@ final class DownloadProgress: @unchecked Sendable {
         }
     }
 
+    /// The status line after `received` of `total` bytes in `seconds`: the
+    /// rate is the average since the start, the ETA what is left at that
+    /// rate (shown after the first second, when there is a rate).
     static func line(received: Int64, total: Int64, seconds: Double) -> String {
         let rate = seconds > 0 ? Double(received) / seconds : 0
         var line = "downloading: \(Format.bytes(received))"

@@ -112,26 +112,44 @@ struct FetchSession {
 
     /// Refuses the plan (a message, exit 1) when what it still has to
     /// download (listed sizes, less the `.part`s) does not fit in the free
-    /// space of the download folder's disk.
-    func checkSpace() throws {
-        let needed = DiskSpace.needed(plan, folder: options.to)
-        guard needed > 0, let free = TestEnvironment().downloadFreeBytes ?? DiskSpace.free(at: options.to) else { return }
-        if needed > free {
-            Console.message(
-                "epf \(command): not enough free space for \(options.to): the files to download need \(needed) bytes (their listed sizes), \(free) bytes are free; nothing downloaded"
-            )
-            throw ExitCode(1)
+    /// space of the download folder's disk; with `catalog` (`epf sync` into
+    /// a SQLite file), also when the room the catalog needs to import it
+    /// (`DiskSpace.catalogGrowth`) does not fit on the catalog's disk, the
+    /// two added up when it is the same disk.
+    func checkSpace(catalog: String? = nil) throws {
+        let folder = options.to
+        var needs = [
+            DiskSpace.Need(what: "the files to download need", path: folder, bytes: DiskSpace.needed(plan, folder: folder), counted: "their listed sizes")
+        ]
+        if let catalog {
+            let exists = FileManager.default.fileExists(atPath: catalog)
+            let factor = DiskSpace.catalogGrowthFactor(catalogExists: exists)
+            needs.append(
+                DiskSpace.Need(
+                    what: "the catalog needs about", path: catalog, bytes: DiskSpace.catalogGrowth(plan, folder: folder, factor: factor),
+                    counted: String(format: "%g x their listed sizes, to import them into %@ catalog", factor, exists ? "this" : "a new")))
         }
+        let testing = TestEnvironment()
+        let shortfalls = DiskSpace.shortfalls(
+            needs,
+            free: { path in (path == folder ? testing.downloadFreeBytes : testing.hooks.freeBytes) ?? DiskSpace.free(at: path) },
+            device: { DiskSpace.device(at: $0) })
+        guard !shortfalls.isEmpty else { return }
+        let elsewhere = catalog == nil ? "a download folder (--to)" : "a download folder (--to) or a catalog (--db)"
+        Console.message(
+            "epf \(command): \(shortfalls.map(\.description).joined(separator: "; ")); nothing downloaded: free space there, or choose \(elsewhere) on a disk with room")
+        throw ExitCode(1)
     }
 
     /// Fetches the plan's files, `--jobs` at once: on a terminal a status
     /// line for the whole plan (bytes, MB/s, ETA), a message per file as it
     /// ends, then a table (file, size, status, seconds) and a summary line.
     /// Throws `ExitCode(1)` when the server refused the credentials (which
-    /// stops everything); other failures are in the result.
-    func download() throws -> Result {
+    /// stops everything); other failures are in the result. `onFile` hears
+    /// of each file as it ends, from the thread that fetched it.
+    func download(_ progress: DownloadProgress? = nil, onFile: @escaping @Sendable (FetchRecord) -> Void = { _ in }) throws -> Result {
         let folder = options.to
-        let progress = DownloadProgress(live: Console.messagesAreTerminal, total: DiskSpace.needed(plan, folder: folder))
+        let progress = progress ?? makeProgress()
         var fetcher = FileFetcher(server: server, folder: folder, retry: options.retryPolicy) { event in
             progress.message(Self.describe(event, folder: folder))
         }
@@ -145,6 +163,7 @@ struct FetchSession {
             case .failure(let error): progress.message("failed: \(path): \(error)")
             case nil: break
             }
+            onFile(record)
         }
         progress.finish()
         var result = Result()
@@ -168,6 +187,12 @@ struct FetchSession {
             "epf \(command): \(result.downloaded) file(s) downloaded (\(result.bytes) bytes), \(result.present) already there, \(result.failed.count) failed, into \(folder)"
         )
         return result
+    }
+
+    /// The status line of the whole plan (on a terminal), whose messages
+    /// every message of the download goes through.
+    func makeProgress() -> DownloadProgress {
+        DownloadProgress(live: Console.messagesAreTerminal, total: DiskSpace.needed(plan, folder: options.to))
     }
 
     /// One row per file of the plan, in its order: file, size (listed, else

@@ -26,6 +26,15 @@ struct ImportRun {
     /// when there was nothing to import); throws `ExitCode(1)` when the
     /// catalog cannot be opened or read.
     func apply(_ plan: ImportPlan) throws -> Bool {
+        let session = try open()
+        try session.apply(plan)
+        return session.finish()
+    }
+
+    /// Opens the store (a message for each thing worth telling about how it
+    /// was opened), for plans to be applied to it one after another.
+    /// Throws `ExitCode(1)` when it cannot be opened.
+    func open() throws -> ImportSession {
         let testing = TestEnvironment()
         let store: any CatalogStore
         do {
@@ -42,38 +51,10 @@ struct ImportRun {
             Console.message(
                 "note: an interrupted load of \(load.table) (\(load.records) rows committed) resumes if this import reads the same file; --restart starts over")
         }
-        let schedule: ImportSchedule
-        do {
-            schedule = ImportSchedule(plan: plan, applied: try store.appliedFiles(), force: force)
-            try store.confirmUnchanged(schedule.unchangedDownloads)
-        } catch {
-            Console.message("epf \(command): \(error)")
-            throw ExitCode(1)
-        }
-        for skip in schedule.skipped {
-            Console.message("skipped: \(skip.what): \(skip.reason)")
-        }
-        if schedule.units.isEmpty {
-            Console.message("epf \(command): nothing to import")
-        }
-
-        let progress = ProgressDisplay(live: Console.messagesAreTerminal)
         var options = ImportOptions(
             strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, parallelTables: location.loadsTablesAtOnce ? jobs : 1,
             allowIncrementalWithoutFull: force)
         if let chunkBytes = testing.chunkBytes { options.chunkSize = chunkBytes }
-        let importer = Importer(store: store, options: options) { progress.show($0) }
-        let clock = ContinuousClock.now
-        let reports = importer.run(schedule.plan(notes: plan.notes))
-        progress.finish()
-        let elapsed = ContinuousClock.now - clock
-
-        let summary = ImportSummary(reports: reports, catalog: location.displayName, elapsed: elapsed)
-        switch format {
-        case .table: Console.message(summary.table())
-        case .json: Console.out(summary.json())
-        case .csv: Console.out(summary.csv())
-        }
-        return !reports.contains(where: { $0.status != .applied })
+        return ImportSession(run: self, store: store, options: options)
     }
 }

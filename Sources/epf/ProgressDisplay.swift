@@ -22,9 +22,14 @@ final class ProgressDisplay {
     /// What the step after the last row is called (`buildingKey`).
     let keyStep: String
 
-    init(live: Bool, keyStep: String = "building the key index") {
+    /// Writes a message line (`Console.message`; `epf sync` while it
+    /// downloads: below its download status line).
+    let say: (String) -> Void
+
+    init(live: Bool, keyStep: String = "building the key index", say: @escaping (String) -> Void = { Console.message($0) }) {
         self.live = live
         self.keyStep = keyStep
+        self.say = say
     }
 
     func show(_ event: ImportEvent) {
@@ -36,7 +41,7 @@ final class ProgressDisplay {
             if live {
                 Console.status("\(table): reading \(Format.bytes(size))")
             } else {
-                Console.message("\(table): reading \(path) (\(Format.bytes(size)))")
+                say("\(table): reading \(path) (\(Format.bytes(size)))")
             }
         case .progress(_, let bytesRead, let totalBytes, let rows):
             guard let current else { return }
@@ -59,7 +64,7 @@ final class ProgressDisplay {
                     line += ", ETA \(Format.duration(Double(totalBytes - bytesRead) / rate))"
                 }
             }
-            if live { Console.status(line) } else { Console.message(line) }
+            if live { Console.status(line) } else { say(line) }
         case .buildingKey(_, let table):
             show(status: "\(table): \(keyStep)")
         case .applying(let path, let tables):
@@ -67,22 +72,22 @@ final class ProgressDisplay {
         case .fileFinished(let report):
             if live { Console.clearStatus() }
             if report.status == .failed, let error = report.error {
-                Console.message("error: \(error)")
+                say("error: \(error)")
                 errorsShown.insert(report.path)
             } else {
-                for warning in report.warnings { Console.message("warning: \(report.table): \(warning)") }
+                for warning in report.warnings { say("warning: \(report.table): \(warning)") }
             }
         case .unitFinished(let path, let reports):
             for report in reports where report.status == .failed && !errorsShown.contains(report.path) {
-                if let error = report.error { Console.message("error: \(error)") }
+                if let error = report.error { say("error: \(error)") }
             }
             errorsShown.removeAll()
             let failed = reports.filter { $0.status == .failed }.count
             if failed > 0 {
-                Console.message("\(path): \(failed) file(s) failed: nothing from this folder was applied; the catalog is unchanged")
+                say("\(path): \(failed) file(s) failed: nothing from this folder was applied; the catalog is unchanged")
             }
         case .note(let text):
-            Console.message("note: \(text)")
+            say("note: \(text)")
         }
     }
 
@@ -92,7 +97,7 @@ final class ProgressDisplay {
         if live {
             Console.status(status)
         } else if let current, ContinuousClock.now - current.started >= logInterval {
-            Console.message(status)
+            say(status)
         }
     }
 

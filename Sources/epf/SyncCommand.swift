@@ -10,10 +10,12 @@ struct SyncCommand: ParsableCommand {
         commandName: "sync",
         abstract: "Download what the EPF server has that is new, then import it: the nightly job in one command.",
         discussion: """
-            Does what `epf fetch --to DIR` does (the same options), then what `epf import DIR` \
+            Does what `epf fetch --to DIR` does (the same options), and what `epf import DIR` \
             does with the catalog (the same planning: each feed's newest FULL export, then \
             the INCREMENTAL days after it; what the import journal lists as applied is \
-            skipped). Running it again downloads nothing and imports nothing.
+            skipped). A feed day is imported as soon as all its files are downloaded, in \
+            plan order, while the later files still download. Running it again downloads \
+            nothing and imports nothing.
 
             A feed whose files did not all download is not imported, never half, and neither \
             are the later days of that feed; the message says which. --include and --exclude \
@@ -36,32 +38,25 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         let session = try FetchSession(options, command: "sync")
+        let run = ImportRun(
+            location: catalog.location, command: "sync", strict: load.strict, allowShrink: load.allowShrink, restart: load.restart,
+            exclusive: load.exclusive, format: format)
+        let imports = SyncImports(run, options: options, tablePrefix: load.tablePrefix, files: session.plan.files)
         var failed: [RemoteFile] = []
         if session.plan.files.isEmpty {
             Console.message("epf sync: nothing to fetch from \(session.server.base.absoluteString)")
         } else {
-            try session.checkSpace()
-            failed = try session.download().failed
+            try session.checkSpace(catalog: catalog.location.spaceCheckedPath)
+            let progress = session.makeProgress()
+            imports.start(progress)
+            do {
+                failed = try session.download(progress) { imports.fileEnded($0) }.failed
+            } catch {
+                imports.abort()
+                throw error
+            }
         }
-
-        guard FileManager.default.fileExists(atPath: options.to) else {
-            Console.message("epf sync: nothing to import: \(options.to) does not exist")
-            if !failed.isEmpty { throw ExitCode(1) }
-            return
-        }
-        let planned = try PlannedInput.plan(
-            [options.to], include: options.include, exclude: options.exclude, tablePrefix: load.tablePrefix, requireMD5: false, command: "sync")
-        let (plan, notes) = IncompleteFeeds.withhold(planned, failed: failed, feeds: options.feeds)
-        for note in notes { Console.message("note: \(note)") }
-        if plan.fileCount == 0 {
-            Console.message("epf sync: nothing to import: no complete feed in \(options.to)")
-            if !failed.isEmpty { throw ExitCode(1) }
-            return
-        }
-        let run = ImportRun(
-            location: catalog.location, command: "sync", strict: load.strict, allowShrink: load.allowShrink, restart: load.restart,
-            exclusive: load.exclusive, format: format)
-        let applied = try run.apply(plan)
+        let applied = try imports.finish(failed: failed)
         if !applied || !failed.isEmpty { throw ExitCode(1) }
     }
 }

@@ -9,11 +9,13 @@ import Foundation
 ///   time (default 1st) it reaches `POINT` (a `FaultInjection.Point`).
 /// - `EPF_TEST_CHECKPOINT_BYTES=N` commits a load every N bytes of input.
 /// - `EPF_TEST_CHUNK_BYTES=N` cuts files into chunks of N bytes.
-/// - `EPF_TEST_FREE_BYTES=N` makes the catalog's disk look N bytes free.
+/// - `EPF_TEST_FREE_BYTES=N` makes the catalog's disk look N bytes free
+///   (to the import, and to `epf sync`'s check before downloading).
 /// - `EPF_TEST_RETRY_DELAY_MS=N` makes `epf fetch`'s first wait before a
 ///   retry N ms (default 1 s; each next wait doubles).
 /// - `EPF_TEST_DOWNLOAD_FREE_BYTES=N` makes `epf fetch`'s download folder
-///   look N bytes free (the check before downloading).
+///   look N bytes free (the check before downloading; when the catalog of
+///   `epf sync` is on the same disk, that disk).
 /// - `EPF_TEST_CACHE_KIB=N` gives the importer's SQLite connection a page
 ///   cache of N KiB (a small one leaves a hot journal when killed).
 struct TestEnvironment {

@@ -16,6 +16,9 @@ import Glibc
 /// - `drop:N`: the answer's headers as for the whole body (or the range
 ///   asked), N bytes of it, then the connection is closed;
 /// - `slow:MS`: the answer after MS milliseconds;
+/// - `stall:N`: the answer's headers as for the whole body (or the range
+///   asked), N bytes of it, then nothing more (the connection held open
+///   for a minute), so a client can be killed mid-download for sure;
 /// - `500!` / `drop!:N` / `slow!:MS`: the same for every request, forever.
 ///
 /// The most requests it answered at once so far: `peak`.
@@ -59,7 +62,10 @@ final class FaultServer {
         }
     }
 
-    var url: String { "http://127.0.0.1:\(port)/fault/current/" }
+    var url: String { url("fault") }
+
+    /// The base URL of the tree `www/NAME/current/` (`fault`, or one a test adds).
+    func url(_ name: String) -> String { "http://127.0.0.1:\(port)/\(name)/current/" }
 
     /// The access log's lines so far.
     var requests: [String] {
@@ -168,9 +174,14 @@ final class FaultServer {
                 rest = body[start:]
                 if fault and fault.startswith("drop:"):
                     rest = rest[: int(fault[5:])]
+                if fault and fault.startswith("stall:"):
+                    rest = rest[: int(fault[6:])]
                 self.wfile.write(rest)
                 self.wfile.flush()
                 self.log(status, len(rest))
+                if fault and fault.startswith("stall:"):
+                    time.sleep(60)
+                    self.close_connection = True
                 if fault and fault.startswith("drop:"):
                     self.close_connection = True
 

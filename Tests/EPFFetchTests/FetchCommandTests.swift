@@ -1,3 +1,4 @@
+import EPFFetch
 import EPFTestSupport
 import Foundation
 import Testing
@@ -237,6 +238,8 @@ struct FetchCommandTests {
     /// The free-space check before downloading: the listed sizes of what is
     /// still to download against the free space (here the figure
     /// `EPF_TEST_DOWNLOAD_FREE_BYTES` gives); refused, nothing downloaded.
+    /// `epf sync` adds the catalog's expected growth: the catalog is on the
+    /// same disk, so the two add up.
     @Test func aPlanThatDoesNotFitIsRefused() throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
@@ -249,13 +252,40 @@ struct FetchCommandTests {
         let refused = try setup.fetch("v5", [], environment: environment)
         #expect(refused.status == 1)
         #expect(refused.stderr.contains(
-            "epf fetch: not enough free space for dl: the files to download need \(total) bytes (their listed sizes), \(total - 1) bytes are free; nothing downloaded"),
+            "epf fetch: not enough free space for dl: the files to download need \(total) bytes (their listed sizes), \(total - 1) bytes are free; nothing downloaded: free space there, or choose a download folder (--to) on a disk with room"),
             "\(refused.stderr)")
         #expect(!setup.server.requests.contains { $0.contains(".tbz") })
+
+        // The download fits, not with the catalog's growth beside it.
+        let growth = Int64((Double(total) * DiskSpace.catalogGrowthFactor(catalogExists: false)).rounded(.up))
+        environment["EPF_TEST_DOWNLOAD_FREE_BYTES"] = "\(total + growth - 1)"
         let synced = try setup.epf(["sync", "--to", "dl", "--db", "c.sqlite", "--url", setup.server.url("v5")], environment: environment)
         #expect(synced.status == 1)
-        #expect(synced.stderr.contains("epf sync: not enough free space for dl"), "\(synced.stderr)")
+        #expect(synced.stderr.contains(
+            "epf sync: not enough free space for dl and c.sqlite (one disk): the files to download need \(total) bytes (their listed sizes), the catalog needs about \(growth) bytes (\(String(format: "%g", DiskSpace.catalogGrowthFactor(catalogExists: false))) x their listed sizes, to import them into a new catalog), \(total + growth) bytes in all, \(total + growth - 1) bytes are free; nothing downloaded: free space there, or choose a download folder (--to) or a catalog (--db) on a disk with room"),
+            "\(synced.stderr)")
         #expect(!FileManager.default.fileExists(atPath: setup.path("c.sqlite")))
+        #expect(!setup.server.requests.contains { $0.contains(".tbz") })
+        // The catalog on another disk (a tmpfs, when there is one): checked
+        // alone, with its own free figure (`EPF_TEST_FREE_BYTES`).
+        if let other = try Self.folderOnAnotherDisk(than: setup.folder) {
+            defer { try? FileManager.default.removeItem(at: other) }
+            let catalog = other.appendingPathComponent("c.sqlite").path
+            var apart = environment
+            apart["EPF_TEST_DOWNLOAD_FREE_BYTES"] = "\(total)"
+            apart["EPF_TEST_FREE_BYTES"] = "\(growth - 1)"
+            let short = try setup.epf(["sync", "--to", "dl", "--db", catalog, "--url", setup.server.url("v5")], environment: apart)
+            #expect(short.status == 1)
+            #expect(short.stderr.contains(
+                "epf sync: not enough free space for \(catalog): the catalog needs about \(growth) bytes (9 x their listed sizes, to import them into a new catalog), \(growth - 1) bytes are free; nothing downloaded"),
+                "\(short.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: catalog))
+            #expect(!setup.server.requests.contains { $0.contains(".tbz") })
+        }
+
+        environment["EPF_TEST_DOWNLOAD_FREE_BYTES"] = "\(total + growth)"
+        let fits = try setup.epf(["sync", "--to", "synced", "--db", "c.sqlite", "--url", setup.server.url("v5")], environment: environment)
+        #expect(fits.status == 0, "\(fits.stderr)")
 
         // It fits: downloaded. Then nothing is left to download: no check fails.
         environment["EPF_TEST_DOWNLOAD_FREE_BYTES"] = "\(total)"
@@ -264,6 +294,20 @@ struct FetchCommandTests {
         let again = try setup.fetch("v5", [], environment: environment)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("14 already there"))
+        let resynced = try setup.epf(["sync", "--to", "synced", "--db", "c.sqlite", "--url", setup.server.url("v5")], environment: environment)
+        #expect(resynced.status == 0, "\(resynced.stderr)")
+    }
+
+    /// A new folder on another file system than `folder` (`/dev/shm`), or
+    /// nil when there is none.
+    static func folderOnAnotherDisk(than folder: URL) throws -> URL? {
+        let shm = URL(fileURLWithPath: "/dev/shm")
+        guard let here = DiskSpace.device(at: folder.path), let there = DiskSpace.device(at: shm.path), here != there,
+            FileManager.default.isWritableFile(atPath: shm.path)
+        else { return nil }
+        let other = shm.appendingPathComponent("epf-fetch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        return other
     }
 
     /// On a terminal (`script` gives `epf` one), a status line for the

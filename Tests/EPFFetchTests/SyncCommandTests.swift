@@ -67,8 +67,8 @@ struct SyncCommandTests {
 /// Which feeds of a download folder `epf sync` withholds.
 @Suite("incomplete feeds")
 struct IncompleteFeedsTests {
-    func file(_ feed: String) -> RemoteFile {
-        RemoteFile(path: feed + "/genre.tbz", size: nil, md5Path: nil, feed: FeedName(feed)!, isFull: true, table: "genre")
+    func file(_ feed: String, isFull: Bool = true) -> RemoteFile {
+        RemoteFile(path: feed + "/genre.tbz", size: nil, md5Path: nil, feed: FeedName(feed)!, isFull: isFull, table: "genre")
     }
 
     @Test func aFeedWithAFailedFileAndItsLaterDaysAreWithheld() throws {
@@ -81,7 +81,7 @@ struct IncompleteFeedsTests {
         try FileManager.default.copyItem(at: SampleFeeds.url("itunes20261102"), to: folder.appendingPathComponent("incremental/itunes20261102"))
         let plan = try ImportPlanner.plan(paths: [folder.path], filter: TableFilter())
         func kept(_ failed: [String], feeds: Set<String>? = nil) -> ([String], [String]) {
-            let (kept, notes) = IncompleteFeeds.withhold(plan, failed: failed.map(file), feeds: feeds)
+            let (kept, notes) = IncompleteFeeds.withhold(plan, failed: failed.map { file($0) }, feeds: feeds)
             return (kept.units.compactMap { $0.feed.map { $0.feed + $0.date } }, notes)
         }
         #expect(kept([]).0 == ["itunes20261101", "pricing20261101", "itunes20261102"])
@@ -92,5 +92,16 @@ struct IncompleteFeedsTests {
         #expect(kept(["itunes20261102"]).0 == ["itunes20261101", "pricing20261101"])
         #expect(kept(["pricing20261101"]).0 == ["itunes20261101", "itunes20261102"])
         #expect(kept([], feeds: ["pricing"]).0 == ["pricing20261101"])
+
+        // Still downloading: its day and the later days of its feed wait,
+        // without a note; a FULL holds back its whole feed.
+        func waiting(_ pending: [RemoteFile]) -> ([String], [String]) {
+            let (kept, notes) = IncompleteFeeds.withhold(plan, failed: [], pending: pending, feeds: nil)
+            return (kept.units.compactMap { $0.feed.map { $0.feed + $0.date } }, notes)
+        }
+        #expect(waiting([file("itunes20261102", isFull: false)]) == (["itunes20261101", "pricing20261101"], []))
+        #expect(waiting([file("itunes20261101")]) == (["pricing20261101"], []))
+        #expect(waiting([file("itunes20261105", isFull: false)]).0 == ["itunes20261101", "pricing20261101", "itunes20261102"])
+        #expect(waiting([file("pricing20261101"), file("itunes20261102", isFull: false)]).0 == ["itunes20261101"])
     }
 }

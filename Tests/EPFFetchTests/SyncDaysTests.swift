@@ -8,24 +8,59 @@ import Testing
 struct SyncDaysTests {
     /// `/days/current/itunes20261201/` (FULL: application, application_price)
     /// and `/days/current/incremental/current/itunes2026120{2,3,4}/`
-    /// (INCREMENTAL application), as `NAME.tbz` + `.md5`.
+    /// (INCREMENTAL application), as `NAME.tbz` + `.md5`, in the nginx's tree.
     static func makeTree(_ setup: FetchCommandTests.Setup) throws -> URL {
-        let tree = setup.server.www.appendingPathComponent("days/current")
-        let work = setup.folder.appendingPathComponent("generated")
+        try makeTree(in: setup.server.www, work: setup.folder)
+    }
+
+    /// The same tree under `www` (a server's root), generated in `work`.
+    static func makeTree(in www: URL, work: URL) throws -> URL {
+        let tree = www.appendingPathComponent("days/current")
+        let generated = work.appendingPathComponent("generated")
         for (day, rows, seed) in [(1, 300, 1), (2, 120, 2), (3, 90, 3), (4, 60, 4)] {
-            let folder = work.appendingPathComponent("itunes2026120\(day)")
-            let generated = try setup.epf(["generate", "--out", folder.path, "--rows", "\(rows)", "--seed", "\(seed)", "--storefronts", "2"])
-            #expect(generated.status == 0, "\(generated.stderr)")
+            let folder = generated.appendingPathComponent("itunes2026120\(day)")
+            let made = try EPFRunner.run(["generate", "--out", folder.path, "--rows", "\(rows)", "--seed", "\(seed)", "--storefronts", "2"], in: work)
+            #expect(made.status == 0, "\(made.stderr)")
             if day > 1 { try GeneratedDays.makeIncremental(folder.path) }
             try TestFeedServer.makeFeed(folder, in: day == 1 ? tree : tree.appendingPathComponent("incremental/current"))
         }
         return tree
     }
 
+    /// The days tree served by a `FaultServer` with `faults`, a folder to
+    /// run `epf` in, and the environment without credentials it needs.
+    final class FaultSetup {
+        let server: FaultServer
+        let folder: URL
+        let tree: URL
+        var environment: [String: String] { ["EPF_USERNAME": "", "EPF_PASSWORD": "", "HOME": folder.path] }
+
+        init(faults: [String: [String]]) throws {
+            server = try FaultServer(faults: faults)
+            folder = try TemporaryFolder.create("epf-sync-faults")
+            tree = try SyncDaysTests.makeTree(in: server.www, work: folder)
+        }
+
+        /// `epf sync` of the tree into `NAME-dl` and `NAME.sqlite`.
+        func sync(_ name: String) -> [String] {
+            ["sync", "--to", name + "-dl", "--db", name + ".sqlite", "--url", server.url("days")]
+        }
+
+        func cleanUp() {
+            server.stop()
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
     func rows(_ setup: FetchCommandTests.Setup, _ database: String) throws -> [String: [Substring]] {
+        try Self.rows(database, in: setup.folder)
+    }
+
+    /// Each table's rows of the catalog `database` (in `folder`), sorted, as CSV.
+    static func rows(_ database: String, in folder: URL) throws -> [String: [Substring]] {
         var rows: [String: [Substring]] = [:]
         for table in ["application", "application_price"] {
-            let result = try setup.epf(["sql", "--db", database, "--format", "csv", "SELECT * FROM \(table)"])
+            let result = try EPFRunner.run(["sql", "--db", database, "--format", "csv", "SELECT * FROM \(table)"], in: folder)
             #expect(result.status == 0, "\(result.stderr)")
             rows[table] = result.stdout.split(separator: "\n").sorted()
         }
