@@ -234,11 +234,14 @@ public struct AppliedFile: Sendable, Equatable {
     /// held (names without prefix), so a later run knows whether anything of
     /// it is still to import without reading it again.
     package var archiveTables: [String]?
+    /// The storefronts the import that applied it kept (`epf import
+    /// --storefront`); nil: every storefront.
+    package var storefronts: StorefrontSet?
 
     package init(
         id: Int64? = nil, feed: String?, feedDate: String?, table: String, mode: String?, exportDate: Int64?,
         originSize: Int64?, originMD5: String?, originHash: String? = nil, originModified: Int64? = nil,
-        archiveTables: [String]? = nil
+        archiveTables: [String]? = nil, storefronts: StorefrontSet? = nil
     ) {
         self.id = id
         self.feed = feed
@@ -251,5 +254,6 @@ public struct AppliedFile: Sendable, Equatable {
         self.originHash = originHash
         self.originModified = originModified
         self.archiveTables = archiveTables
+        self.storefronts = storefronts
     }
 }

@@ -107,14 +107,25 @@ final class ParsePipeline {
     let header: EPFHeader
     let inFlight: Int
     let batchCapacity: Int
+    /// The storefronts kept and the column that tells them, when the table
+    /// has a `storefront_id` column and the import keeps only some.
+    let storefronts: (filter: StorefrontFilter, column: Int)?
 
-    /// - Parameter batchCapacity: records per batch; by default 4096, fewer
-    ///   for wide tables, so a batch's spans (16 bytes per field) stay
-    ///   within ~4 MB whatever the column count.
-    init(header: EPFHeader, inFlight: Int = 2 * ProcessInfo.processInfo.activeProcessorCount + 2, batchCapacity: Int? = nil) {
+    /// - Parameters:
+    ///   - batchCapacity: records per batch; by default 4096, fewer for
+    ///     wide tables, so a batch's spans (16 bytes per field) stay within
+    ///     ~4 MB whatever the column count.
+    ///   - storefronts: the storefronts to keep (`epf import
+    ///     --storefront`); the records of others are left out of each batch
+    ///     on the parsing workers, so no loader decodes them.
+    init(
+        header: EPFHeader, inFlight: Int = 2 * ProcessInfo.processInfo.activeProcessorCount + 2, batchCapacity: Int? = nil,
+        storefronts: StorefrontFilter? = nil
+    ) {
         self.header = header
         self.inFlight = max(2, inFlight)
         self.batchCapacity = batchCapacity ?? Self.batchCapacity(columns: header.columns.count)
+        self.storefronts = storefronts.flatMap { filter in StorefrontFilter.column(in: header).map { (filter, $0) } }
     }
 
     static func batchCapacity(columns: Int) -> Int {
@@ -134,6 +145,7 @@ final class ParsePipeline {
         let tasks = DispatchGroup()
         let stop = CancellationFlag()
         let header = header
+        let storefronts = storefronts
         let workers = DispatchQueue.global(qos: .userInitiated)
         let reader = SourceBox(source)
         let firstPosition = source.bytesRead
@@ -149,10 +161,12 @@ final class ParsePipeline {
                     let batch = pool.take()
                     position = parser.parse(
                         chunk.bytes, from: position, isFinal: chunk.isFinal, recordsBefore: parsed.records, into: batch)
+                    let full = batch.count == batch.capacity
                     parsed.records += batch.count
+                    if let (filter, column) = storefronts { batch.leaveOut(unless: filter, column: column, in: chunk.bytes) }
                     parsed.batches.append(batch)
                     if batch.fault != nil || batch.footer != nil { break }
-                    if batch.count < batch.capacity { break }
+                    if !full { break }
                 } while position < chunk.bytes.count
                 mailbox.put(parsed, at: sequence)
             }

@@ -21,6 +21,9 @@ struct ImportRun {
     var force = false
     var jobs = 2
     var format: OutputFormat = .table
+    /// `--storefront`: nil when not given (the catalog's set is kept),
+    /// `.some(nil)` for `all` (`StorefrontChoice`).
+    var storefronts: StorefrontSet?? = nil
 
     /// Imports `plan`. Returns whether every file was applied (true also
     /// when there was nothing to import); throws `ExitCode(1)` when the
@@ -43,8 +46,11 @@ struct ImportRun {
                 "note: an interrupted load of \(load.table) (\(load.records) rows committed) resumes if this import reads the same file; --restart starts over")
         }
         let schedule: ImportSchedule
+        let storefronts: StorefrontChoice
         do {
-            schedule = ImportSchedule(plan: plan, applied: try store.appliedFiles(), force: force)
+            let applied = try store.appliedFiles()
+            schedule = ImportSchedule(plan: plan, applied: applied, force: force)
+            storefronts = try StorefrontChoice(requested: self.storefronts, applied: applied, force: force) { schedule.holdsFull }
             try store.confirmUnchanged(schedule.unchangedDownloads)
         } catch {
             Console.message("epf \(command): \(error)")
@@ -62,6 +68,9 @@ struct ImportRun {
             strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, parallelTables: location.loadsTablesAtOnce ? jobs : 1,
             allowIncrementalWithoutFull: force)
         if let chunkBytes = testing.chunkBytes { options.chunkSize = chunkBytes }
+        options.storefronts = storefronts.kept?.filter
+        options.replacesStorefronts = storefronts.replaces
+        if let note = storefronts.note { Console.message("note: \(note)") }
         let importer = Importer(store: store, options: options) { progress.show($0) }
         let clock = ContinuousClock.now
         let reports = importer.run(schedule.plan(notes: plan.notes))
