@@ -59,8 +59,10 @@ public final class RecordBatch: @unchecked Sendable {
     /// `##` rows met among the data rows (skipped like header legal rows).
     package internal(set) var skippedCommentRows = 0
     /// Records the storefront filter left out of this batch
-    /// (`leaveOut(unless:column:in:)`); they are not among `count`.
+    /// (`StorefrontFilter`); they are not among `count`.
     public internal(set) var dropped = 0
+    /// Data records parsed into this batch: kept (`count`) or left out.
+    public var records: Int { count + dropped }
 
     @usableFromInline let spans: UnsafeMutablePointer<FieldSpan>
     @usableFromInline let offsets: UnsafeMutablePointer<Int>

@@ -107,17 +107,16 @@ final class ParsePipeline {
     let header: EPFHeader
     let inFlight: Int
     let batchCapacity: Int
-    /// The storefronts kept and the column that tells them, when the table
-    /// has a `storefront_id` column and the import keeps only some.
-    let storefronts: (filter: StorefrontFilter, column: Int)?
+    /// The storefronts kept, when the import keeps only some.
+    let storefronts: StorefrontFilter?
 
     /// - Parameters:
     ///   - batchCapacity: records per batch; by default 4096, fewer for
     ///     wide tables, so a batch's spans (16 bytes per field) stay within
     ///     ~4 MB whatever the column count.
     ///   - storefronts: the storefronts to keep (`epf import
-    ///     --storefront`); the records of others are left out of each batch
-    ///     on the parsing workers, so no loader decodes them.
+    ///     --storefront`); the parsers leave the records of others out of
+    ///     each batch on the parsing workers, so no loader decodes them.
     init(
         header: EPFHeader, inFlight: Int = 2 * ProcessInfo.processInfo.activeProcessorCount + 2, batchCapacity: Int? = nil,
         storefronts: StorefrontFilter? = nil
@@ -125,7 +124,7 @@ final class ParsePipeline {
         self.header = header
         self.inFlight = max(2, inFlight)
         self.batchCapacity = batchCapacity ?? Self.batchCapacity(columns: header.columns.count)
-        self.storefronts = storefronts.flatMap { filter in StorefrontFilter.column(in: header).map { (filter, $0) } }
+        self.storefronts = storefronts
     }
 
     static func batchCapacity(columns: Int) -> Int {
@@ -155,18 +154,16 @@ final class ParsePipeline {
             workers.async {
                 defer { tasks.leave() }
                 let parsed = ParsedChunk(chunk: chunk, sourcePosition: sourcePosition)
-                let parser = RecordParser(header: header)
+                let parser = RecordParser(header: header, storefronts: storefronts)
                 var position = from
                 repeat {
                     let batch = pool.take()
                     position = parser.parse(
                         chunk.bytes, from: position, isFinal: chunk.isFinal, recordsBefore: parsed.records, into: batch)
-                    let full = batch.count == batch.capacity
-                    parsed.records += batch.count
-                    if let (filter, column) = storefronts { batch.leaveOut(unless: filter, column: column, in: chunk.bytes) }
+                    parsed.records += batch.records
                     parsed.batches.append(batch)
                     if batch.fault != nil || batch.footer != nil { break }
-                    if !full { break }
+                    if batch.count < batch.capacity { break }
                 } while position < chunk.bytes.count
                 mailbox.put(parsed, at: sequence)
             }

@@ -21,26 +21,41 @@ struct StorefrontFilterTests {
         #expect(StorefrontFilter.column(in: try header(["export_date", "application_id"], key: ["application_id"])) == nil)
     }
 
-    @Test func leavesOutOtherStorefrontsAndKeepsRecordPlaces() throws {
-        let rows = ["1\u{1}143441", "2\u{1}143443", "3\u{1}", "4\u{1}143462", "5\u{1}x143441", "6\u{1}143441"]
-        let bytes = Array((rows.map { $0 + "\u{2}\n" }.joined() + "#recordsWritten:6\u{2}\n").utf8)
-        let parser = RecordParser(header: try header(["application_id", "storefront_id"], key: ["application_id", "storefront_id"]))
-        let batch = RecordBatch(columnCount: 2, capacity: 16)
-        try bytes.withUnsafeBytes { chunk in
+    /// The first field of each kept record, and their places as parsed.
+    func parsed(_ rows: [String], columns: [String], filter: StorefrontFilter) throws -> (kept: [String], ordinals: [Int], batch: RecordBatch) {
+        let bytes = Array((rows.map { $0 + "\u{2}\n" }.joined() + "#recordsWritten:\(rows.count)\u{2}\n").utf8)
+        let parser = RecordParser(header: try header(columns, key: ["application_id", "storefront_id"]), storefronts: filter)
+        let batch = RecordBatch(columnCount: columns.count, capacity: 16)
+        let kept = try bytes.withUnsafeBytes { chunk in
             _ = parser.parse(chunk, from: 0, isFinal: true, recordsBefore: 0, into: batch)
-            #expect(batch.count == 6)
-            batch.leaveOut(unless: StorefrontFilter(ids: [143462, 143441]), column: 1, in: chunk)
-            #expect(batch.count == 3)
-            #expect(batch.dropped == 3)
             let base = try #require(chunk.baseAddress?.assumingMemoryBound(to: UInt8.self))
-            let ids = (0..<batch.count).map { record -> String in
+            return (0..<batch.count).map { record -> String in
                 let span = batch.field(record, 0)
                 return String(decoding: UnsafeBufferPointer(start: base + span.start, count: span.count), as: UTF8.self)
             }
-            #expect(ids == ["1", "4", "6"])
-            #expect((0..<batch.count).map(batch.ordinal) == [0, 3, 5])
-            #expect(batch.offset(1) == rows[0..<3].reduce(0) { $0 + $1.utf8.count + 2 })
-            #expect(batch.footer == 6)
         }
+        return (kept, (0..<batch.count).map(batch.ordinal), batch)
+    }
+
+    @Test func leavesOutOtherStorefrontsByTheLastFieldAndKeepsRecordPlaces() throws {
+        let rows = ["1\u{1}x\u{1}143441", "2\u{1}x\u{1}143443", "3\u{1}x\u{1}", "4\u{1}x\u{1}143462", "5\u{1}x\u{1}x143441", "6\u{1}x\u{1}143441"]
+        let (kept, ordinals, batch) = try parsed(
+            rows, columns: ["application_id", "currency_code", "storefront_id"], filter: StorefrontFilter(ids: [143462, 143441]))
+        #expect(kept == ["1", "4", "6"])
+        #expect(ordinals == [0, 3, 5])
+        #expect(batch.dropped == 3 && batch.records == 6)
+        #expect(batch.offset(1) == rows[0..<3].reduce(0) { $0 + $1.utf8.count + 2 })
+        #expect(batch.footer == 6)
+    }
+
+    @Test func leavesOutOtherStorefrontsByAnEarlyField() throws {
+        let rows = ["1\u{1}143443\u{1}a\u{1}b", "2\u{1}143441\u{1}a\u{1}b", "3\u{1}143441"]
+        // The short third row is kept, so that the split reports it.
+        let (kept, _, batch) = try parsed(
+            rows, columns: ["application_id", "storefront_id", "c", "d"], filter: StorefrontFilter(ids: [143441]))
+        #expect(kept == ["2"])
+        #expect(batch.dropped == 1)
+        #expect(batch.fault?.kind == .shortRow)
+        #expect(batch.fault?.record == 3)
     }
 }
