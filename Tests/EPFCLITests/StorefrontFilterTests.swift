@@ -27,6 +27,15 @@ struct StorefrontFilterTests {
         return path
     }
 
+    /// A FULL pricing day, an INCREMENTAL day after it, and a FULL day
+    /// after that (`pricingDay`, 300 applications x 6 storefronts each).
+    static func threeDays(_ cli: CLIRunner) throws -> (full: String, incremental: String, nextFull: String) {
+        (
+            try pricingDay(cli, "pricing20261201"), try pricingDay(cli, "pricing20261202", seed: 2, incremental: true),
+            try pricingDay(cli, "pricing20261203", seed: 3)
+        )
+    }
+
     func storefronts(_ cli: CLIRunner, _ db: String) throws -> [String] {
         let result = try cli.run(["sql", "--db", db, "--format", "csv", "SELECT DISTINCT storefront_id FROM application_price ORDER BY 1"])
         try #require(result.status == 0, "\(result.stderr)")
@@ -85,9 +94,7 @@ struct StorefrontFilterTests {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         let db = cli.path("c.sqlite")
-        let full = try Self.pricingDay(cli, "pricing20261201")
-        let day2 = try Self.pricingDay(cli, "pricing20261202", seed: 2, incremental: true)
-        let full3 = try Self.pricingDay(cli, "pricing20261203", seed: 3)
+        let (full, day2, full3) = try Self.threeDays(cli)
         #expect(try cli.run(["import", "--db", db, "--storefront", "US,JP", full]).status == 0)
 
         let refused = try cli.run(["import", "--db", db, "--storefront", "US,DE", day2])
@@ -114,9 +121,7 @@ struct StorefrontFilterTests {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         let db = cli.path("c.sqlite")
-        let full = try Self.pricingDay(cli, "pricing20261201")
-        let day2 = try Self.pricingDay(cli, "pricing20261202", seed: 2, incremental: true)
-        let full3 = try Self.pricingDay(cli, "pricing20261203", seed: 3)
+        let (full, day2, full3) = try Self.threeDays(cli)
         #expect(try cli.run(["import", "--db", db, full]).status == 0)
         let refused = try cli.run(["import", "--db", db, "--storefront", "US", day2])
         #expect(refused.status == 1)
