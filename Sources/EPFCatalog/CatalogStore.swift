@@ -38,11 +38,15 @@ package struct SourceIdentity: Sendable, Equatable, Codable {
     package var size: Int64?
     /// Modification time, nanoseconds since 1970.
     package var modified: Int64?
+    /// The storefronts the load keeps (`epf import --storefront`): a load
+    /// resumes only with the same filter, so a table never mixes two sets.
+    package var storefronts: [Int64]?
 
-    package init(path: String, size: Int64?, modified: Int64?) {
+    package init(path: String, size: Int64?, modified: Int64?, storefronts: [Int64]? = nil) {
         self.path = path
         self.size = size
         self.modified = modified
+        self.storefronts = storefronts
     }
 }
 

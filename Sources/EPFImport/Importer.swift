@@ -144,7 +144,8 @@ public final class Importer {
             events(.fileStarted(path: file.path, table: file.table, size: file.size))
             do {
                 let opened = try open()
-                let source = SourceIdentity(path: file.path, size: file.size, modified: report.originModified)
+                let source = SourceIdentity(
+                    path: file.path, size: file.size, modified: report.originModified, storefronts: options.storefronts?.ids)
                 let table = try load(file, from: opened.source, identity: source, into: &report)
                 do {
                     if let fingerprint = try opened.finish() { report.originHash = fingerprint }
