@@ -84,6 +84,8 @@ struct StorefrontFilterTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("note: keeping only the catalog's storefronts: US, JP"), "\(result.stderr)")
         #expect(result.stderr.contains("1400 row(s) of other storefronts left out"), "\(result.stderr)")
+        #expect(result.stderr.contains("700 rows in "), "\(result.stderr)")
+        #expect(result.stderr.contains(" (1,400 rows of other storefronts left out: --storefront)"), "\(result.stderr)")
         #expect(try storefronts(cli, db) == [Self.us, Self.jp])
         let count = try cli.run(["sql", "--db", db, "--format", "csv", "SELECT count(*) FROM application_price"])
         #expect(count.stdout.hasSuffix("700\n"), "\(count.stdout)")
