@@ -38,11 +38,15 @@ package struct SourceIdentity: Sendable, Equatable, Codable {
     package var size: Int64?
     /// Modification time, nanoseconds since 1970.
     package var modified: Int64?
+    /// The storefronts the load keeps (`epf import --storefront`): a load
+    /// resumes only with the same filter, so a table never mixes two sets.
+    package var storefronts: [Int64]?
 
-    package init(path: String, size: Int64?, modified: Int64?) {
+    package init(path: String, size: Int64?, modified: Int64?, storefronts: [Int64]? = nil) {
         self.path = path
         self.size = size
         self.modified = modified
+        self.storefronts = storefronts
     }
 }
 
@@ -234,11 +238,14 @@ public struct AppliedFile: Sendable, Equatable {
     /// held (names without prefix), so a later run knows whether anything of
     /// it is still to import without reading it again.
     package var archiveTables: [String]?
+    /// The storefronts the import that applied it kept (`epf import
+    /// --storefront`); nil: every storefront.
+    package var storefronts: StorefrontSet?
 
     package init(
         id: Int64? = nil, feed: String?, feedDate: String?, table: String, mode: String?, exportDate: Int64?,
         originSize: Int64?, originMD5: String?, originHash: String? = nil, originModified: Int64? = nil,
-        archiveTables: [String]? = nil
+        archiveTables: [String]? = nil, storefronts: StorefrontSet? = nil
     ) {
         self.id = id
         self.feed = feed
@@ -251,5 +258,6 @@ public struct AppliedFile: Sendable, Equatable {
         self.originHash = originHash
         self.originModified = originModified
         self.archiveTables = archiveTables
+        self.storefronts = storefronts
     }
 }

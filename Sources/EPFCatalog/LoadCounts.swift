@@ -4,7 +4,8 @@ import EPFFormat
 /// every value kept in a form other than its declared type is counted here;
 /// nothing is changed silently.
 public struct LoadCounts: Sendable, Equatable, Codable {
-    /// Data rows read from the file.
+    /// Data rows read from the file and kept: not counting the rows the
+    /// storefront filter left out (`filteredRows`).
     public var rowsRead = 0
     /// Rows that had more fields than columns, repaired by rejoining the
     /// extra fields (with their 0x01 bytes) into a free-text column.
@@ -32,6 +33,9 @@ public struct LoadCounts: Sendable, Equatable, Codable {
     public var duplicateKeys = 0
     /// `##` comment rows met among the data rows.
     public var commentRows = 0
+    /// Rows of storefronts the import does not keep (`epf import
+    /// --storefront`): read, left out before decoding, not stored.
+    public var filteredRows = 0
 
     package init() {}
 
@@ -62,6 +66,7 @@ public struct LoadCounts: Sendable, Equatable, Codable {
         unparsedDates += other.unparsedDates
         duplicateKeys += other.duplicateKeys
         commentRows += other.commentRows
+        filteredRows += other.filteredRows
         repairedRows += other.repairedRows
     }
 
@@ -79,7 +84,32 @@ public struct LoadCounts: Sendable, Equatable, Codable {
         note(unparsedDates, "date value(s) in no known form: kept verbatim")
         note(duplicateKeys, "row(s) repeated a key: the last one was kept")
         note(commentRows, "## comment row(s) among the data rows: skipped")
+        note(filteredRows, "row(s) of other storefronts left out (--storefront)")
         return lines
+    }
+}
+
+extension LoadCounts {
+    /// Decodes the counters; one a checkpoint or journal written by an
+    /// older epf lacks (`filteredRows`) is 0, so its load still resumes.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func count(_ key: CodingKeys) throws -> Int { try container.decodeIfPresent(Int.self, forKey: key) ?? 0 }
+        rowsRead = try count(.rowsRead)
+        rejoinedRows = try count(.rejoinedRows)
+        ambiguousRepairs = try count(.ambiguousRepairs)
+        invalidUTF8Rows = try count(.invalidUTF8Rows)
+        invalidUTF8Sequences = try count(.invalidUTF8Sequences)
+        nulRows = try count(.nulRows)
+        nulBytes = try count(.nulBytes)
+        nonNumericIntegers = try count(.nonNumericIntegers)
+        nonNumericDecimals = try count(.nonNumericDecimals)
+        nonBooleanValues = try count(.nonBooleanValues)
+        unparsedDates = try count(.unparsedDates)
+        duplicateKeys = try count(.duplicateKeys)
+        commentRows = try count(.commentRows)
+        filteredRows = try count(.filteredRows)
+        repairedRows = try count(.repairedRows)
     }
 }
 

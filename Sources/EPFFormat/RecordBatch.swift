@@ -58,10 +58,18 @@ public final class RecordBatch: @unchecked Sendable {
     public internal(set) var fault: FormatError?
     /// `##` rows met among the data rows (skipped like header legal rows).
     package internal(set) var skippedCommentRows = 0
+    /// Records the storefront filter left out of this batch
+    /// (`StorefrontFilter`); they are not among `count`.
+    public internal(set) var dropped = 0
+    /// Data records parsed into this batch: kept (`count`) or left out.
+    public var records: Int { count + dropped }
 
     @usableFromInline let spans: UnsafeMutablePointer<FieldSpan>
     @usableFromInline let offsets: UnsafeMutablePointer<Int>
     @usableFromInline let flagStorage: UnsafeMutablePointer<RecordFlags>
+    /// Per kept record, its place in the batch before records were left
+    /// out; read only when `dropped > 0`.
+    @usableFromInline let ordinals: UnsafeMutablePointer<Int>
 
     /// An empty batch for records of `columnCount` fields, with room for
     /// `capacity` of them.
@@ -72,12 +80,14 @@ public final class RecordBatch: @unchecked Sendable {
         spans = .allocate(capacity: columnCount * capacity)
         offsets = .allocate(capacity: capacity)
         flagStorage = .allocate(capacity: capacity)
+        ordinals = .allocate(capacity: capacity)
     }
 
     deinit {
         spans.deallocate()
         offsets.deallocate()
         flagStorage.deallocate()
+        ordinals.deallocate()
     }
 
     /// Empties the batch for the next run of records.
@@ -87,6 +97,7 @@ public final class RecordBatch: @unchecked Sendable {
         footerOffset = 0
         fault = nil
         skippedCommentRows = 0
+        dropped = 0
     }
 
     /// The field of `record` for `column`.
@@ -98,6 +109,12 @@ public final class RecordBatch: @unchecked Sendable {
     /// Chunk offset of the first byte of `record`.
     @inlinable
     public func offset(_ record: Int) -> Int { offsets[record] }
+
+    /// The place `record` had in the batch as parsed, before the storefront
+    /// filter left records out: `firstRecord + ordinal(record)` is its
+    /// number in the file.
+    @inlinable
+    public func ordinal(_ record: Int) -> Int { dropped == 0 ? record : ordinals[record] }
 
     /// What the parser found about `record`.
     @inlinable

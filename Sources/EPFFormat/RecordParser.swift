@@ -20,14 +20,20 @@ public final class RecordParser: @unchecked Sendable {
     @usableFromInline var rawCapacity: Int
     /// Whether rows are checked for invalid UTF-8 and NUL bytes.
     public let checksText: Bool
+    /// Leaves out the records of storefronts an import does not keep.
+    let storefronts: StorefrontProbe?
 
     /// - Parameter checksText: check every row for invalid UTF-8 and NUL
     ///   bytes (flagging it `.needsTextRepair`). Turning it off measures the
     ///   splitting alone (benchmarks) or suits callers that check elsewhere;
     ///   an import must leave it on.
-    public init(header: EPFHeader, checksText: Bool = true) {
+    /// - Parameter storefronts: the storefronts to keep (`epf import
+    ///   --storefront`): a record of another one is counted in the batch's
+    ///   `dropped` and not split, checked or stored (`StorefrontProbe`).
+    public init(header: EPFHeader, checksText: Bool = true, storefronts: StorefrontFilter? = nil) {
         self.header = header
         self.checksText = checksText
+        self.storefronts = StorefrontProbe(storefronts, header: header)
         columnCount = header.columns.count
         kinds = header.types.map(\.kind)
         freeTextColumns = kinds.indices.filter { header.types[$0].kind == .freeText }
@@ -56,7 +62,7 @@ public final class RecordParser: @unchecked Sendable {
         while position < end, batch.count < batch.capacity {
             guard let terminator = findRecordTerminator(base, from: position, end: end) else {
                 if isFinal {
-                    batch.fault = unterminatedTail(base, from: position, end: end, record: recordsBefore + batch.count + 1)
+                    batch.fault = unterminatedTail(base, from: position, end: end, record: recordsBefore + batch.records + 1)
                 }
                 return position
             }
@@ -65,7 +71,7 @@ public final class RecordParser: @unchecked Sendable {
                     footerValue(base + position, terminator - position) == nil
                 {
                     batch.fault = FormatError(
-                        .footerMismatch, record: recordsBefore + batch.count + 1, byteOffset: Int64(position),
+                        .footerMismatch, record: recordsBefore + batch.records + 1, byteOffset: Int64(position),
                         detail: "the #recordsWritten footer holds no record count",
                         hint: "The file is damaged; download it again")
                     return position
@@ -76,7 +82,7 @@ public final class RecordParser: @unchecked Sendable {
                     let next = terminator + 2
                     if next < end {
                         batch.fault = FormatError(
-                            .dataAfterFooter, record: recordsBefore + batch.count + 1, byteOffset: Int64(next),
+                            .dataAfterFooter, record: recordsBefore + batch.records + 1, byteOffset: Int64(next),
                             detail: "\(end - next) bytes follow the #recordsWritten footer",
                             hint: "The file holds more than one table or was joined by hand; check the file")
                     }
@@ -88,8 +94,13 @@ public final class RecordParser: @unchecked Sendable {
                     continue
                 }
             }
+            if let storefronts, !storefronts.keeps(base, start: position, end: terminator) {
+                batch.dropped += 1
+                position = terminator + 2
+                continue
+            }
             if let fault = split(base, start: position, end: terminator, into: batch) {
-                batch.fault = fault.shifted(records: recordsBefore + batch.count, bytes: 0)
+                batch.fault = fault.shifted(records: recordsBefore + batch.records, bytes: 0)
                 return position
             }
             position = terminator + 2
@@ -139,6 +150,7 @@ public final class RecordParser: @unchecked Sendable {
         if checksText && TextRepair.needsRepair(base + start, end - start) { flags.insert(.needsTextRepair) }
         batch.offsets[slot] = start
         batch.flagStorage[slot] = flags
+        batch.ordinals[slot] = slot + batch.dropped
         batch.count = slot + 1
         return nil
     }

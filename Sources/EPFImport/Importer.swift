@@ -28,6 +28,14 @@ public struct ImportOptions: Sendable {
     /// (otherwise it is refused: alone, it would make a table of one day's
     /// changes that no later FULL of an earlier date could complete).
     public var allowIncrementalWithoutFull = false
+    /// Keep only these storefronts' rows in tables with a `storefront_id`
+    /// column (`StorefrontFilter`); nil keeps every row. Recorded in the
+    /// journal as the catalog's storefront set.
+    public var storefronts: StorefrontFilter?
+    /// The run replaces the catalog's storefront set: a FULL file is then
+    /// checked against its live table by all its rows, not only the kept
+    /// ones (fewer storefronts than before is not a cut file).
+    public var replacesStorefronts = false
 
     /// The options, each as its property says (`chunksInFlight` from the
     /// number of cores); `parallelTables` at least 1.
@@ -136,7 +144,8 @@ public final class Importer {
             events(.fileStarted(path: file.path, table: file.table, size: file.size))
             do {
                 let opened = try open()
-                let source = SourceIdentity(path: file.path, size: file.size, modified: report.originModified)
+                let source = SourceIdentity(
+                    path: file.path, size: file.size, modified: report.originModified, storefronts: options.storefronts?.ids)
                 let table = try load(file, from: opened.source, identity: source, into: &report)
                 do {
                     if let fingerprint = try opened.finish() { report.originHash = fingerprint }
@@ -234,10 +243,13 @@ public final class Importer {
 
     /// The first staged FULL table that would shrink its live table to less
     /// than half, unless shrinking is allowed: (table, new rows, live rows).
+    /// Rows of other storefronts count when the run changes the catalog's
+    /// storefront set (the live table holds the old set's rows).
     func shrinkingTable(_ staged: [StagedTable]) -> (StagedTable, Int, Int)? {
         guard !options.allowShrink else { return nil }
         for table in staged where table.target.header.exportMode == .full {
-            let rows = table.counts.rowsRead - table.counts.duplicateKeys
+            let filtered = options.replacesStorefronts ? table.counts.filteredRows : 0
+            let rows = table.counts.rowsRead + filtered - table.counts.duplicateKeys
             guard let live = try? store.rowCount(of: table.target.table), live > 0, rows * 2 < live else { continue }
             return (table, rows, live)
         }
@@ -399,7 +411,7 @@ public final class Importer {
         var footer: (count: Int, offset: Int64)?
         var lastProgress = ContinuousClock.now
         var endOffset = Int64(0)
-        let pipeline = ParsePipeline(header: header, inFlight: options.chunksInFlight)
+        let pipeline = ParsePipeline(header: header, inFlight: options.chunksInFlight, storefronts: options.storefronts)
         try pipeline.run(source: source, first: first, start: start) { parsed in
             let chunk = parsed.chunk
             if let footer, parsed.records > 0 || chunk.bytes.count > 0 {
@@ -478,7 +490,9 @@ public final class Importer {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let details = try? encoder.encode(
-            JournalDetails(counts: report.counts, warnings: report.warnings, archiveTables: report.archiveTables))
+            JournalDetails(
+                counts: report.counts, warnings: report.warnings, archiveTables: report.archiveTables,
+                storefronts: options.storefronts?.ids))
         return JournalEntry(
             feed: report.feed, feedDate: report.feedDate, table: report.table, exportDate: report.exportDate, mode: report.mode,
             rows: report.rows, repairedRows: report.repaired, skippedRows: report.skipped, sourcePath: report.path,
@@ -540,4 +554,7 @@ struct JournalDetails: Codable {
     var warnings: [String]
     /// For a feed archive's files: every table file the archive held.
     var archiveTables: [String]?
+    /// The storefronts the import kept (`ImportOptions.storefronts`), which
+    /// become the catalog's set (`StorefrontSet`); nil: every storefront.
+    var storefronts: [Int64]?
 }

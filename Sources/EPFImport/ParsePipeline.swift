@@ -107,14 +107,24 @@ final class ParsePipeline {
     let header: EPFHeader
     let inFlight: Int
     let batchCapacity: Int
+    /// The storefronts kept, when the import keeps only some.
+    let storefronts: StorefrontFilter?
 
-    /// - Parameter batchCapacity: records per batch; by default 4096, fewer
-    ///   for wide tables, so a batch's spans (16 bytes per field) stay
-    ///   within ~4 MB whatever the column count.
-    init(header: EPFHeader, inFlight: Int = 2 * ProcessInfo.processInfo.activeProcessorCount + 2, batchCapacity: Int? = nil) {
+    /// - Parameters:
+    ///   - batchCapacity: records per batch; by default 4096, fewer for
+    ///     wide tables, so a batch's spans (16 bytes per field) stay within
+    ///     ~4 MB whatever the column count.
+    ///   - storefronts: the storefronts to keep (`epf import
+    ///     --storefront`); the parsers leave the records of others out of
+    ///     each batch on the parsing workers, so no loader decodes them.
+    init(
+        header: EPFHeader, inFlight: Int = 2 * ProcessInfo.processInfo.activeProcessorCount + 2, batchCapacity: Int? = nil,
+        storefronts: StorefrontFilter? = nil
+    ) {
         self.header = header
         self.inFlight = max(2, inFlight)
         self.batchCapacity = batchCapacity ?? Self.batchCapacity(columns: header.columns.count)
+        self.storefronts = storefronts
     }
 
     static func batchCapacity(columns: Int) -> Int {
@@ -134,6 +144,7 @@ final class ParsePipeline {
         let tasks = DispatchGroup()
         let stop = CancellationFlag()
         let header = header
+        let storefronts = storefronts
         let workers = DispatchQueue.global(qos: .userInitiated)
         let reader = SourceBox(source)
         let firstPosition = source.bytesRead
@@ -143,13 +154,13 @@ final class ParsePipeline {
             workers.async {
                 defer { tasks.leave() }
                 let parsed = ParsedChunk(chunk: chunk, sourcePosition: sourcePosition)
-                let parser = RecordParser(header: header)
+                let parser = RecordParser(header: header, storefronts: storefronts)
                 var position = from
                 repeat {
                     let batch = pool.take()
                     position = parser.parse(
                         chunk.bytes, from: position, isFinal: chunk.isFinal, recordsBefore: parsed.records, into: batch)
-                    parsed.records += batch.count
+                    parsed.records += batch.records
                     parsed.batches.append(batch)
                     if batch.fault != nil || batch.footer != nil { break }
                     if batch.count < batch.capacity { break }

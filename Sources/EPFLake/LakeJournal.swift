@@ -44,7 +44,8 @@ package struct LakeJournalLine: Codable, Equatable, Sendable {
         return AppliedFile(
             id: id, feed: entry.feed, feedDate: entry.feedDate, table: entry.table, mode: entry.mode, exportDate: entry.exportDate,
             originSize: entry.originSize, originMD5: entry.originMD5, originHash: entry.originHash,
-            originModified: entry.originModified, archiveTables: archiveTables)
+            originModified: entry.originModified, archiveTables: archiveTables,
+            storefronts: StorefrontSet.recorded(inDetails: entry.details))
     }
 }
 

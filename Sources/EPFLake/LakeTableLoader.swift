@@ -72,7 +72,7 @@ final class LakeTableLoader: TableLoader {
         for record in 0..<batch.count {
             // A --strict refusal throws after the record's values reached the
             // sink; the file fails whole, so the half row is never written.
-            let tally = try decoder.decode(record, of: batch, base: base, number: firstRecord + record, chunkOffset: chunkOffset, into: &sink)
+            let tally = try decoder.decode(record, of: batch, base: base, number: firstRecord + batch.ordinal(record), chunkOffset: chunkOffset, into: &sink)
             progress.counts.add(tally)
         }
         progress.counts.rowsRead += batch.count

@@ -117,7 +117,7 @@ package final class PostgresTableLoader: TableLoader {
             let recordBytes = batch.field(record, lastColumn).end - batch.field(record, 0).start
             let needed = encoder.worstCase(recordBytes: recordBytes)
             if used + needed > capacity { try makeRoom(needed) }
-            let number = firstRecord + record
+            let number = firstRecord + batch.ordinal(record)
             let length = try encoder.encode(
                 batch, record: record, base: base, recordNumber: number, chunkOffset: chunkOffset, into: buffer + used)
             let tally = encoder.tally
@@ -211,9 +211,11 @@ package final class PostgresTableLoader: TableLoader {
     private func refused(_ error: any Error) -> any Error {
         guard let error = error as? PostgresError else { return error }
         if let line = error.copyLine, !error.isDiskFull {
+            // With a storefront filter, COPY lines count the kept rows only.
+            let which = counts.filteredRows > 0 ? "kept row" : "record"
             return CatalogError(
                 .failed,
-                detail: "record \(firstRecordOfCopy + line - 1) of \(target.table): PostgreSQL refused it: \(error.message)",
+                detail: "\(which) \(firstRecordOfCopy + line - 1) of \(target.table): PostgreSQL refused it: \(error.message)",
                 hint: "Nothing was applied from this file; report the record (it should have been converted or counted)")
         }
         return CatalogError(error, while: "loading \(target.table) into \(stagingName)")

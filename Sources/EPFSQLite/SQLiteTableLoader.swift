@@ -68,7 +68,7 @@ package final class SQLiteTableLoader: TableLoader {
         guard let base = progress.begin(batch, chunk: chunk) else { return }
         var sink = SQLiteInsertSink(insert: insert)
         for record in 0..<batch.count {
-            let number = firstRecord + record
+            let number = firstRecord + batch.ordinal(record)
             let tally: RecordTally
             do {
                 tally = try decoder.decode(record, of: batch, base: base, number: number, chunkOffset: chunkOffset, into: &sink)

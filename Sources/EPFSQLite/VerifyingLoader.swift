@@ -39,7 +39,7 @@ final class VerifyingLoader: TableLoader {
         guard let base = progress.begin(batch, chunk: chunk) else { return }
         var sink = KeyIndexSink(keys: keys, keyPosition: keyPosition)
         for record in 0..<batch.count {
-            let number = firstRecord + record
+            let number = firstRecord + batch.ordinal(record)
             let offset = chunkOffset + Int64(batch.offset(record))
             let tally = try decoder.decode(record, of: batch, base: base, number: number, chunkOffset: chunkOffset, into: &sink)
             progress.counts.add(tally)

@@ -100,8 +100,9 @@ package enum CatalogServer {
     }
 
     /// The read of `query`: the storefront of `country` (Apple's 400
-    /// `[country]` when the catalog has none), then the answer's JSON, or
-    /// the 400 of a value the read refuses.
+    /// `[country]` when the catalog has none; a 400 that says so when the
+    /// catalog was imported without that storefront), then the answer's
+    /// JSON, or the 400 of a value the read refuses.
     private static func reading<Query: APIQuery>(_ query: Query) -> @Sendable (any CatalogQuerying) throws(CatalogError) -> Result<[UInt8], APIError> {
         { reader throws(CatalogError) in
             let storefront: Storefront
@@ -109,6 +110,8 @@ package enum CatalogServer {
                 storefront = try reader.storefront(for: query.country)
             } catch where error.kind == .usage {
                 return .failure(.invalid("country"))
+            } catch where error.kind == .notFound {
+                return .failure(APIError(status: 400, message: error.detail))
             }
             do throws(CatalogError) {
                 return .success(try query.read(from: reader, in: storefront).jsonBytes())

@@ -14,6 +14,10 @@ public struct FeedGenerator: Sendable {
     public var seed: UInt64
     /// Storefronts per application in `application_price`.
     public var storefronts: Int
+    /// Storefront IDs used after the ten built in (`storefrontIDs`), priced
+    /// in USD, when `storefronts` is above ten: real IDs, so that a
+    /// storefront filter (`epf import --storefront`) can name them.
+    public var moreStorefronts: [Int] = []
     /// `export_date` of every row (epoch milliseconds).
     public var exportDate: Int64 = 1_793_491_200_000
 
@@ -40,6 +44,13 @@ public struct FeedGenerator: Sendable {
         ("export_date", "BIGINT"), ("application_id", "INTEGER"), ("retail_price", "DECIMAL(9,3)"),
         ("currency_code", "VARCHAR(20)"), ("storefront_id", "INTEGER"),
     ]
+
+    /// The storefronts prices are written for, with their currencies: the
+    /// built-in ten, then `moreStorefronts`.
+    public var priceStorefronts: [(Int, String)] {
+        let builtIn = Set(Self.storefrontIDs.map(\.0))
+        return Array((Self.storefrontIDs + moreStorefronts.filter { !builtIn.contains($0) }.map { ($0, "USD") }).prefix(storefronts))
+    }
 
     static let storefrontIDs: [(Int, String)] = [
         (143441, "USD"), (143462, "JPY"), (143442, "EUR"), (143443, "EUR"), (143444, "GBP"), (143465, "CNY"),
@@ -83,10 +94,11 @@ public struct FeedGenerator: Sendable {
         try writeHeader(&writer, columns: Self.priceColumns, key: ["application_id", "storefront_id"])
         var random = SplitMix64(seed: seed &+ 0x5EED)
         var row = [UInt8]()
-        let count = min(storefronts, Self.storefrontIDs.count)
+        let priced = priceStorefronts
+        let count = priced.count
         for index in 0..<rows {
             let id = applicationID(index)
-            for (storefront, currency) in Self.storefrontIDs.prefix(count) {
+            for (storefront, currency) in priced {
                 row.removeAll(keepingCapacity: true)
                 append("\(exportDate)", &row); row.append(1)
                 append("\(id)", &row); row.append(1)

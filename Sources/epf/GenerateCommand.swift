@@ -1,4 +1,5 @@
 import ArgumentParser
+import EPFCatalog
 import EPFSynthetic
 import Foundation
 
@@ -21,7 +22,9 @@ struct GenerateCommand: ParsableCommand {
     @Option(name: .long, help: "Seed of the pseudo-random data.")
     var seed: UInt64 = 1
 
-    @Option(name: .long, help: "Storefronts per application in application_price (0 to leave the table out).")
+    @Option(
+        name: .long,
+        help: "Storefronts per application in application_price (0 to leave the table out), up to 176: real storefront IDs, US and JP first.")
     var storefronts: Int = 5
 
     @Flag(
@@ -31,13 +34,15 @@ struct GenerateCommand: ParsableCommand {
 
     func validate() throws {
         guard rows >= 0 else { throw ValidationError("--rows must be 0 or more.") }
-        guard (0...10).contains(storefronts) else { throw ValidationError("--storefronts must be between 0 and 10.") }
+        let most = CountryCode.storefrontIDs.count
+        guard (0...most).contains(storefronts) else { throw ValidationError("--storefronts must be between 0 and \(most).") }
     }
 
     func run() throws {
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            let generator = FeedGenerator(rows: rows, seed: seed, storefronts: storefronts)
+            var generator = FeedGenerator(rows: rows, seed: seed, storefronts: storefronts)
+            generator.moreStorefronts = CountryCode.storefrontIDs.map(Int.init)
             let clock = ContinuousClock.now
             let application = try generator.writeApplication(to: out)
             Console.message("wrote \(application)")

@@ -51,6 +51,13 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var load: LoadOptions
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Keep only these storefronts' rows in tables with a storefront_id column: ISO country codes or storefront IDs, comma-separated (US,JP or 143441); all for every storefront. The catalog remembers the set: later imports keep it; a different set takes a FULL import or --force (see docs/import.md).",
+            valueName: "list"))
+    var storefront: String?
+
     @Flag(name: .long, help: "Print what would be imported and skipped, and why; change nothing.")
     var dryRun = false
 
@@ -79,6 +86,11 @@ struct ImportCommand: ParsableCommand {
         if lake?.isEmpty == true { throw ValidationError("--lake needs a folder.") }
         do {
             _ = try TableFilter(include: include, exclude: exclude)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        do {
+            _ = try storefront.map(StorefrontSet.parse)
         } catch {
             throw ValidationError(error.description)
         }
@@ -111,7 +123,8 @@ struct ImportCommand: ParsableCommand {
 
         let run = ImportRun(
             location: location, command: "import", strict: load.strict, requireMD5: requireMD5, allowShrink: load.allowShrink, restart: load.restart,
-            exclusive: load.exclusive, force: force, jobs: jobs, format: format)
+            exclusive: load.exclusive, force: force, jobs: jobs, format: format,
+            storefronts: try storefront.map(StorefrontSet.parse))
         if !(try run.apply(plan)) {
             throw ExitCode(1)
         }

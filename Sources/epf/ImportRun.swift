@@ -21,6 +21,9 @@ struct ImportRun {
     var force = false
     var jobs = 2
     var format: OutputFormat = .table
+    /// `--storefront`: nil when not given (the catalog's set is kept),
+    /// `.some(nil)` for `all` (`StorefrontChoice`).
+    var storefronts: StorefrontSet?? = nil
 
     /// Imports `plan`. Returns whether every file was applied (true also
     /// when there was nothing to import); throws `ExitCode(1)` when the

@@ -33,8 +33,11 @@ final class ImportSession {
     @discardableResult
     func apply(_ plan: ImportPlan) throws -> [FileReport] {
         let schedule: ImportSchedule
+        let storefronts: StorefrontChoice
         do {
-            schedule = ImportSchedule(plan: plan, applied: try store.appliedFiles(), force: run.force)
+            let applied = try store.appliedFiles()
+            schedule = ImportSchedule(plan: plan, applied: applied, force: run.force)
+            storefronts = try StorefrontChoice(requested: run.storefronts, applied: applied, force: run.force) { schedule.holdsFull }
             try store.confirmUnchanged(schedule.unchangedDownloads)
         } catch {
             Console.message("epf \(run.command): \(error)")
@@ -45,6 +48,10 @@ final class ImportSession {
         }
         scheduled += schedule.units.count
         let progress = ProgressDisplay(live: live, say: say)
+        var options = options
+        options.storefronts = storefronts.kept?.filter
+        options.replacesStorefronts = storefronts.replaces
+        if let note = storefronts.note { say("note: \(note)") }
         let importer = Importer(store: store, options: options) { progress.show($0) }
         let clock = ContinuousClock.now
         let applied = importer.run(schedule.plan(notes: plan.notes))

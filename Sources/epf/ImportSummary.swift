@@ -31,6 +31,8 @@ struct ImportSummary {
             text += "resumed: \(report.path): \(Format.count(report.resumedRows)) of its \(Format.count(report.rows)) rows were loaded by an interrupted earlier import; rows/s counts the \(Format.count(report.rows - report.resumedRows)) rows of this run\n"
         }
         text += "\(applied) file(s) applied, \(failed) failed, \(Format.count(rows)) rows in \(String(format: "%.2f", Format.seconds(elapsed))) s -> \(catalog)"
+        let filtered = reports.filter { $0.status == .applied }.reduce(0) { $0 + $1.counts.filteredRows }
+        if filtered > 0 { text += " (\(Format.count(filtered)) rows of other storefronts left out: --storefront)" }
         return text
     }
 

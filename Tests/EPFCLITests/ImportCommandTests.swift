@@ -159,7 +159,7 @@ struct ImportCommandTests {
         #expect(result.stderr.contains("not enough free disk space to load application: about"), "\(result.stderr)")
         #expect(result.stderr.contains("0.0 MB free where the catalog is. Free space, or import into a catalog on a larger disk (--db)"))
         let tables = try cli.run(["tables", "--db", db, "--format", "csv"])
-        #expect(tables.stdout == "table,rows,last_mode,last_import,export_date,source\n", "\(tables.stdout)")
+        #expect(tables.stdout == "table,rows,last_mode,last_import,export_date,source,storefronts\n", "\(tables.stdout)")
     }
 
     /// Runs `chattr FLAG PATH`; false where the file system or the user

@@ -32,6 +32,22 @@ struct RouteTests {
         }
     }
 
+    @Test(arguments: ServedBy.allCases) func storefrontNotImportedIsA400ThatSaysSo(servedBy: ServedBy) async throws {
+        let catalog = try SampleCatalog(importOptions: ["--storefront", "US,JP"])
+        try await catalog.withClient(servedBy) { client in
+            for path in ["/lookup?id=364709193&country=DE", "/search?term=chess&country=de"] {
+                let refused = try await client.get(path)
+                #expect(refused.status == .badRequest, "\(path)")
+                #expect(
+                    try refused.json["errorMessage"] as? String == "storefront DE was not imported into this catalog (it has US, JP)", "\(refused.text)")
+                #expect(try refused.json["queryParameters"] != nil)
+            }
+            let japan = try await client.get("/lookup?id=364709193&country=JP")
+            #expect(japan.status == .ok)
+            #expect(try japan.json["resultCount"] as? Int == 1)
+        }
+    }
+
     @Test(arguments: ServedBy.allCases) func lookupByProductLinkUsesItsStorefront(servedBy: ServedBy) async throws {
         let catalog = try SampleCatalog()
         try await catalog.withClient(servedBy) { client in

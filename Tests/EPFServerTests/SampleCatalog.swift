@@ -15,10 +15,12 @@ final class SampleCatalog: Sendable {
     let folder: URL
     let path: String
 
-    init() throws {
+    /// - Parameter importOptions: more options of `epf import`
+    ///   (`--storefront US,JP`).
+    init(importOptions: [String] = []) throws {
         folder = try TemporaryFolder.create("epf-server")
         path = folder.appendingPathComponent("catalog.sqlite").path
-        let result = try EPFRunner.run(["import", "--db", path] + SampleFeeds.pathsInOrder, in: folder)
+        let result = try EPFRunner.run(["import", "--db", path] + importOptions + SampleFeeds.pathsInOrder, in: folder)
         try #require(result.status == 0, "\(result.stderr)")
     }
 

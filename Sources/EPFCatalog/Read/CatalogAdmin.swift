@@ -36,6 +36,9 @@ package struct CatalogTableSummary: Sendable, Equatable {
     package var exportDate: Int64?
     /// The file the last import read.
     package var source: String?
+    /// For a table with a `storefront_id` column that an import filters:
+    /// the storefronts it holds (`US, JP`), or `all`.
+    package var storefronts: String?
 
     /// A summary; what the journal does not tell is nil.
     package init(name: String, rows: Int, lastMode: String? = nil, lastImport: String? = nil, exportDate: Int64? = nil, source: String? = nil) {

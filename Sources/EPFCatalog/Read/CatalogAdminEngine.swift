@@ -1,3 +1,6 @@
+import EPFFormat
+import Foundation
+
 /// `CatalogAdmin` written once for every backend, over its
 /// `CatalogAdminSource`: which tables are EPF tables and in which order,
 /// what `epf tables` shows of each, the journal's columns and filters,
@@ -16,7 +19,8 @@ package final class CatalogAdminEngine<Source: CatalogAdminSource>: CatalogAdmin
 
     package func tables(prefix: String? = nil) throws(CatalogError) -> [CatalogTableSummary] {
         try source.attempt("listing the catalog's tables") { () throws(Source.Failure) -> [CatalogTableSummary] in
-            let hasInfo = try source.relations().contains(ImporterTables.tableInfo)
+            let relations = try source.relations()
+            let hasInfo = relations.contains(ImporterTables.tableInfo)
             var applied = Set<String>()
             if hasInfo {
                 try source.forEachRow("SELECT table_name FROM \(quoteIdentifier(ImporterTables.tableInfo))", SQLArguments()) { row in
@@ -26,11 +30,13 @@ package final class CatalogAdminEngine<Source: CatalogAdminSource>: CatalogAdmin
             let names = try source.baseTables()
                 .filter { (!$0.hasPrefix(ImporterTables.prefix) || applied.contains($0)) && $0.hasPrefix(prefix ?? "") }
                 .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let storefronts = try source.storefrontSet(tables: relations)
             let info =
-                "SELECT export_mode, applied_at, export_date, source_path FROM \(quoteIdentifier(ImporterTables.tableInfo)) WHERE table_name = \(source.parameter(1))"
+                "SELECT export_mode, applied_at, export_date, source_path, primary_key FROM \(quoteIdentifier(ImporterTables.tableInfo)) WHERE table_name = \(source.parameter(1))"
             var summaries: [CatalogTableSummary] = []
             for name in names {
                 var summary = CatalogTableSummary(name: name, rows: 0)
+                var primaryKey: [String]?
                 try source.forEachRow("SELECT count(*) FROM \(quoteIdentifier(name))", SQLArguments()) { row in
                     summary.rows = Int(row.integer(0) ?? 0)
                 }
@@ -43,7 +49,12 @@ package final class CatalogAdminEngine<Source: CatalogAdminSource>: CatalogAdmin
                         summary.lastImport = row.text(1)
                         summary.exportDate = row.integer(2)
                         summary.source = row.text(3)
+                        let key = row.text(4).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+                        primaryKey = key
                     }
+                }
+                if let primaryKey, StorefrontFilter.column(columns: try source.columnNames(of: name), primaryKey: primaryKey) != nil {
+                    summary.storefronts = storefronts?.description ?? "all"
                 }
                 summaries.append(summary)
             }

@@ -41,6 +41,9 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
     @usableFromInline let tables: Set<String>
     /// The SQL of a lookup's rows.
     @usableFromInline let queries: CatalogReadQueries
+    /// The storefronts the catalog was imported with (`epf import
+    /// --storefront`); nil: every storefront.
+    let storefronts: StorefrontSet?
 
     /// Opens the catalog `source` reads. Throws when it has no application
     /// table.
@@ -71,6 +74,7 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
             let artistViewURL = tables.contains(names("artist")) ? try source.columnNames(of: names("artist")).contains("view_url") : false
             return (ApplicationColumns.wanted.filter(present.contains), detail, artistViewURL)
         }
+        storefronts = try source.attempt(action) { () throws(Source.Failure) in try source.storefrontSet(tables: tables) }
         self.tables = tables
         self.names = names
         queries = CatalogReadQueries(
@@ -151,10 +155,12 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
     /// catalog's `storefront` table; nil means the United States.
     ///
     /// Throws a `CatalogError` naming the countries the catalog has when
-    /// `country` is not one of them.
+    /// `country` is not one of them (`.usage`), and one naming the
+    /// storefronts imported when the catalog was imported without this one
+    /// (`.notFound`, `StorefrontSet.notImported`).
     @usableFromInline
     package func storefront(for country: String?) throws(CatalogError) -> Storefront {
-        try StorefrontRequest.resolve(
+        let storefront = try StorefrontRequest.resolve(
             country, hasTable: queries.storefrontByID != nil,
             byID: { (id) throws(CatalogError) in
                 try storefrontRow("reading storefront \(id)", queries.storefrontByID, .integer(id))
@@ -173,6 +179,8 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
                     return codes
                 }
             })
+        if let storefronts, !storefronts.ids.contains(storefront.id) { throw storefronts.notImported(storefront) }
+        return storefront
     }
 
     // MARK: Searching

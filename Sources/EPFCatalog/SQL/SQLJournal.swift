@@ -42,7 +42,8 @@ package enum SQLJournal {
             return AppliedFile(
                 id: row[10].asInteger, feed: row[0].textValue, feedDate: row[1].textValue, table: row[2].textValue ?? "",
                 mode: row[3].textValue, exportDate: row[4].asInteger, originSize: row[5].asInteger, originMD5: row[6].textValue,
-                originHash: row[7].textValue, originModified: row[8].asInteger, archiveTables: details?["archiveTables"] as? [String])
+                originHash: row[7].textValue, originModified: row[8].asInteger, archiveTables: details?["archiveTables"] as? [String],
+                storefronts: StorefrontSet.recorded(inDetails: row[9].textValue))
         }
     }
 
