@@ -91,8 +91,8 @@ import Testing
         let imported = try run(["import", "--lake", lake] + SampleFeeds.pathsInOrder, environment: small)
         #expect(imported.status == 0, "\(imported.stderr)")
         let read = try expectEqualToSQLite(lake)
-        #expect(read.rowGroups["application_popularity_per_genre/export_date=2026-11-01"] ?? 0 > 2, "\(read.rowGroups)")
-        #expect(read.rowGroups["application/export_date=2026-11-01"] ?? 0 > 2, "\(read.rowGroups)")
+        #expect(read.rowGroups["application_popularity_per_genre/export_date=2026-11-01/mode=FULL"] ?? 0 > 2, "\(read.rowGroups)")
+        #expect(read.rowGroups["application/export_date=2026-11-01/mode=FULL"] ?? 0 > 2, "\(read.rowGroups)")
     }
 
     /// Killed after a row group of a file was written, then killed inside
@@ -161,7 +161,7 @@ import Testing
         let files = try snapshot(lake)
         #expect(!files.keys.contains { $0.hasSuffix(".tmp") }, "\(files.keys.sorted())")
         let partitions = files.keys.filter { $0.hasSuffix(".parquet") }
-        #expect(partitions == ["application_price/export_date=2026-11-01/part-00000.parquet"], "\(files.keys.sorted())")
+        #expect(partitions == ["application_price/export_date=2026-11-01/mode=FULL/part-00000.parquet"], "\(files.keys.sorted())")
         let journal = try journalLines(lake)
         #expect(journal.map { $0["table"] as? String } == ["application_price"])
     }

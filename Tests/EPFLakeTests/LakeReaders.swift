@@ -19,8 +19,8 @@ enum LakeReaders {
             var onlyInSQLite: [String]
         }
         var tables: [String: Table]
-        /// Rows per `<table>/export_date=...` partition, read with
-        /// `hive_partitioning` over `DIR/*/*/*.parquet`.
+        /// Rows per `<table>/export_date=.../mode=...` partition, read with
+        /// `hive_partitioning` over `DIR/*/*/*/*.parquet`.
         var partitionRows: [String: Int]
         /// Row groups per partition (pyarrow).
         var rowGroups: [String: Int]
@@ -79,8 +79,8 @@ enum LakeReaders {
                 "lakeColumns": lake_cols, "sqliteColumns": sql_cols,
                 "onlyInLake": sorted((ca - cb).elements())[:5], "onlyInSQLite": sorted((cb - ca).elements())[:5]}
         rows = con.execute(
-            f"SELECT regexp_extract(filename, '([^/]+/export_date=)', 1) || strftime(export_date, '%Y-%m-%d'), count(*) "
-            f"FROM read_parquet('{lake}/*/*/*.parquet', hive_partitioning = true, union_by_name = true, filename = true) GROUP BY 1").fetchall()
+            f"SELECT regexp_extract(filename, '([^/]+)/export_date=', 1) || '/export_date=' || strftime(export_date, '%Y-%m-%d') || '/mode=' || mode, count(*) "
+            f"FROM read_parquet('{lake}/*/*/*/*.parquet', hive_partitioning = true, union_by_name = true, filename = true) GROUP BY 1").fetchall()
         out["partitionRows"] = {k: n for k, n in rows}
         out["rowGroups"] = {j["partition"]: pq.ParquetFile(lake + "/" + j["partition"] + "/part-00000.parquet").num_row_groups for j in journal}
         for table, column in [("application", "application_id"), ("application", "export_date"), ("application", "itunes_release_date"),
