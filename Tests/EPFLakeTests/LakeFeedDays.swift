@@ -1,0 +1,29 @@
+import EPFTestSupport
+import Foundation
+import Testing
+
+/// Feed days generated for the lake tests: `epf generate --catalog-tables`
+/// with the day as every row's `export_date` (`--export-date`), FULL or
+/// INCREMENTAL (`--incremental`). A generated application's id depends on
+/// its index only, so an INCREMENTAL day of n rows rewrites the first n
+/// applications (other titles, prices, genres), and a later FULL day of
+/// fewer rows deletes the rest.
+struct LakeFeedDay {
+    /// `YYYY-MM-DD`.
+    var day: String
+    var rows: Int
+    var incremental = false
+
+    /// Generates the day as `<parent>/itunesYYYYMMDD` (the day's number as
+    /// the seed) and returns its path.
+    func generate(in parent: URL) throws -> String {
+        let path = parent.appendingPathComponent("itunes" + day.replacingOccurrences(of: "-", with: "")).path
+        let seed = day.replacingOccurrences(of: "-", with: "")
+        let generated = try EPFRunner.run(
+            ["generate", "--out", path, "--rows", "\(rows)", "--seed", seed, "--storefronts", "2", "--catalog-tables", "--export-date", day]
+                + (incremental ? ["--incremental"] : []),
+            in: parent)
+        #expect(generated.status == 0, "\(generated.stderr)")
+        return path
+    }
+}
