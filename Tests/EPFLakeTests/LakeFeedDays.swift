@@ -14,13 +14,14 @@ struct LakeFeedDay {
     var rows: Int
     var incremental = false
 
-    /// Generates the day as `<parent>/itunesYYYYMMDD` (the day's number as
-    /// the seed) and returns its path.
+    /// Generates the day as `<parent>/itunesYYYYMMDD` (seeded by the day
+    /// and the mode: a FULL and an INCREMENTAL file of one day differ) and
+    /// returns its path.
     func generate(in parent: URL) throws -> String {
         let path = parent.appendingPathComponent("itunes" + day.replacingOccurrences(of: "-", with: "")).path
-        let seed = day.replacingOccurrences(of: "-", with: "")
+        let seed = try #require(Int(day.replacingOccurrences(of: "-", with: ""))) * 2 + (incremental ? 1 : 0)
         let generated = try EPFRunner.run(
-            ["generate", "--out", path, "--rows", "\(rows)", "--seed", seed, "--storefronts", "2", "--catalog-tables", "--export-date", day]
+            ["generate", "--out", path, "--rows", "\(rows)", "--seed", "\(seed)", "--storefronts", "2", "--catalog-tables", "--export-date", day]
                 + (incremental ? ["--incremental"] : []),
             in: parent)
         #expect(generated.status == 0, "\(generated.stderr)")

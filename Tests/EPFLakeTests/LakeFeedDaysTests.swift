@@ -16,9 +16,9 @@ struct LakeFeedDaysTests {
 
     /// Imports `paths` into the lake and the catalog, then compares them.
     @discardableResult
-    func importBoth(_ paths: [String]) throws -> LakeReaders.Comparison {
+    func importBoth(_ paths: [String], options: [String] = []) throws -> LakeReaders.Comparison {
         for store in [["--lake", lake], ["--db", db]] {
-            let imported = try EPFRunner.run(["import"] + store + paths, in: folder)
+            let imported = try EPFRunner.run(["import"] + options + store + paths, in: folder)
             #expect(imported.status == 0, "\(imported.stderr)")
         }
         let read = try LakeReaders.compare(lake: lake, sqlite: db)
@@ -46,11 +46,36 @@ struct LakeFeedDaysTests {
             LakeFeedDay(day: "2026-12-04", rows: 700),
             LakeFeedDay(day: "2026-12-05", rows: 150, incremental: true),
         ].map { try $0.generate(in: folder) }
-        let after = try importBoth(second)
+        // The catalog's genre_application, grown by the INCREMENTAL days, is
+        // more than twice the new FULL: its shrink check would refuse it.
+        let after = try importBoth(second, options: ["--allow-shrink"])
         #expect(after.tables["application"]?.lakeRows == 700)
         #expect(after.tables["application_price"]?.lakeRows == 1400)
         #expect(after.partitionRows["application/export_date=2026-12-01/mode=FULL"] == 1000)
         #expect(after.partitionRows["application/export_date=2026-12-04/mode=FULL"] == 700)
         #expect(after.partitionRows.keys.filter { $0.hasPrefix("application/") }.count == 5)
+    }
+
+    /// A FULL and an INCREMENTAL file of the same day (two download
+    /// folders, `itunes20261201` and `incremental/itunes20261201`), imported
+    /// one after the other: two partitions of that day, `mode=FULL` and
+    /// `mode=INCREMENTAL`, both kept, and the views apply the INCREMENTAL
+    /// one over the FULL one, as the catalog does.
+    @Test func aFullAndAnIncrementalFileOfTheSameDay() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let full = try LakeFeedDay(day: "2026-12-01", rows: 800).generate(in: folder)
+        let incrementalFolder = folder.appendingPathComponent("incremental")
+        try FileManager.default.createDirectory(at: incrementalFolder, withIntermediateDirectories: true)
+        let incremental = try LakeFeedDay(day: "2026-12-01", rows: 250, incremental: true).generate(in: incrementalFolder)
+        try importBoth([full])
+        let read = try importBoth([incremental])
+        #expect(read.partitionRows["application/export_date=2026-12-01/mode=FULL"] == 800)
+        #expect(read.partitionRows["application/export_date=2026-12-01/mode=INCREMENTAL"] == 250)
+        #expect(read.tables["application"]?.lakeRows == 800)
+        let files = try FileManager.default.subpathsOfDirectory(atPath: lake + "/application").filter { $0.hasSuffix(".parquet") }.sorted()
+        #expect(
+            files == [
+                "export_date=2026-12-01/mode=FULL/part-00000.parquet", "export_date=2026-12-01/mode=INCREMENTAL/part-00000.parquet",
+            ])
     }
 }
