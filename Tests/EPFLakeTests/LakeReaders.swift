@@ -128,6 +128,39 @@ enum LakeReaders {
         print(json.dumps(out))
         """#
 
+    /// What a (possibly killed) lake shows DuckDB: the rows of every file
+    /// the `*.parquet` glob finds, by partition (one read of them all with
+    /// `hive_partitioning`: a file without its footer would fail it), and
+    /// each view of `views.sql` (when there is one) as its row count and an
+    /// md5 of its sorted rows.
+    struct Sight: Decodable, Equatable {
+        var partitionRows: [String: Int]
+        var current: [String: String]
+    }
+
+    static let sightScript = #"""
+        import duckdb, glob, hashlib, json, os, sys
+        lake = sys.argv[1]
+        con = duckdb.connect()
+        con.execute("SET TimeZone = 'UTC'")
+        out = {"partitionRows": {}, "current": {}}
+        if glob.glob(lake + "/*/*/*/*.parquet"):
+            rows = con.execute(
+                f"SELECT regexp_extract(filename, '([^/]+/export_date=[^/]+/mode=[^/]+)/[^/]+$', 1), count(*) "
+                f"FROM read_parquet('{lake}/*/*/*/*.parquet', hive_partitioning = true, union_by_name = true, filename = true) GROUP BY 1").fetchall()
+            out["partitionRows"] = {k: n for k, n in rows}
+        if os.path.exists(lake + "/_epf/views.sql"):
+            con.execute(open(lake + "/_epf/views.sql").read())
+            for (name,) in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall():
+                rows = sorted(json.dumps(r, sort_keys=True, default=str) for r in con.sql(f'SELECT * FROM "{name}"').to_arrow_table().to_pylist())
+                out["current"][name] = f"{len(rows)}:" + hashlib.md5("\n".join(rows).encode()).hexdigest()
+        print(json.dumps(out))
+        """#
+
+    static func sight(lake: String) throws -> Sight {
+        try JSONDecoder().decode(Sight.self, from: ReaderPython.run(sightScript, [lake]))
+    }
+
     static func compare(lake: String, sqlite: String) throws -> Comparison {
         try JSONDecoder().decode(Comparison.self, from: ReaderPython.run(compareScript, [lake, sqlite]))
     }
