@@ -27,4 +27,13 @@ struct LakeFeedDay {
         #expect(generated.status == 0, "\(generated.stderr)")
         return path
     }
+
+    /// Imports `paths` into the lake and the SQLite catalog `db` by the
+    /// same command (with `options`), each expected to succeed.
+    static func importInto(lake: String, db: String, _ paths: [String], options: [String] = [], in folder: URL) throws {
+        for store in [["--lake", lake], ["--db", db]] {
+            let imported = try EPFRunner.run(["import"] + options + store + paths, in: folder)
+            #expect(imported.status == 0, "\(imported.stderr)")
+        }
+    }
 }

@@ -17,10 +17,7 @@ struct LakeFeedDaysTests {
     /// Imports `paths` into the lake and the catalog, then compares them.
     @discardableResult
     func importBoth(_ paths: [String], options: [String] = []) throws -> LakeReaders.Comparison {
-        for store in [["--lake", lake], ["--db", db]] {
-            let imported = try EPFRunner.run(["import"] + options + store + paths, in: folder)
-            #expect(imported.status == 0, "\(imported.stderr)")
-        }
+        try LakeFeedDay.importInto(lake: lake, db: db, paths, options: options, in: folder)
         let read = try LakeReaders.compare(lake: lake, sqlite: db)
         try LakeReaders.expectSame(read, journal: try LakeReaders.journal(lake))
         return read

@@ -23,10 +23,7 @@ import Testing
             LakeFeedDay(day: "2026-12-03", rows: 100, incremental: true),
         ].map { try $0.generate(in: folder) }
         let lake = folder.appendingPathComponent("lake").path, db = folder.appendingPathComponent("c.sqlite").path
-        for store in [["--lake", lake], ["--db", db]] {
-            let imported = try EPFRunner.run(["import"] + store + days, in: folder)
-            #expect(imported.status == 0, "\(imported.stderr)")
-        }
+        try LakeFeedDay.importInto(lake: lake, db: db, days, in: folder)
         let views = try EPFRunner.run(["lake", "views", "--lake", lake, "--engine", "spark"], in: folder)
         #expect(views.status == 0, "\(views.stderr)")
         let viewsFile = folder.appendingPathComponent("spark.sql").path
