@@ -15,8 +15,8 @@ import Foundation
 ///
 /// A loader (`LakeTableLoader`) writes a file's rows to a temporary file in
 /// the table's folder and syncs it; `apply` renames each into its
-/// partition (replacing a partition of the same day that an interrupted or
-/// forced run left), syncs the folders, then appends the journal lines and
+/// partition (replacing a partition of the same day and mode that an
+/// interrupted or forced run left), syncs the folders, then appends the journal lines and
 /// syncs the journal. A reader sees a day whole or not at all; an apply
 /// that fails removes the days it renamed into place; a kill before the
 /// journal line leaves a partition that the rerun writes again.

@@ -9,14 +9,10 @@ import EPFFormat
 /// part of it: the views read them from the partition paths
 /// (`export_date=YYYY-MM-DD/mode=FULL|INCREMENTAL`), so a view stays right
 /// for every day written after it, read from the folder alone.
-package struct LakeTableShape: Equatable, Sendable {
+package struct LakeTableShape: Sendable {
     package var table: String
     package var columns: [(name: String, type: LakeColumn)]
     package var key: [String]
-
-    package static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.table == rhs.table && lhs.key == rhs.key && lhs.columns.elementsEqual(rhs.columns) { $0.name == $1.name && $0.type == $1.type }
-    }
 
     /// One shape per table of the journal, sorted by table name.
     package static func shapes(of lines: [LakeJournalLine]) -> [LakeTableShape] {

@@ -23,7 +23,7 @@ struct LakeViewsCommand: ParsableCommand {
             each key winning; rows absent from the newest FULL day are gone. The days and their \
             modes are read from the partition paths, so the views stay right as days are added. \
             DuckDB: read_parquet over the files (also in DIR/_epf/views.sql). Spark SQL: \
-            temporary views USING parquet. Trino: a Hive connector table per lake table, its \
+            temporary views over parquet.`glob`. Trino: a Hive connector table per lake table, its \
             partitions synced, and the view. See docs/lake.md.
             """)
 
@@ -40,7 +40,7 @@ struct LakeViewsCommand: ParsableCommand {
             valueName: "uri"))
     var location: String?
 
-    @Option(name: .long, help: ArgumentHelp("Trino only: the catalog.schema of the tables and views.", valueName: "catalog.schema"))
+    @Option(name: .long, help: ArgumentHelp("Trino only: the catalog.schema of the tables and views (default: hive.epf).", valueName: "catalog.schema"))
     var schema: String?
 
     func validate() throws {
