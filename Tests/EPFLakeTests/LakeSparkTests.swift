@@ -8,7 +8,8 @@ import Testing
 /// (the SQL of `epf lake views --engine spark`) equals the SQLite catalog of
 /// the same import, value by value. Needs `pyspark` and Java 17 beside
 /// `$EPF_PYTHON` (`scripts/python-env`, `scripts/install-system-packages`):
-/// a python without pyspark fails the test. About 30 s, most of it the JVM.
+/// a python without pyspark fails the test. 70-80 s on two shared cores,
+/// the JVM's start about 12 s of it.
 @Suite struct LakeSparkTests {
     let folder: URL
 
