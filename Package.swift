@@ -130,7 +130,7 @@ let package = Package(
         .executableTarget(
             name: "epf",
             dependencies: [
-                "EPFFormat", "EPFInput", "EPFCatalog", "EPFLocation", "EPFImport", "EPFSynthetic", "EPFFetch",
+                "EPFFormat", "EPFInput", "EPFCatalog", "EPFLocation", "EPFLake", "EPFImport", "EPFSynthetic", "EPFFetch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -6,20 +6,27 @@ import Foundation
 /// exportDate, mode, rows, repairedRows, skippedRows, sourcePath,
 /// sourceSize, startedAt, finishedAt, status, message, details, originSize,
 /// originMD5, originHash, originModified), with the partition it wrote
-/// (`<table>/export_date=YYYY-MM-DD`) and the file's key (`key`), all in
+/// (`<table>/export_date=YYYY-MM-DD/mode=FULL|INCREMENTAL`), the file's key
+/// (`key`), columns (`columns`) and their declared types (`dbTypes`), all in
 /// one flat JSON object.
 package struct LakeJournalLine: Codable, Equatable, Sendable {
     package var entry: JournalEntry
     package var partition: String
     /// The file's `#primaryKey` columns (empty: no key).
     package var key: [String]
+    /// The file's columns and their `#dbTypes`, for the views of engines
+    /// that declare a table's columns (Trino).
+    package var columns: [String]
+    package var dbTypes: [String]
 
-    enum Keys: String, CodingKey { case partition, key }
+    enum Keys: String, CodingKey { case partition, key, columns, dbTypes }
 
-    package init(entry: JournalEntry, partition: String, key: [String]) {
+    package init(entry: JournalEntry, partition: String, key: [String], columns: [String], dbTypes: [String]) {
         self.entry = entry
         self.partition = partition
         self.key = key
+        self.columns = columns
+        self.dbTypes = dbTypes
     }
 
     package init(from decoder: any Decoder) throws {
@@ -27,6 +34,8 @@ package struct LakeJournalLine: Codable, Equatable, Sendable {
         let container = try decoder.container(keyedBy: Keys.self)
         partition = try container.decode(String.self, forKey: .partition)
         key = try container.decode([String].self, forKey: .key)
+        columns = try container.decode([String].self, forKey: .columns)
+        dbTypes = try container.decode([String].self, forKey: .dbTypes)
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -34,6 +43,8 @@ package struct LakeJournalLine: Codable, Equatable, Sendable {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(partition, forKey: .partition)
         try container.encode(key, forKey: .key)
+        try container.encode(columns, forKey: .columns)
+        try container.encode(dbTypes, forKey: .dbTypes)
     }
 
     /// As `appliedFiles()` lists it; `id` is the line's number (from 1).

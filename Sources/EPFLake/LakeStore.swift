@@ -6,15 +6,17 @@ import Foundation
 /// history, one Hive partition per applied table file.
 ///
 /// ```
-/// DIR/<table>/export_date=YYYY-MM-DD/part-00000.parquet
+/// DIR/<table>/export_date=YYYY-MM-DD/mode=FULL/part-00000.parquet
+/// DIR/<table>/export_date=YYYY-MM-DD/mode=INCREMENTAL/part-00000.parquet
 /// DIR/_epf/journal.jsonl       one line per applied file (LakeJournalLine)
+/// DIR/_epf/views.sql           DuckDB views <table>_current (LakeViews)
 /// DIR/_epf/import.lock         one import at a time
 /// ```
 ///
 /// A loader (`LakeTableLoader`) writes a file's rows to a temporary file in
 /// the table's folder and syncs it; `apply` renames each into its
-/// partition (replacing a partition of the same day that an interrupted or
-/// forced run left), syncs the folders, then appends the journal lines and
+/// partition (replacing a partition of the same day and mode that an
+/// interrupted or forced run left), syncs the folders, then appends the journal lines and
 /// syncs the journal. A reader sees a day whole or not at all; an apply
 /// that fails removes the days it renamed into place; a kill before the
 /// journal line leaves a partition that the rerun writes again.
@@ -88,7 +90,8 @@ public final class LakeStore: CatalogStore {
     }
 
     /// The partition a staged file goes to: its first row's `export_date`
-    /// as a UTC day, else (a file without rows) its feed's date.
+    /// as a UTC day, else (a file without rows) its feed's date, and its
+    /// export mode (a FULL and an INCREMENTAL file of one day do not clash).
     func partition(of table: StagedTable, entry: JournalEntry) throws -> String {
         let day: String
         if let exportDate = table.firstExportDate {
@@ -100,7 +103,7 @@ public final class LakeStore: CatalogStore {
                 .failed, detail: "\(table.target.sourceName) has no rows and no feed date: its day is unknown",
                 hint: "Import it from its feed folder (itunesYYYYMMDD/...), whose name gives the day")
         }
-        return "\(table.target.table)/export_date=\(day)"
+        return LakePartition.path(table: table.target.table, day: day, mode: table.target.header.exportMode.rawValue)
     }
 
     public func apply(_ staged: [StagedTable], journal entries: [JournalEntry]) throws -> [ApplyOutcome] {
@@ -120,8 +123,12 @@ public final class LakeStore: CatalogStore {
                 guard rename(table.stagingName, final) == 0 else { throw LakeJournal.error("rename", "\(table.stagingName) to \(final)") }
                 placed.append(final)
                 try Self.syncFolder(folder)
+                try Self.syncFolder((folder as NSString).deletingLastPathComponent)
                 try Self.syncFolder(path + "/" + table.target.table)
-                lines.append(LakeJournalLine(entry: entry, partition: partition, key: table.target.header.primaryKey))
+                let header = table.target.header
+                lines.append(
+                    LakeJournalLine(
+                        entry: entry, partition: partition, key: header.primaryKey, columns: header.columns, dbTypes: header.types.map(\.declared)))
             }
             hooks.reach(.inApply)
             try journal.append(lines)

@@ -16,7 +16,7 @@ struct EPF: ParsableCommand {
         subcommands: [
             ImportCommand.self, VerifyCommand.self, TablesCommand.self, LookupCommand.self, SearchCommand.self, SQLCommand.self, HistoryCommand.self,
             FetchCommand.self, GenerateCommand.self, ServeCommand.self,
-            SyncCommand.self,
+            SyncCommand.self, LakeCommand.self,
         ]
     )
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EPFCatalog
+import EPFFormat
 import EPFSynthetic
 import Foundation
 
@@ -32,7 +33,26 @@ struct GenerateCommand: ParsableCommand {
         help: "Also write storefront, genre, genre_application, artist, artist_application, device_type and application_device_type (a catalog to query).")
     var catalogTables = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The export_date of every row, a UTC day (default: 2026-11-01).", valueName: "yyyy-mm-dd"))
+    var exportDate: String?
+
+    @Flag(name: .long, help: "Write INCREMENTAL files (#exportMode:INCREMENTAL) instead of FULL ones.")
+    var incremental = false
+
+    /// `--export-date` as epoch milliseconds.
+    var exportMilliseconds: Int64? {
+        guard let exportDate else { return nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.date(from: exportDate).map { Int64($0.timeIntervalSince1970 * 1000) }
+    }
+
     func validate() throws {
+        if exportDate != nil && exportMilliseconds == nil { throw ValidationError("--export-date takes a day as YYYY-MM-DD.") }
         guard rows >= 0 else { throw ValidationError("--rows must be 0 or more.") }
         let most = CountryCode.storefrontIDs.count
         guard (0...most).contains(storefronts) else { throw ValidationError("--storefronts must be between 0 and \(most).") }
@@ -43,6 +63,8 @@ struct GenerateCommand: ParsableCommand {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             var generator = FeedGenerator(rows: rows, seed: seed, storefronts: storefronts)
             generator.moreStorefronts = CountryCode.storefrontIDs.map(Int.init)
+            if let exportMilliseconds { generator.exportDate = exportMilliseconds }
+            if incremental { generator.exportMode = .incremental }
             let clock = ContinuousClock.now
             let application = try generator.writeApplication(to: out)
             Console.message("wrote \(application)")

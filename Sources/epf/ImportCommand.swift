@@ -36,7 +36,7 @@ struct ImportCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Import into a Parquet lake in this folder instead of a catalog: one partition per table file, DIR/<table>/export_date=YYYY-MM-DD/part-00000.parquet (see docs/lake.md).",
+            "Import into a Parquet lake in this folder instead of a catalog: one partition per table file, DIR/<table>/export_date=YYYY-MM-DD/mode=FULL|INCREMENTAL/part-00000.parquet (see docs/lake.md).",
             valueName: "dir"))
     var lake: String?
 
