@@ -61,13 +61,15 @@ public final class RecordParser: @unchecked Sendable {
     public func parse(
         _ chunk: UnsafeRawBufferPointer, from: Int, isFinal: Bool, recordsBefore: Int, into batch: RecordBatch
     ) -> Int {
-        // One branch a batch picks the row loop built for the separators.
+        // One branch per batch picks the row loop built for the separators:
+        // the relational one has its separators as constants.
         if separators.isRelational {
             return parseRows(RelationalRows(), chunk, from: from, isFinal: isFinal, recordsBefore: recordsBefore, into: batch)
         }
         return parseRows(SeparatedRows(separators), chunk, from: from, isFinal: isFinal, recordsBefore: recordsBefore, into: batch)
     }
 
+    /// `parse` over the rows of one layout.
     @inline(__always)
     func parseRows<Layout: RowLayout>(
         _ layout: Layout, _ chunk: UnsafeRawBufferPointer, from: Int, isFinal: Bool, recordsBefore: Int, into batch: RecordBatch

@@ -199,7 +199,7 @@ struct ResumeTests {
         }
     }
 
-    @Test("A checkpoint resumes only the same file (path, size, modification time) with the same header and storefront filter")
+    @Test("A checkpoint resumes only the same file (path, size, modification time) with the same header, storefront filter and separators")
     func checkpointOfAnotherFile() throws {
         let database = try TestDatabase()
         let bytes = try FeedGenerator(rows: 1_000, seed: 3).applicationBytes()
