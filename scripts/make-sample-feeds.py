@@ -620,6 +620,21 @@ def main():
     write_table(os.path.join(it2, "genre_application"), GENRE_APPLICATION_COLUMNS,
                 ["genre_id", "application_id"], "INCREMENTAL", genre_application_rows(NEW_APPS, DAY2), "E")
 
+    # --- EPF Flat: the day-1 apps of the US store as Apple's flat layout
+    # (epf-flat/v1/full/<country>/), newline rows and tab fields; a flat
+    # file cannot carry a newline or tab in a field, so those become spaces.
+    write_flat(os.path.join(it1, "application"), os.path.join(out, "epf-flat", "v1", "full", "usa", "application.txt"))
+
+
+def write_flat(relational, path):
+    """Write the EPF Relational table file `relational` as an EPF Flat file."""
+    with open(relational, "rb") as f:
+        rows = f.read().split(RS)[:-1]
+    flat = [row.replace(b"\r", b" ").replace(b"\n", b" ").replace(b"\t", b" ").replace(FS, b"\t") for row in rows]
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(b"".join(row + b"\n" for row in flat))
+
 
 if __name__ == "__main__":
     main()

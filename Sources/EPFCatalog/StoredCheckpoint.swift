@@ -32,8 +32,8 @@ package struct StoredCheckpoint: Sendable {
     }
 
     /// Whether a load of `target` may go on from this checkpoint: made for
-    /// the same file (path, size, modification time), the same header and
-    /// the same storefront filter.
+    /// the same file (path, size, modification time), the same header, the
+    /// same storefront filter and the same separators.
     package func resumes(_ target: StagingTarget) -> Bool {
         guard let wanted = target.source else { return false }
         return source == wanted && header == EPFHeaderSignature(target.header).text

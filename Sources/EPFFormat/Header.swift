@@ -56,7 +56,13 @@ public enum HeaderParser {
 
     /// Parses the header from `bytes`, the start of a file. `isComplete`
     /// says `bytes` is the whole file (so running out of bytes is final).
-    public static func parse(_ bytes: UnsafeRawBufferPointer, isComplete: Bool) throws(FormatError) -> Result {
+    /// `separators` end the header rows and split their names, as they do
+    /// the data rows.
+    public static func parse(
+        _ bytes: UnsafeRawBufferPointer, isComplete: Bool, separators: Separators = .relational
+    ) throws(FormatError) -> Result {
+        let rowEnd = separators.record.count
+        let field = Character(UnicodeScalar(separators.field))
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0 else {
             if isComplete {
                 throw FormatError(
@@ -80,8 +86,8 @@ public enum HeaderParser {
         }
 
         // Row 1: the column names.
-        let firstTerminator = findRecordTerminator(base, from: 0, end: end)
-        if findWindowsRowEnd(base, from: 0, end: firstTerminator ?? end) != nil {
+        let firstTerminator = separators.findRecordEnd(base, from: 0, end: end)
+        if separators.isRelational, findWindowsRowEnd(base, from: 0, end: firstTerminator ?? end) != nil {
             throw windowsLineEnds(row: 1, offset: 0)
         }
         guard let firstEnd = firstTerminator else {
@@ -90,11 +96,11 @@ public enum HeaderParser {
             throw FormatError(
                 binary ? .notEPF : .missingHeader, headerRow: 1, byteOffset: 0,
                 detail: binary
-                    ? "this is not an EPF table file: no 0x02 0x0A row end in \(end) bytes of binary data"
-                    : "the header row is not terminated by 0x02 0x0A",
+                    ? "this is not an EPF table file: no \(separators.recordBytes) row end in \(end) bytes of binary data"
+                    : "the header row is not terminated by \(separators.recordBytes)",
                 hint: "The file is truncated or not an EPF table file; download it again")
         }
-        let columns = splitNames(base, from: 1, end: firstEnd)
+        let columns = splitNames(base, from: 1, end: firstEnd, field: field)
         if let problem = checkColumnNames(columns) {
             throw FormatError(
                 .badHeader, headerRow: 1, byteOffset: 0, detail: problem,
@@ -107,24 +113,24 @@ public enum HeaderParser {
         var mode: ExportMode?
         var warnings: [String] = []
         var row = 1
-        var position = firstEnd + 2
+        var position = firstEnd + rowEnd
         var cutRow: (row: Int, offset: Int)?
 
         while position < end {
             // A row that is not a tag ends the header.
             guard base[position] == EPFByte.hash else { break }
-            let terminator = findRecordTerminator(base, from: position, end: end)
-            if findWindowsRowEnd(base, from: position, end: terminator ?? end) != nil {
+            let terminator = separators.findRecordEnd(base, from: position, end: end)
+            if separators.isRelational, findWindowsRowEnd(base, from: position, end: terminator ?? end) != nil {
                 throw windowsLineEnds(row: row + 1, offset: position)
             }
-            guard let rowEnd = terminator else {
+            guard let terminator else {
                 if !isComplete && end < maximumHeaderBytes { return .needMoreBytes }
                 // An unterminated tail: the record scanner reports it, unless
                 // the header it cut is incomplete (then `finish` says so).
                 cutRow = (row + 1, position)
                 break
             }
-            let text = String(decoding: UnsafeRawBufferPointer(start: base + position, count: rowEnd - position), as: UTF8.self)
+            let text = String(decoding: UnsafeRawBufferPointer(start: base + position, count: terminator - position), as: UTF8.self)
             if text.hasPrefix("##") {
                 // ##legal: licence text.
             } else if let colon = text.firstIndex(of: ":"), isTagName(text[text.index(after: text.startIndex)..<colon]) {
@@ -135,9 +141,9 @@ public enum HeaderParser {
                 row += 1
                 switch tag {
                 case "primaryKey":
-                    declaredKey = value.isEmpty ? [] : value.split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
+                    declaredKey = value.isEmpty ? [] : value.split(separator: field, omittingEmptySubsequences: false).map(String.init)
                 case "dbTypes":
-                    typeNames = value.split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
+                    typeNames = value.split(separator: field, omittingEmptySubsequences: false).map(String.init)
                     typesRow = (row, position)
                 case "exportMode":
                     guard let parsed = ExportMode(rawValue: value.uppercased()) else {
@@ -150,13 +156,13 @@ public enum HeaderParser {
                 default:
                     warnings.append("header row \(row): unknown tag #\(tag): skipped")
                 }
-                position = rowEnd + 2
+                position = terminator + rowEnd
                 continue
             } else {
                 break  // a data row that happens to start with '#'
             }
             row += 1
-            position = rowEnd + 2
+            position = terminator + rowEnd
         }
         if !isComplete && position >= end && end < maximumHeaderBytes { return .needMoreBytes }
         return .header(try finish())
@@ -165,7 +171,7 @@ public enum HeaderParser {
             if let cutRow, typeNames == nil || mode == nil {
                 throw FormatError(
                     .truncated, headerRow: cutRow.row, byteOffset: Int64(cutRow.offset),
-                    detail: "the file ends inside its header (header row \(cutRow.row) has no 0x02 0x0A row end)",
+                    detail: "the file ends inside its header (header row \(cutRow.row) has no \(separators.recordBytes) row end)",
                     hint: "The download was cut short; download the file again")
             }
             guard let typeNames else {
@@ -217,9 +223,9 @@ public enum HeaderParser {
             hint: "Download the file again and copy it as binary (EPF rows end in 0x02 0x0A only)")
     }
 
-    static func splitNames(_ base: UnsafePointer<UInt8>, from: Int, end: Int) -> [String] {
+    static func splitNames(_ base: UnsafePointer<UInt8>, from: Int, end: Int, field: Character) -> [String] {
         let text = String(decoding: UnsafeRawBufferPointer(start: base + from, count: end - from), as: UTF8.self)
-        return text.split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
+        return text.split(separator: field, omittingEmptySubsequences: false).map(String.init)
     }
 
     static func checkColumnNames(_ columns: [String]) -> String? {

@@ -22,6 +22,8 @@ public final class RecordParser: @unchecked Sendable {
     public let checksText: Bool
     /// Leaves out the records of storefronts an import does not keep.
     let storefronts: StorefrontProbe?
+    /// The bytes that end rows and split fields.
+    public let separators: Separators
 
     /// - Parameter checksText: check every row for invalid UTF-8 and NUL
     ///   bytes (flagging it `.needsTextRepair`). Turning it off measures the
@@ -30,10 +32,15 @@ public final class RecordParser: @unchecked Sendable {
     /// - Parameter storefronts: the storefronts to keep (`epf import
     ///   --storefront`): a record of another one is counted in the batch's
     ///   `dropped` and not split, checked or stored (`StorefrontProbe`).
-    public init(header: EPFHeader, checksText: Bool = true, storefronts: StorefrontFilter? = nil) {
+    /// - Parameter separators: how rows end and fields split (EPF
+    ///   Relational unless the file is EPF Flat or named otherwise).
+    public init(
+        header: EPFHeader, checksText: Bool = true, storefronts: StorefrontFilter? = nil, separators: Separators = .relational
+    ) {
         self.header = header
         self.checksText = checksText
-        self.storefronts = StorefrontProbe(storefronts, header: header)
+        self.separators = separators
+        self.storefronts = StorefrontProbe(storefronts, header: header, field: separators.field)
         columnCount = header.columns.count
         kinds = header.types.map(\.kind)
         freeTextColumns = kinds.indices.filter { header.types[$0].kind == .freeText }
@@ -48,11 +55,24 @@ public final class RecordParser: @unchecked Sendable {
     /// is damaged. Returns the offset where the next call should start.
     ///
     /// `chunk` must end on a row boundary unless `isFinal` (the end of the
-    /// file): bytes after the last `0x02 0x0A` of a final chunk are a
+    /// file): bytes after the last record separator of a final chunk are a
     /// truncated row. `recordsBefore` counts the data records already parsed
     /// from this chunk, for record numbers in errors.
     public func parse(
         _ chunk: UnsafeRawBufferPointer, from: Int, isFinal: Bool, recordsBefore: Int, into batch: RecordBatch
+    ) -> Int {
+        // One branch per batch picks the row loop built for the separators:
+        // the relational one has its separators as constants.
+        if separators.isRelational {
+            return parseRows(RelationalRows(), chunk, from: from, isFinal: isFinal, recordsBefore: recordsBefore, into: batch)
+        }
+        return parseRows(SeparatedRows(separators), chunk, from: from, isFinal: isFinal, recordsBefore: recordsBefore, into: batch)
+    }
+
+    /// `parse` over the rows of one layout.
+    @inline(__always)
+    func parseRows<Layout: RowLayout>(
+        _ layout: Layout, _ chunk: UnsafeRawBufferPointer, from: Int, isFinal: Bool, recordsBefore: Int, into batch: RecordBatch
     ) -> Int {
         batch.reset()
         batch.firstRecordInChunk = recordsBefore
@@ -60,7 +80,7 @@ public final class RecordParser: @unchecked Sendable {
         let end = chunk.count
         var position = from
         while position < end, batch.count < batch.capacity {
-            guard let terminator = findRecordTerminator(base, from: position, end: end) else {
+            guard let terminator = layout.findRecordEnd(base, from: position, end: end) else {
                 if isFinal {
                     batch.fault = unterminatedTail(base, from: position, end: end, record: recordsBefore + batch.records + 1)
                 }
@@ -79,7 +99,7 @@ public final class RecordParser: @unchecked Sendable {
                 if let written = footerValue(base + position, terminator - position) {
                     batch.footer = written
                     batch.footerOffset = position
-                    let next = terminator + 2
+                    let next = terminator + layout.recordLength
                     if next < end {
                         batch.fault = FormatError(
                             .dataAfterFooter, record: recordsBefore + batch.records + 1, byteOffset: Int64(next),
@@ -90,20 +110,20 @@ public final class RecordParser: @unchecked Sendable {
                 }
                 if terminator - position >= 2, base[position + 1] == EPFByte.hash {
                     batch.skippedCommentRows += 1
-                    position = terminator + 2
+                    position = terminator + layout.recordLength
                     continue
                 }
             }
             if let storefronts, !storefronts.keeps(base, start: position, end: terminator) {
                 batch.dropped += 1
-                position = terminator + 2
+                position = terminator + layout.recordLength
                 continue
             }
-            if let fault = split(base, start: position, end: terminator, into: batch) {
+            if let fault = split(layout, base, start: position, end: terminator, into: batch) {
                 batch.fault = fault.shifted(records: recordsBefore + batch.records, bytes: 0)
                 return position
             }
-            position = terminator + 2
+            position = terminator + layout.recordLength
         }
         return position
     }
@@ -111,14 +131,16 @@ public final class RecordParser: @unchecked Sendable {
     /// Splits one row into the next slot of `batch`; returns a fault (record
     /// number 1, to be shifted) when the row cannot be aligned.
     @inline(__always)
-    func split(_ base: UnsafePointer<UInt8>, start: Int, end: Int, into batch: RecordBatch) -> FormatError? {
+    func split<Layout: RowLayout>(
+        _ layout: Layout, _ base: UnsafePointer<UInt8>, start: Int, end: Int, into batch: RecordBatch
+    ) -> FormatError? {
         var count = 0
         var fieldStart = start
         while true {
             if count == rawCapacity { growScratch() }
             rawStarts[count] = fieldStart
             count += 1
-            guard let hit = memchr(base + fieldStart, Int32(EPFByte.fieldSeparator), end - fieldStart) else { break }
+            guard let hit = memchr(base + fieldStart, Int32(layout.field), end - fieldStart) else { break }
             fieldStart = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
         }
         let slot = batch.count
@@ -130,13 +152,13 @@ public final class RecordParser: @unchecked Sendable {
             }
             spans[columnCount - 1] = FieldSpan(start: rawStarts[columnCount - 1], end: end)
         } else if count > columnCount {
-            if findWindowsRowEnd(base, from: start, end: end) != nil {
+            if separators.isRelational, findWindowsRowEnd(base, from: start, end: end) != nil {
                 return Self.windowsLineEnds(record: 1, offset: start)
             }
             guard let chosen = rejoin(base, fieldCount: count, rowEnd: end, into: spans) else {
                 return FormatError(
                     .tooManyFields, record: 1, byteOffset: Int64(start),
-                    detail: "the row has \(count) fields but the header has \(columnCount) columns, and no free-text (LONGTEXT/CLOB) column can take the extra 0x01 bytes",
+                    detail: "the row has \(count) fields but the header has \(columnCount) columns, and no free-text (LONGTEXT/CLOB) column can take the extra \(separators.fieldByte) bytes",
                     hint: "The row is damaged; fix it by hand or ask Apple for a corrected file")
             }
             flags.insert(.rejoined)
@@ -198,18 +220,18 @@ public final class RecordParser: @unchecked Sendable {
         let tag = Self.footerTag
         let length = min(end - position, tag.count)
         let isFooter = length > 1 && (0..<length).allSatisfy { base[position + $0] == tag[$0] }
-        if findWindowsRowEnd(base, from: position, end: end) != nil {
+        if separators.isRelational, findWindowsRowEnd(base, from: position, end: end) != nil {
             return Self.windowsLineEnds(record: isFooter ? nil : record, offset: position)
         }
         if isFooter {
             return FormatError(
                 .truncated, byteOffset: Int64(position),
-                detail: "the file ends inside its #recordsWritten footer row (\(end - position) bytes, no 0x02 0x0A row end)",
+                detail: "the file ends inside its #recordsWritten footer row (\(end - position) bytes, no \(separators.recordBytes) row end)",
                 hint: "The download was cut short; download the file again")
         }
         return FormatError(
             .truncated, record: record, byteOffset: Int64(position),
-            detail: "the file ends inside a row (\(end - position) bytes after the last 0x02 0x0A, no row end)",
+            detail: "the file ends inside a row (\(end - position) bytes after the last \(separators.recordBytes), no row end)",
             hint: "The download was cut short; download the file again")
     }
 

@@ -64,13 +64,16 @@ struct StorefrontProbe {
     /// end).
     let separators: Int
     let fromEnd: Bool
+    /// The field separator of the file.
+    let field: UInt8
 
     /// The probe of `filter` for a table of `header`; nil when the table is
     /// loaded whole (`StorefrontFilter.column(in:)`).
-    init?(_ filter: StorefrontFilter?, header: EPFHeader) {
+    init?(_ filter: StorefrontFilter?, header: EPFHeader, field: UInt8) {
         guard let filter, let column = StorefrontFilter.column(in: header) else { return nil }
         let after = header.columns.count - 1 - column
         self.filter = filter
+        self.field = field
         fromEnd = after < column
         separators = fromEnd ? after : column
     }
@@ -88,7 +91,7 @@ struct StorefrontProbe {
             var found = false
             while index > start {
                 index -= 1
-                guard base[index] == EPFByte.fieldSeparator else { continue }
+                guard base[index] == field else { continue }
                 if seen == separators {
                     fieldStart = index + 1
                     found = true
@@ -100,10 +103,10 @@ struct StorefrontProbe {
             if !found { return true }
         } else {
             for _ in 0..<separators {
-                guard let hit = memchr(base + fieldStart, Int32(EPFByte.fieldSeparator), end - fieldStart) else { return true }
+                guard let hit = memchr(base + fieldStart, Int32(field), end - fieldStart) else { return true }
                 fieldStart = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
             }
-            if let hit = memchr(base + fieldStart, Int32(EPFByte.fieldSeparator), end - fieldStart) {
+            if let hit = memchr(base + fieldStart, Int32(field), end - fieldStart) {
                 fieldEnd = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
             }
         }

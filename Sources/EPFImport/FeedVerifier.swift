@@ -171,6 +171,7 @@ package final class FeedVerifier {
             strict: options.strict, chunkSize: options.chunkSize, requireMD5: options.requireMD5, allowShrink: true,
             allowIncrementalWithoutFull: true)
         importOptions.chunksInFlight = ImportOptions().chunksInFlight
+        importOptions.separators = plan.separators
         let events = self.events
         let importer = Importer(store: store, options: importOptions) { event in
             switch event {

@@ -1,3 +1,4 @@
+import EPFFormat
 import EPFInput
 import Foundation
 
@@ -75,6 +76,9 @@ public struct ImportPlan: Sendable, Equatable {
     package var units: [ImportUnit]
     /// Things the user should know about the paths (files ignored, ...).
     public var notes: [String]
+    /// How the files' rows end and fields split, as planned: what the
+    /// schedule reads their headers with.
+    package var separators = Separators.relational
 
     /// Files known before reading (a feed archive counts as one).
     public var fileCount: Int { units.reduce(0) { $0 + $1.files.count + ($1.archive == nil ? 0 : 1) } }
@@ -128,7 +132,14 @@ public enum ImportPlanner {
     /// (`itunes20261101.tbz`), or a download folder holding feeds at any
     /// depth, whose feeds are planned in date order (which of them to apply
     /// is decided against the journal by `ImportSchedule`).
-    public static func plan(paths: [String], filter: TableFilter, tablePrefix: String = "") throws(PlanError) -> ImportPlan {
+    ///
+    /// `separators` are how the files are read (EPF Flat, custom); with
+    /// `extensions` (EPF Flat) file names may carry an extension, which is
+    /// not part of the table's name (`application.txt` is `application`).
+    public static func plan(
+        paths: [String], filter: TableFilter, tablePrefix: String = "", separators: Separators = .relational, extensions: Bool = false
+    ) throws(PlanError) -> ImportPlan {
+        let naming = Naming(extensions: extensions)
         var units: [ImportUnit] = []
         var notes: [String] = []
         // The feeds of every download folder named, in one date order, placed
@@ -148,17 +159,17 @@ public enum ImportPlanner {
                 let feeds = try FeedDiscovery.feeds(under: trimmed, notes: &notes)
                 for feed in feeds {
                     var unit = feed.isArchive
-                        ? try fileUnit(feed.path, filter: filter, tablePrefix: tablePrefix, notes: &notes)
-                        : try folderUnit(feed.path, filter: filter, tablePrefix: tablePrefix, notes: &notes)
+                        ? try fileUnit(feed.path, filter: filter, tablePrefix: tablePrefix, naming: naming, notes: &notes)
+                        : try folderUnit(feed.path, filter: filter, tablePrefix: tablePrefix, naming: naming, notes: &notes)
                     unit?.fromDownloadTree = true
                     if let unit { treeUnits.append(unit) }
                 }
                 if feeds.isEmpty { notes.append("\(path): no feeds found") }
             } else if isDirectory.boolValue {
-                if let unit = try folderUnit(trimmed, filter: filter, tablePrefix: tablePrefix, notes: &notes) {
+                if let unit = try folderUnit(trimmed, filter: filter, tablePrefix: tablePrefix, naming: naming, notes: &notes) {
                     units.append(unit)
                 }
-            } else if let unit = try fileUnit(trimmed, filter: filter, tablePrefix: tablePrefix, notes: &notes) {
+            } else if let unit = try fileUnit(trimmed, filter: filter, tablePrefix: tablePrefix, naming: naming, notes: &notes) {
                 units.append(unit)
             }
         }
@@ -168,14 +179,28 @@ public enum ImportPlanner {
             }.map(\.element)
             units.insert(contentsOf: ordered, at: treePosition)
         }
-        return ImportPlan(units: units, notes: notes)
+        return ImportPlan(units: units, notes: notes, separators: separators)
+    }
+
+    /// How file names map to tables: EPF names have no extension; EPF Flat
+    /// names may have one.
+    package struct Naming {
+        package var extensions = false
+
+        package init(extensions: Bool = false) { self.extensions = extensions }
+
+        package func of(_ name: String) -> (format: InputFormat, stem: String)? {
+            InputFormat.of(fileName: name, extensions: extensions)
+        }
     }
 
     /// A feed folder: its table files, compressed ones and one-table
     /// archives included, applied together.
-    static func folderUnit(_ folder: String, filter: TableFilter, tablePrefix: String, notes: inout [String]) throws(PlanError) -> ImportUnit? {
+    static func folderUnit(
+        _ folder: String, filter: TableFilter, tablePrefix: String, naming: Naming = Naming(), notes: inout [String]
+    ) throws(PlanError) -> ImportUnit? {
         let listing = try FeedDiscovery.list(folder)
-        let planned = tableFiles(listing.tableFiles, in: folder, filter: filter, notes: &notes).map { file in
+        let planned = tableFiles(listing.tableFiles, in: folder, filter: filter, naming: naming, notes: &notes).map { file in
             plannedFile(FeedDiscovery.join(folder, file.name), table: tablePrefix + file.table, format: file.format)
         }
         for name in listing.feedArchives + listing.feedFolders + listing.otherFolders {
@@ -195,7 +220,7 @@ public enum ImportPlanner {
     /// noted and ignored. The one rule for local feed folders and the EPF
     /// server's listings.
     package static func tableFiles(
-        _ names: [String], in folder: String, filter: TableFilter, notes: inout [String]
+        _ names: [String], in folder: String, filter: TableFilter, naming: Naming = Naming(), notes: inout [String]
     ) -> [(name: String, format: InputFormat, table: String)] {
         var chosen: [(name: String, format: InputFormat, table: String)] = []
         for name in names {
@@ -205,7 +230,7 @@ public enum ImportPlanner {
                 continue
             }
             if name.hasSuffix(".md5") { continue }  // read beside its archive
-            guard let (format, stem) = InputFormat.of(fileName: name) else {
+            guard let (format, stem) = naming.of(name) else {
                 notes.append("\(full): not a table file or archive: ignored")
                 continue
             }
@@ -222,9 +247,11 @@ public enum ImportPlanner {
 
     /// A file named on its own: a table file (its own unit), or a feed
     /// archive (the feed's unit).
-    static func fileUnit(_ path: String, filter: TableFilter, tablePrefix: String, notes: inout [String]) throws(PlanError) -> ImportUnit? {
+    static func fileUnit(
+        _ path: String, filter: TableFilter, tablePrefix: String, naming: Naming = Naming(), notes: inout [String]
+    ) throws(PlanError) -> ImportUnit? {
         let url = URL(fileURLWithPath: path)
-        guard let (format, stem) = InputFormat.of(fileName: url.lastPathComponent) else {
+        guard let (format, stem) = naming.of(url.lastPathComponent) else {
             throw PlanError(detail: "\(path): not a table file or archive (EPF table files have no extension; .gz, .bz2, .tbz, .tar.bz2, .tgz, .tar.gz and .zip are read)")
         }
         if format.isArchive, let feed = FeedName(stem) {

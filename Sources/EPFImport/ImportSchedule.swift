@@ -32,6 +32,8 @@ package struct ImportSchedule: Sendable {
     package var skipped: [Skip]
     /// What each probed unit's first file said, by unit path.
     package var probes: [String: UnitProbe]
+    /// How the plan's files are read (`ImportPlan.separators`).
+    package var separators: Separators
     /// Journal rows whose download was found with a new modification time
     /// but the same md5: give them to `CatalogStore.confirmUnchanged`, so
     /// the next run need not read the file again.
@@ -43,7 +45,7 @@ package struct ImportSchedule: Sendable {
         func probe(_ unit: ImportUnit) -> UnitProbe? {
             if let known = probes[unit.path] { return known }
             // A file that cannot be probed fails later, with its real error.
-            guard let probed = try? UnitProbe.probe(unit) else { return nil }
+            guard let probed = try? UnitProbe.probe(unit, separators: plan.separators) else { return nil }
             probes[unit.path] = probed
             return probed
         }
@@ -141,6 +143,7 @@ package struct ImportSchedule: Sendable {
         self.units = units
         self.skipped = skipped
         self.probes = probes
+        separators = plan.separators
         self.unchangedDownloads = fingerprints.unchanged.sorted { $0.key < $1.key }.map { (id: $0.key, modified: $0.value) }
     }
 
@@ -167,6 +170,6 @@ package struct ImportSchedule: Sendable {
 
     /// The plan of the units to import.
     package func plan(notes: [String]) -> ImportPlan {
-        ImportPlan(units: units, notes: notes)
+        ImportPlan(units: units, notes: notes, separators: separators)
     }
 }

@@ -36,6 +36,11 @@ public struct ImportOptions: Sendable {
     /// checked against its live table by all its rows, not only the kept
     /// ones (fewer storefronts than before is not a cut file).
     public var replacesStorefronts = false
+    /// How rows end and fields split in the files (EPF Relational unless
+    /// `epf import --flat` or `--record-separator`/`--field-separator`).
+    /// Part of each load's source identity: a load resumes only when read
+    /// the same way.
+    public var separators = Separators.relational
 
     /// The options, each as its property says (`chunksInFlight` from the
     /// number of cores); `parallelTables` at least 1.
@@ -145,7 +150,8 @@ public final class Importer {
             do {
                 let opened = try open()
                 let source = SourceIdentity(
-                    path: file.path, size: file.size, modified: report.originModified, storefronts: options.storefronts?.ids)
+                    path: file.path, size: file.size, modified: report.originModified, storefronts: options.storefronts?.ids,
+                    separators: options.separators.isRelational ? nil : options.separators.stored)
                 let table = try load(file, from: opened.source, identity: source, into: &report)
                 do {
                     if let fingerprint = try opened.finish() { report.originHash = fingerprint }
@@ -173,7 +179,8 @@ public final class Importer {
             do {
                 let (tables, fingerprint) = try readArchive(archive, unit: unit) { file, entry in
                     stage(file) {
-                        OpenedFile(source: StreamChunkSource(stream: entry, name: file.path, chunkSize: options.chunkSize))
+                        OpenedFile(source: StreamChunkSource(
+                            stream: entry, name: file.path, chunkSize: options.chunkSize, separators: options.separators))
                     }
                 }
                 // Each journal row of the archive lists all its tables, so a
@@ -286,7 +293,7 @@ public final class Importer {
         var header: EPFHeader?
         while header == nil {
             do throws(FormatError) {
-                if case .header(let parsed) = try HeaderParser.parse(first.bytes, isComplete: first.isFinal) {
+                if case .header(let parsed) = try HeaderParser.parse(first.bytes, isComplete: first.isFinal, separators: options.separators) {
                     header = parsed
                 }
             } catch var error {
@@ -411,7 +418,8 @@ public final class Importer {
         var footer: (count: Int, offset: Int64)?
         var lastProgress = ContinuousClock.now
         var endOffset = Int64(0)
-        let pipeline = ParsePipeline(header: header, inFlight: options.chunksInFlight, storefronts: options.storefronts)
+        let pipeline = ParsePipeline(
+            header: header, inFlight: options.chunksInFlight, storefronts: options.storefronts, separators: options.separators)
         try pipeline.run(source: source, first: first, start: start) { parsed in
             let chunk = parsed.chunk
             if let footer, parsed.records > 0 || chunk.bytes.count > 0 {
@@ -492,7 +500,8 @@ public final class Importer {
         let details = try? encoder.encode(
             JournalDetails(
                 counts: report.counts, warnings: report.warnings, archiveTables: report.archiveTables,
-                storefronts: options.storefronts?.ids))
+                storefronts: options.storefronts?.ids,
+                separators: options.separators.isRelational ? nil : options.separators.stored))
         return JournalEntry(
             feed: report.feed, feedDate: report.feedDate, table: report.table, exportDate: report.exportDate, mode: report.mode,
             rows: report.rows, repairedRows: report.repaired, skippedRows: report.skipped, sourcePath: report.path,
@@ -557,4 +566,7 @@ struct JournalDetails: Codable {
     /// The storefronts the import kept (`ImportOptions.storefronts`), which
     /// become the catalog's set (`StorefrontSet`); nil: every storefront.
     var storefronts: [Int64]?
+    /// The separators the file was read with (`Separators.stored`); nil:
+    /// EPF Relational's.
+    var separators: String?
 }

@@ -28,7 +28,9 @@ extension Importer {
             guard let entry = try archive.nextFile() else {
                 throw InputError(path: file.path, detail: "the archive holds no file", hint: "Download it again")
             }
-            let source = StreamChunkSource(stream: archive.entryStream(), name: "\(file.path):\(entry.name)", chunkSize: options.chunkSize)
+            let source = StreamChunkSource(
+                stream: archive.entryStream(), name: "\(file.path):\(entry.name)", chunkSize: options.chunkSize,
+                separators: options.separators)
             return OpenedFile(source: source) {
                 var extra: [String] = []
                 while let more = try archive.nextFile() { extra.append(more.name) }
@@ -40,12 +42,13 @@ extension Importer {
             }
         }
         guard let stream = try InputFormat.openStream(file.path, format: file.format) else {
-            let mapped = try MappedChunkSource(path: file.path, chunkSize: options.chunkSize)
+            let mapped = try MappedChunkSource(path: file.path, chunkSize: options.chunkSize, separators: options.separators)
             let digest = DownloadDigest(path: file.path, expectedMD5: nil, following: mapped)
             return OpenedFile(source: mapped) { try digest.finish() }
         }
         let digest = DownloadDigest(path: file.path, expectedMD5: file.expectedMD5, following: stream)
-        return OpenedFile(source: StreamChunkSource(stream: stream, name: file.path, chunkSize: options.chunkSize)) {
+        let source = StreamChunkSource(stream: stream, name: file.path, chunkSize: options.chunkSize, separators: options.separators)
+        return OpenedFile(source: source) {
             try digest.finish()
         }
     }
@@ -69,7 +72,9 @@ extension Importer {
         let digest = DownloadDigest(path: archive.path, expectedMD5: archive.expectedMD5, following: reader)
         var tables: [String] = []
         while let entry = try reader.nextFile() {
-            guard let (format, stem) = InputFormat.of(fileName: entry.fileName), format == .plain else {
+            guard let (format, stem) = InputFormat.of(fileName: entry.fileName, extensions: !options.separators.isRelational),
+                format == .plain
+            else {
                 events(.note("\(archive.path): \(entry.name) is not a table file: passed over"))
                 continue
             }

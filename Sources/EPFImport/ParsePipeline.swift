@@ -109,6 +109,8 @@ final class ParsePipeline {
     let batchCapacity: Int
     /// The storefronts kept, when the import keeps only some.
     let storefronts: StorefrontFilter?
+    /// How rows end and fields split.
+    let separators: Separators
 
     /// - Parameters:
     ///   - batchCapacity: records per batch; by default 4096, fewer for
@@ -117,10 +119,12 @@ final class ParsePipeline {
     ///   - storefronts: the storefronts to keep (`epf import
     ///     --storefront`); the parsers leave the records of others out of
     ///     each batch on the parsing workers, so no loader decodes them.
+    ///   - separators: how the file's rows end and fields split.
     init(
         header: EPFHeader, inFlight: Int = 2 * ProcessInfo.processInfo.activeProcessorCount + 2, batchCapacity: Int? = nil,
-        storefronts: StorefrontFilter? = nil
+        storefronts: StorefrontFilter? = nil, separators: Separators = .relational
     ) {
+        self.separators = separators
         self.header = header
         self.inFlight = max(2, inFlight)
         self.batchCapacity = batchCapacity ?? Self.batchCapacity(columns: header.columns.count)
@@ -145,6 +149,7 @@ final class ParsePipeline {
         let stop = CancellationFlag()
         let header = header
         let storefronts = storefronts
+        let separators = separators
         let workers = DispatchQueue.global(qos: .userInitiated)
         let reader = SourceBox(source)
         let firstPosition = source.bytesRead
@@ -154,7 +159,7 @@ final class ParsePipeline {
             workers.async {
                 defer { tasks.leave() }
                 let parsed = ParsedChunk(chunk: chunk, sourcePosition: sourcePosition)
-                let parser = RecordParser(header: header, storefronts: storefronts)
+                let parser = RecordParser(header: header, storefronts: storefronts, separators: separators)
                 var position = from
                 repeat {
                     let batch = pool.take()

@@ -58,7 +58,7 @@ extension ImportSchedule {
     /// first file).
     package var holdsFull: Bool {
         units.contains { unit in
-            (probes[unit.path] ?? (try? UnitProbe.probe(unit)))?.mode == .full
+            (probes[unit.path] ?? (try? UnitProbe.probe(unit, separators: separators)))?.mode == .full
         }
     }
 }

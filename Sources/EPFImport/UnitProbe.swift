@@ -14,30 +14,36 @@ package struct UnitProbe: Sendable, Equatable {
     /// Bytes read to find a header and the first row; headers are a few KB.
     static let probeChunkSize = 256 << 10
 
-    /// Probes `unit`'s first table file; nil when it has none.
-    package static func probe(_ unit: ImportUnit) throws -> UnitProbe? {
+    /// Probes `unit`'s first table file, read with `separators`; nil when
+    /// it has none.
+    package static func probe(_ unit: ImportUnit, separators: Separators = .relational) throws -> UnitProbe? {
         if let archive = unit.archive {
             guard let reader = try InputFormat.openArchive(archive.path, format: archive.format) else { return nil }
+            let extensions = !separators.isRelational
             while let entry = try reader.nextFile() {
-                guard let (format, _) = InputFormat.of(fileName: entry.fileName), format == .plain, entry.size > 0 else { continue }
-                return try probe(StreamChunkSource(stream: reader.entryStream(), name: "\(archive.path):\(entry.name)", chunkSize: probeChunkSize))
+                guard let (format, _) = InputFormat.of(fileName: entry.fileName, extensions: extensions), format == .plain, entry.size > 0
+                else { continue }
+                let source = StreamChunkSource(
+                    stream: reader.entryStream(), name: "\(archive.path):\(entry.name)", chunkSize: probeChunkSize, separators: separators)
+                return try probe(source)
             }
             return nil
         }
         guard let file = unit.files.first else { return nil }
-        return try probe(file)
+        return try probe(file, separators: separators)
     }
 
     /// Probes one planned file (plain, compressed, or a one-table archive).
-    package static func probe(_ file: PlannedFile) throws -> UnitProbe? {
+    package static func probe(_ file: PlannedFile, separators: Separators = .relational) throws -> UnitProbe? {
         if let archive = try InputFormat.openArchive(file.path, format: file.format) {
             guard let entry = try archive.nextFile() else { return nil }
-            return try probe(StreamChunkSource(stream: archive.entryStream(), name: "\(file.path):\(entry.name)", chunkSize: probeChunkSize))
+            return try probe(StreamChunkSource(
+                stream: archive.entryStream(), name: "\(file.path):\(entry.name)", chunkSize: probeChunkSize, separators: separators))
         }
         guard let stream = try InputFormat.openStream(file.path, format: file.format) else {
-            return try probe(MappedChunkSource(path: file.path, chunkSize: probeChunkSize))
+            return try probe(MappedChunkSource(path: file.path, chunkSize: probeChunkSize, separators: separators))
         }
-        return try probe(StreamChunkSource(stream: stream, name: file.path, chunkSize: probeChunkSize))
+        return try probe(StreamChunkSource(stream: stream, name: file.path, chunkSize: probeChunkSize, separators: separators))
     }
 
     static func probe(_ source: any ChunkSource) throws -> UnitProbe? {
@@ -45,7 +51,7 @@ package struct UnitProbe: Sendable, Equatable {
         while true {
             var result: HeaderParser.Result
             do throws(FormatError) {
-                result = try HeaderParser.parse(chunk.bytes, isComplete: chunk.isFinal)
+                result = try HeaderParser.parse(chunk.bytes, isComplete: chunk.isFinal, separators: source.separators)
             } catch var error {
                 error.file = source.name
                 throw error

@@ -1,3 +1,5 @@
+import EPFFormat
+
 /// A run of whole rows of one table file, ready to parse.
 ///
 /// Invariant: `bytes` stay valid and unchanged for as long as any copy of the
@@ -33,6 +35,9 @@ package protocol ChunkSource: AnyObject {
     /// Bytes of the file read so far (compressed bytes for a compressed
     /// source: what progress against `knownSize` should count).
     var bytesRead: Int64 { get }
+    /// The bytes that end rows, where chunks are cut (and what the rows
+    /// are to be split with).
+    var separators: Separators { get }
     /// The next chunk, or nil after the final one. Chunks may be kept and
     /// used (on any thread) while later ones are read.
     func nextChunk() throws -> Chunk?

@@ -27,12 +27,24 @@ package enum InputFormat: String, Sendable, Equatable, Codable {
     /// The format and the name without its extension (`itunes20261101.tbz`
     /// -> `.tarBzip2`, `itunes20261101`); nil for names that are none of
     /// these (`.md5` side files, partial downloads, other files).
-    package static func of(fileName name: String) -> (format: InputFormat, stem: String)? {
+    ///
+    /// With `extensions` (EPF Flat, whose files may carry one, as Apple's
+    /// EPFImporter's `allowExtensions`), the stem ends at its first dot:
+    /// `application.txt` -> `.plain`, `application`; hidden files (a
+    /// leading dot) are still none.
+    package static func of(fileName name: String, extensions: Bool = false) -> (format: InputFormat, stem: String)? {
         for (suffix, format) in suffixes where name.hasSuffix(suffix) && name.count > suffix.count {
             let stem = String(name.dropLast(suffix.count))
+            if extensions { return stemBeforeDot(stem).map { (format, $0) } }
             return stem.contains(".") ? nil : (format, stem)
         }
+        if extensions { return stemBeforeDot(name).map { (.plain, $0) } }
         return name.contains(".") || name.isEmpty ? nil : (.plain, name)
+    }
+
+    private static func stemBeforeDot(_ name: String) -> String? {
+        let stem = name.prefix { $0 != "." }
+        return stem.isEmpty ? nil : String(stem)
     }
 
     /// Partial downloads that must never be read: `.part`, `.tmp`,

@@ -6,6 +6,8 @@ import EPFFormat
 package final class MappedChunkSource: ChunkSource, InputObservable, @unchecked Sendable {
     package let file: MappedFile
     package let chunkSize: Int
+    /// The bytes that end rows, where chunks are cut.
+    package let separators: Separators
     package var name: String { file.path }
     package var knownSize: Int64? { Int64(file.size) }
     package private(set) var bytesRead: Int64 = 0
@@ -15,13 +17,14 @@ package final class MappedChunkSource: ChunkSource, InputObservable, @unchecked 
 
     /// - Parameter chunkSize: target bytes per chunk; a chunk grows past it
     ///   only to finish a row longer than that.
-    package init(file: MappedFile, chunkSize: Int = 8 << 20) {
+    package init(file: MappedFile, chunkSize: Int = 8 << 20, separators: Separators = .relational) {
         self.file = file
+        self.separators = separators
         self.chunkSize = max(chunkSize, 1024)
     }
 
-    package convenience init(path: String, chunkSize: Int = 8 << 20) throws(InputError) {
-        self.init(file: try MappedFile(path: path), chunkSize: chunkSize)
+    package convenience init(path: String, chunkSize: Int = 8 << 20, separators: Separators = .relational) throws(InputError) {
+        self.init(file: try MappedFile(path: path), chunkSize: chunkSize, separators: separators)
     }
 
     package func observeInput(_ observer: @escaping (UnsafeRawBufferPointer) -> Void) {
@@ -40,11 +43,11 @@ package final class MappedChunkSource: ChunkSource, InputObservable, @unchecked 
         var isFinal = true
         if all.count - start > chunkSize {
             let target = start + chunkSize
-            if let cut = lastRecordBoundary(base, from: start, end: target) {
+            if let cut = separators.lastRecordEnd(base, from: start, end: target) {
                 end = cut
                 isFinal = false
-            } else if let terminator = findRecordTerminator(base, from: target - 1, end: all.count) {
-                end = terminator + 2
+            } else if let terminator = separators.findRecordEnd(base, from: target - separators.record.count + 1, end: all.count) {
+                end = terminator + separators.record.count
                 isFinal = end == all.count
             }
         }

@@ -35,13 +35,19 @@ package final class StreamChunkSource: ChunkSource {
     /// long is not EPF data (or its row ends were converted), and reading
     /// on would buffer all of it.
     package let maximumRowBytes: Int
+    /// The bytes that end rows, where chunks are cut.
+    package let separators: Separators
 
     /// Default `maximumRowBytes`: 256 MB (real rows are a few KB; a field
     /// of tens of MB still fits).
     package static let defaultMaximumRowBytes = 256 << 20
 
-    package init(stream: any ByteStream, name: String, chunkSize: Int = 8 << 20, maximumRowBytes: Int = defaultMaximumRowBytes) {
+    package init(
+        stream: any ByteStream, name: String, chunkSize: Int = 8 << 20, maximumRowBytes: Int = defaultMaximumRowBytes,
+        separators: Separators = .relational
+    ) {
         self.stream = stream
+        self.separators = separators
         self.name = name
         self.maximumRowBytes = maximumRowBytes
         pool = BufferPool(size: max(chunkSize, 4096))
@@ -64,7 +70,7 @@ package final class StreamChunkSource: ChunkSource {
                     bytes: UnsafeRawBufferPointer(start: current.base, count: filled), fileOffset: bufferOffset,
                     isFinal: true, owner: current)
             }
-            if let cut = lastRecordBoundary(base, from: max(0, searchedUpTo - 1), end: filled) {
+            if let cut = separators.lastRecordEnd(base, from: max(0, searchedUpTo - separators.record.count + 1), end: filled) {
                 let chunk = Chunk(
                     bytes: UnsafeRawBufferPointer(start: current.base, count: cut), fileOffset: bufferOffset,
                     isFinal: false, owner: current)
@@ -81,7 +87,7 @@ package final class StreamChunkSource: ChunkSource {
             if filled >= maximumRowBytes {
                 throw FormatError(
                     .recordTooLarge, file: name, byteOffset: bufferOffset,
-                    detail: "no row end (0x02 0x0A) in the \(filled) bytes from here: a row this long is not EPF data",
+                    detail: "no row end (\(separators.recordBytes)) in the \(filled) bytes from here: a row this long is not EPF data",
                     hint: "The file is damaged or not an EPF table (or its row ends were converted to 0x02 0x0D 0x0A); download it again")
             }
             searchedUpTo = filled

@@ -51,6 +51,8 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var load: LoadOptions
 
+    @OptionGroup var separators: SeparatorOptions
+
     @Option(
         name: .long,
         help: ArgumentHelp(
@@ -101,7 +103,8 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let plan = try PlannedInput.plan(
-            paths, include: include, exclude: exclude, tablePrefix: load.tablePrefix, requireMD5: requireMD5, command: "import")
+            paths, include: include, exclude: exclude, tablePrefix: load.tablePrefix, separators: try separators.separators(),
+            extensions: separators.flat, requireMD5: requireMD5, command: "import")
 
         if dryRun {
             do {

@@ -51,6 +51,7 @@ final class ImportSession {
         var options = options
         options.storefronts = storefronts.kept?.filter
         options.replacesStorefronts = storefronts.replaces
+        options.separators = plan.separators
         if let note = storefronts.note { say("note: \(note)") }
         let importer = Importer(store: store, options: options) { progress.show($0) }
         let clock = ContinuousClock.now

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EPFFormat
 import EPFImport
 
 /// What `epf import` and `epf verify` both do with their paths: plan them
@@ -6,12 +7,14 @@ import EPFImport
 /// archives and compressed files whose md5 cannot be checked.
 enum PlannedInput {
     static func plan(
-        _ paths: [String], include: [String], exclude: [String], tablePrefix: String = "", requireMD5: Bool, command: String
+        _ paths: [String], include: [String], exclude: [String], tablePrefix: String = "", separators: Separators = .relational,
+        extensions: Bool = false, requireMD5: Bool, command: String
     ) throws -> ImportPlan {
         let plan: ImportPlan
         do {
             plan = try ImportPlanner.plan(
-                paths: paths, filter: try TableFilter(include: include, exclude: exclude), tablePrefix: tablePrefix)
+                paths: paths, filter: try TableFilter(include: include, exclude: exclude), tablePrefix: tablePrefix,
+                separators: separators, extensions: extensions)
         } catch {
             Console.message("epf \(command): \(error.description)")
             throw ExitCode(1)

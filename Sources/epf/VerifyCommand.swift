@@ -39,6 +39,8 @@ struct VerifyCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Check only tables whose whole name matches (repeatable).", valueName: "regex"))
     var include: [String] = []
 
+    @OptionGroup var separators: SeparatorOptions
+
     @Option(name: .long, help: ArgumentHelp("Skip tables whose whole name matches (repeatable).", valueName: "regex"))
     var exclude: [String] = []
 
@@ -73,7 +75,8 @@ struct VerifyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let plan = try PlannedInput.plan(paths, include: include, exclude: exclude, requireMD5: requireMD5, command: "verify")
+        let plan = try PlannedInput.plan(
+            paths, include: include, exclude: exclude, separators: try separators.separators(), extensions: separators.flat, requireMD5: requireMD5, command: "verify")
         if plan.units.allSatisfy(\.isEmpty) {
             Console.message("epf verify: nothing to verify")
         }

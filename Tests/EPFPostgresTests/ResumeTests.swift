@@ -199,7 +199,7 @@ struct ResumeTests {
         }
     }
 
-    @Test("A checkpoint resumes only the same file (path, size, modification time) with the same header and storefront filter")
+    @Test("A checkpoint resumes only the same file (path, size, modification time) with the same header, storefront filter and separators")
     func checkpointOfAnotherFile() throws {
         let database = try TestDatabase()
         let bytes = try FeedGenerator(rows: 1_000, seed: 3).applicationBytes()
@@ -228,6 +228,7 @@ struct ResumeTests {
             ("another size", SourceIdentity(path: source.path, size: source.size! + 1, modified: source.modified), header),
             ("another modification time", SourceIdentity(path: source.path, size: source.size, modified: 2_000), header),
             ("a storefront filter", SourceIdentity(path: source.path, size: source.size, modified: source.modified, storefronts: [143441]), header),
+            ("other separators (EPF Flat)", SourceIdentity(path: source.path, size: source.size, modified: source.modified, separators: Separators.flat.stored), header),
             ("no source", nil, header),
         ]
         if incremental.primaryKey == header.primaryKey { others.append(("another header", source, incremental)) }

@@ -42,6 +42,18 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // EPF Flat: the same rows with newline ends and tab fields (the
+    // generator's own newlines and tabs in text made spaces), to hold
+    // against Parser.application.20000rows.
+    let flat = ParsedFile(rows: 20_000, separators: .flat)
+    Benchmark("Parser.flat.application.20000rows") { benchmark in
+        let start = ContinuousClock.now
+        for _ in benchmark.scaledIterations {
+            blackHole(flat.parseAll())
+        }
+        ParserMetric.record(bytes: flat.bytes.count * benchmark.scaledIterations.count, since: start, in: benchmark)
+    }
+
     let text = ParsedFile(rows: 20_000)
     Benchmark("TextRepair.needsRepair.application.20000rows") { benchmark in
         let start = ContinuousClock.now
@@ -70,14 +82,41 @@ final class ParsedFile: @unchecked Sendable {
     let parser: RecordParser
     let batch: RecordBatch
 
-    init(rows: Int, checksText: Bool = true) {
-        bytes = try! FeedGenerator(rows: rows, seed: 7, storefronts: 0).applicationBytes()
+    init(rows: Int, checksText: Bool = true, separators: Separators = .relational) {
+        let relational = try! FeedGenerator(rows: rows, seed: 7, storefronts: 0).applicationBytes()
+        bytes = separators.isRelational ? relational : Self.reseparated(relational, separators)
         header = bytes.withUnsafeBytes { raw in
-            guard case .header(let header) = try! HeaderParser.parse(raw, isComplete: true) else { fatalError("header") }
+            guard case .header(let header) = try! HeaderParser.parse(raw, isComplete: true, separators: separators) else {
+                fatalError("header")
+            }
             return header
         }
-        parser = RecordParser(header: header, checksText: checksText)
+        parser = RecordParser(header: header, checksText: checksText, separators: separators)
         batch = RecordBatch(columnCount: header.columns.count)
+    }
+
+    /// `relational` with one-byte `separators`; newlines and tabs inside
+    /// its fields become spaces (a flat file cannot carry them).
+    static func reseparated(_ relational: [UInt8], _ separators: Separators) -> [UInt8] {
+        precondition(separators.record.count == 1)
+        var out: [UInt8] = []
+        out.reserveCapacity(relational.count)
+        var index = 0
+        while index < relational.count {
+            let byte = relational[index]
+            if byte == 0x02, index + 1 < relational.count, relational[index + 1] == 0x0A {
+                out.append(separators.record[0])
+                index += 2
+                continue
+            }
+            switch byte {
+            case 0x01: out.append(separators.field)
+            case separators.record[0], separators.field: out.append(0x20)
+            default: out.append(byte)
+            }
+            index += 1
+        }
+        return out
     }
 
     /// Splits every row and field of the file; returns the records seen.
