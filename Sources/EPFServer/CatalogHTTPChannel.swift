@@ -34,10 +34,13 @@ struct CatalogHTTPChannel: HTTPChannelHandler {
             // written, which keeps answers in order whichever path writes
             // them, and waits on a graceful stop for the request under way
             // (it takes the quiesce event; the state handler never sees
-            // it). Errors are handled by Hummingbird, as there.
+            // it). A request the decoder cannot read is answered in the
+            // API's shape (`ParserErrorAnswer`), where HTTP1Channel leaves
+            // Hummingbird to send a bare 400.
             try pipeline.configureHTTPServerPipeline(
                 withPipeliningAssistance: true, withErrorHandling: false, withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)
+            try pipeline.addHandler(ParserErrorAnswer())
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(
                 HTTPConnectionStateHandler(idleTimeout: configuration.idleTimeout.map { .nanoseconds($0.nanoseconds) }, logger: logger))

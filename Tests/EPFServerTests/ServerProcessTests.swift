@@ -99,6 +99,23 @@ struct ServerProcessTests {
         #expect(waiting.readResponse()?.status == 200, "the waiting connection was not answered once the other closed")
     }
 
+    /// A request longer than NIO's decoder reads (32 kB of request line and
+    /// header fields) reaches neither path, and is still answered in the
+    /// API's shape, then the connection closed (schemathesis once sent a
+    /// 42 kB `id=`, and got a bare 400 with no content type).
+    @Test func aRequestTooLongToReadIsAnsweredInTheAPIsShape() async throws {
+        let catalog = try SampleCatalog()
+        let server = try await RunningServer(catalog, [])
+        let socket = try LoopbackSocket(port: server.port)
+        socket.send("GET /lookup?id=\(String(repeating: "1", count: 40 * 1024)) HTTP/1.1\r\nHost: a\r\n\r\n")
+        let answer = try #require(socket.readResponse())
+        #expect(answer.status == 414)
+        #expect(answer.head.contains("Content-Type: text/javascript; charset=utf-8"), "\(answer.head)")
+        #expect(answer.head.contains("Connection: close"), "\(answer.head)")
+        #expect(answer.body == "{\"errorMessage\":\"The request line and header fields are longer than 32768 bytes\"}\n")
+        #expect(socket.readResponse(seconds: 2) == nil)
+    }
+
     /// A client that pipelines requests and reads no answer is answered
     /// only as far as the connection takes the answers: the server stops
     /// answering (and reading) until the client reads; then it answers
