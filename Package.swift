@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "EPFSynthetic", targets: ["EPFSynthetic"]),
         .library(name: "EPFPostgres", targets: ["EPFPostgres"]),
         .library(name: "EPFFetch", targets: ["EPFFetch"]),
+        .library(name: "EPFParquet", targets: ["EPFParquet"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

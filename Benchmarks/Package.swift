@@ -73,5 +73,15 @@ let package = Package(
             path: "Benchmarks/QueryBenchmarks",
             plugins: plugins
         ),
+        .executableTarget(
+            name: "ParquetBenchmarks",
+            dependencies: [
+                benchmark,
+                .product(name: "EPFParquet", package: root),
+                .product(name: "EPFSynthetic", package: root),
+            ],
+            path: "Benchmarks/ParquetBenchmarks",
+            plugins: plugins
+        ),
     ]
 )
