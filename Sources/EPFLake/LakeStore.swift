@@ -53,6 +53,15 @@ public final class LakeStore: CatalogStore {
         lock = try ImportLock(catalogPath: meta + "/import")
         journal = LakeJournal(path: Self.journalPath(path))
         droppedLeftovers = removeLeftovers()
+        // An import killed between its journal line and the views' rename
+        // leaves views.sql.tmp, and views.sql perhaps without the tables
+        // of that line: written again from the journal, which the rerun
+        // would otherwise leave as it is (it has nothing to apply).
+        let views = Self.metaFolder(path) + "/views.sql.tmp"
+        if unlink(views) == 0 {
+            droppedLeftovers.append(views)
+            try LakeViews.write(lines: try journal.lines(), lake: path)
+        }
     }
 
     static func metaFolder(_ lake: String) -> String { lake + "/_epf" }
@@ -66,7 +75,7 @@ public final class LakeStore: CatalogStore {
     }
 
     /// Temporary files (`.part-*.tmp`) in the tables' folders.
-    func removeLeftovers() -> [String] {
+    private func removeLeftovers() -> [String] {
         let manager = FileManager.default
         var removed: [String] = []
         for table in (try? manager.contentsOfDirectory(atPath: path)) ?? [] where !table.hasPrefix("_") {

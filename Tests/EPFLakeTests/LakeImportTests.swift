@@ -121,6 +121,26 @@ import Testing
         #expect(try snapshot(lake) == before)
     }
 
+    /// An import killed after its last journal line but before the views'
+    /// rename leaves `_epf/views.sql.tmp` (and views.sql as it was before,
+    /// here none): the rerun, with nothing to apply, removes the temporary
+    /// file and writes the views from the journal.
+    @Test func aRerunRewritesViewsAKilledImportLeftHalfWritten() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lake = path("lake")
+        let first = try run(["import", "--lake", lake] + SampleFeeds.pathsInOrder)
+        #expect(first.status == 0, "\(first.stderr)")
+        let views = lake + "/_epf/views.sql"
+        let written = try String(contentsOfFile: views, encoding: .utf8)
+        try FileManager.default.moveItem(atPath: views, toPath: views + ".tmp")
+        let again = try run(["import", "--lake", lake] + SampleFeeds.pathsInOrder)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("nothing to import"))
+        #expect(again.stderr.contains("views.sql.tmp"), "\(again.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: views + ".tmp"))
+        #expect(try String(contentsOfFile: views, encoding: .utf8) == written)
+    }
+
     /// A table file cut before its `#recordsWritten` footer, then one whose
     /// footer counts a row too many (EPF-FORMAT.md, "Known damage"): the
     /// feed folder fails whole, with no partition, no journal line and no
