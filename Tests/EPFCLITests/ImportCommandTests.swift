@@ -11,7 +11,7 @@ struct ImportCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("14 file(s) applied, 0 failed"))
-        #expect(result.stderr.contains("1 row(s) had a stray 0x01 in free text"))
+        #expect(result.stderr.contains("1 row(s) had a stray field separator (0x01; a tab in flat files) in free text"))
         #expect(FileManager.default.fileExists(atPath: cli.path("catalog.sqlite")))
     }
 
