@@ -12,9 +12,14 @@ package struct EncodedColumnChunk: Sendable {
 }
 
 /// Encodes one column of a row group into pages, slice after slice
-/// (`ParquetColumnBuffer`s of the same column, in row order), compressing
-/// each page as it is made: what a row group keeps in memory is its pages,
-/// compressed, not its values.
+/// (`ParquetColumnBuffer`s of the same column, in row order): what a row
+/// group keeps in memory is its pages, compressed, not its values.
+///
+/// A slice goes in three steps, so that the pages of all columns can be
+/// compressed together on every core (`ParquetRowGroupEncoder`), however
+/// unequal the columns: `stage(_:)` cuts the slice into pages, uncompressed
+/// (`stagedPages`); each `PendingPage` is then compressed, on any thread;
+/// `commit()` appends them, after their headers, to the chunk.
 ///
 /// Each data page (v1) holds whole rows of one slice: the 4-byte length and
 /// the RLE/bit-packed definition levels (bit width 1), then the values:
@@ -34,12 +39,11 @@ package struct EncodedColumnChunk: Sendable {
 ///
 /// Not thread-safe; `@unchecked Sendable` so that a row group's encoders
 /// can each run on a thread of their own (`ParquetRowGroupEncoder`), one
-/// thread at a time each.
+/// thread at a time each, and their staged pages on others in between.
 package final class ColumnChunkEncoder: @unchecked Sendable {
     package let column: ParquetColumn
     private let layout: ColumnLayout
     private let options: ParquetWriterOptions
-    private let compressor: PageCompressor
 
     private var pages: [UInt8] = []
     private var dictionary: ByteArrayDictionary?
@@ -50,8 +54,11 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
     private var uncompressedSize = 0
     private var rows = 0
     private var statistics = ColumnStatistics()
-    // Reused between pages and slices.
-    private var body: [UInt8] = []
+    /// Pages made by `stage`, reused slice after slice: the first
+    /// `staged` are the staged ones.
+    private var pending: [PendingPage] = []
+    private var staged = 0
+    // Reused between slices.
     private var entries: [UInt32] = []
     private var plain: [UInt8] = []
 
@@ -59,15 +66,19 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
         self.column = column
         self.layout = ColumnLayout(column.type)
         self.options = options
-        self.compressor = PageCompressor(options.compression)
         self.dictionaryOpen = column.dictionary
     }
 
     /// The compressed bytes of the pages so far.
     package var encodedBytes: Int { pages.count }
 
-    /// Encodes the rows of `slice` (this encoder's column) into pages.
-    package func append(_ slice: ParquetColumnBuffer) {
+    /// The pages of the last `stage(_:)`, to be compressed before `commit()`.
+    package var stagedPages: ArraySlice<PendingPage> { pending[..<staged] }
+
+    /// Cuts the rows of `slice` (this encoder's column) into pages, not yet
+    /// compressed; `commit()` appends them to the chunk.
+    package func stage(_ slice: ParquetColumnBuffer) {
+        precondition(staged == 0, "stage(_:) before the last staged pages were committed")
         rows += slice.rowCount
         statistics.merge(slice.statistics)
         if dictionaryOpen, let sliceDictionary = slice.dictionary, sliceDictionary.count > 0 || dictionary != nil {
@@ -108,9 +119,27 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
         }
     }
 
-    /// The chunk of the slices appended since the last `finish()`; the
-    /// encoder is empty after, for the same column of the next row group.
-    package func finish() -> EncodedColumnChunk {
+    /// Appends the staged pages, each after its header, to the chunk;
+    /// each compressed (`PendingPage.compress(with:)`) or not, as the
+    /// options say.
+    package func commit() {
+        for page in pending[..<staged] {
+            let header = PageHeader(
+                type: .dataPage, uncompressedPageSize: 0, compressedPageSize: 0,
+                dataPageHeader: DataPageHeader(
+                    numValues: page.numValues, encoding: page.dictionaryEncoded ? .rleDictionary : .plain,
+                    definitionLevelEncoding: .rle, repetitionLevelEncoding: .rle))
+            uncompressedSize += append(header, page.body, compressed: page.output, count: page.compressedCount, to: &pages)
+            if page.dictionaryEncoded { dictionaryPages += 1 } else { plainPages += 1 }
+        }
+        staged = 0
+    }
+
+    /// The chunk of the slices committed since the last `finish()`, its
+    /// dictionary page compressed with `compressor`; the encoder is empty
+    /// after, for the same column of the next row group.
+    package func finish(compressingWith compressor: PageCompressor) -> EncodedColumnChunk {
+        precondition(staged == 0, "finish() before the last staged pages were committed")
         var dictionaryPage: [UInt8] = []
         var uncompressed = uncompressedSize
         var encodings: [Encoding] = [.plain, .rle]
@@ -119,7 +148,9 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
             let header = PageHeader(
                 type: .dictionaryPage, uncompressedPageSize: 0, compressedPageSize: 0,
                 dictionaryPageHeader: DictionaryPageHeader(numValues: Int32(dictionary.count), encoding: .plain))
-            uncompressed += append(header, dictionary.plain, to: &dictionaryPage)
+            var output: [UInt8] = []
+            let count = compressor.compress(dictionary.plain, into: &output)
+            uncompressed += append(header, dictionary.plain, compressed: output, count: count, to: &dictionaryPage)
             encodings.append(.rleDictionary)
             encodingStats.append(PageEncodingStats(pageType: .dictionaryPage, encoding: .plain, count: 1))
             encodingStats.append(PageEncodingStats(pageType: .dataPage, encoding: .rleDictionary, count: dictionaryPages))
@@ -129,7 +160,7 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
         }
         let metaData = ColumnMetaData(
             type: layout.physicalType, encodings: encodings, pathInSchema: [column.name],
-            codec: compressor.compression.codec, numValues: Int64(rows),
+            codec: options.compression.codec, numValues: Int64(rows),
             totalUncompressedSize: Int64(uncompressed), totalCompressedSize: Int64(dictionaryPage.count + pages.count),
             dataPageOffset: Int64(dictionaryPage.count), dictionaryPageOffset: dictionaryPages > 0 ? 0 : nil,
             statistics: statistics.thrift(layout), encodingStats: encodingStats)
@@ -154,7 +185,6 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
         // Bytes a value takes in a page, to cut pages (byte arrays: read).
         let width = entries != nil ? max(1, indexBitWidth / 8) : (layout.fixedWidth ?? 1)
         let isByteArray = entries == nil && layout.physicalType == .byteArray
-        let encoding: Encoding = entries != nil ? .rleDictionary : .plain
         var row = 0
         var valueIndex = 0
         var byteOffset = 0
@@ -174,53 +204,76 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
                     }
                     row += 1
                 }
-                body.removeAll(keepingCapacity: true)
+                if staged == pending.count { pending.append(PendingPage()) }
+                let page = pending[staged]
+                staged += 1
+                page.numValues = Int32(row - firstRow)
+                page.dictionaryEncoded = entries != nil
+                page.compressedCount = nil
                 // Definition levels, after their length.
-                body.append(contentsOf: [0, 0, 0, 0])
-                RLEBitPackedHybrid.encode(UnsafeBufferPointer(rebasing: levels[firstRow..<row]), bitWidth: 1, into: &body)
-                let levelBytes = UInt32(body.count - 4)
-                withUnsafeBytes(of: levelBytes.littleEndian) { body.replaceSubrange(0..<4, with: $0) }
+                page.body.removeAll(keepingCapacity: true)
+                page.body.append(contentsOf: [0, 0, 0, 0])
+                RLEBitPackedHybrid.encode(UnsafeBufferPointer(rebasing: levels[firstRow..<row]), bitWidth: 1, into: &page.body)
+                let levelBytes = UInt32(page.body.count - 4)
+                withUnsafeBytes(of: levelBytes.littleEndian) { page.body.replaceSubrange(0..<4, with: $0) }
                 // Values.
                 if let entries {
-                    body.append(UInt8(indexBitWidth))
+                    page.body.append(UInt8(indexBitWidth))
                     RLEBitPackedHybrid.encode(
-                        UnsafeBufferPointer(rebasing: entries[firstValue..<valueIndex]), bitWidth: indexBitWidth, into: &body)
+                        UnsafeBufferPointer(rebasing: entries[firstValue..<valueIndex]), bitWidth: indexBitWidth, into: &page.body)
                 } else if layout.physicalType == .boolean {
                     let bits = values.assumingMemoryBound(to: UInt8.self)
                     RLEBitPackedHybrid.packBits(
-                        bits, firstValue..<valueIndex, paddedTo: valueIndex - firstValue, bitWidth: 1, into: &body)
+                        bits, firstValue..<valueIndex, paddedTo: valueIndex - firstValue, bitWidth: 1, into: &page.body)
                 } else if isByteArray {
-                    body.append(contentsOf: UnsafeRawBufferPointer(rebasing: values[firstByte..<byteOffset]))
+                    page.body.append(contentsOf: UnsafeRawBufferPointer(rebasing: values[firstByte..<byteOffset]))
                 } else {
-                    body.append(contentsOf: UnsafeRawBufferPointer(rebasing: values[firstValue * width..<valueIndex * width]))
+                    page.body.append(contentsOf: UnsafeRawBufferPointer(rebasing: values[firstValue * width..<valueIndex * width]))
                 }
-                let header = PageHeader(
-                    type: .dataPage, uncompressedPageSize: 0, compressedPageSize: 0,
-                    dataPageHeader: DataPageHeader(
-                        numValues: Int32(row - firstRow), encoding: encoding,
-                        definitionLevelEncoding: .rle, repetitionLevelEncoding: .rle))
-                uncompressedSize += append(header, body, to: &pages)
-                if entries != nil { dictionaryPages += 1 } else { plainPages += 1 }
             } while row < levels.count
         }
     }
 
     /// Appends a page: its header (with the sizes filled in), then its
-    /// body, compressed when the compressor compresses. Returns the page's
-    /// uncompressed size, header included.
-    private func append(_ header: PageHeader, _ body: [UInt8], to output: inout [UInt8]) -> Int {
+    /// body: the first `count` bytes of `compressed`, or `body` itself when
+    /// `count` is nil. Returns the page's uncompressed size, header included.
+    private func append(_ header: PageHeader, _ body: [UInt8], compressed: [UInt8], count: Int?, to output: inout [UInt8]) -> Int {
         var header = header
-        let compressed = compressor.compress(body)
         header.uncompressedPageSize = Int32(body.count)
-        header.compressedPageSize = Int32(compressed ? compressor.outputCount : body.count)
+        header.compressedPageSize = Int32(count ?? body.count)
         var writer = ThriftCompactWriter()
         writer.writeTopLevel(header)
         output.append(contentsOf: writer.bytes)
-        if compressed {
-            compressor.withOutput { output.append(contentsOf: $0) }
+        if let count {
+            compressed.withUnsafeBytes { output.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         } else {
             output.append(contentsOf: body)
         }
         return writer.bytes.count + body.count
+    }
+}
+
+/// One data page between `ColumnChunkEncoder.stage(_:)`, which makes its
+/// body (definition levels and values, uncompressed), and `commit()`,
+/// which places it. A class, so that the pages of a row group's columns
+/// can be compressed on several threads at once, each page by one thread
+/// (`ParquetRowGroupEncoder`); reused slice after slice, so that its
+/// buffers keep their capacity.
+package final class PendingPage: @unchecked Sendable {
+    var body: [UInt8] = []
+    /// Room for the compressed body, reused.
+    var output: [UInt8] = []
+    /// Bytes of `output` that hold the compressed body; nil: the page is
+    /// stored uncompressed.
+    var compressedCount: Int?
+    var numValues: Int32 = 0
+    var dictionaryEncoded = false
+
+    /// The bytes it takes uncompressed.
+    package var bodyCount: Int { body.count }
+
+    /// Compresses the body (nothing when the compressor does not compress).
+    package func compress(with compressor: PageCompressor) {
+        compressedCount = compressor.compress(body, into: &output)
     }
 }

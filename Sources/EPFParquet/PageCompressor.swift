@@ -14,17 +14,13 @@ public enum ParquetCompression: Sendable, Hashable {
     }
 }
 
-/// Compresses page bodies for one encoding call: one zstd context, made at
-/// `init` and freed with the compressor, used for every page (a context
+/// Compresses page bodies on one thread: one zstd context, made at `init`
+/// and freed with the compressor, used for every page (a context
 /// allocates megabytes; a page should not). Not shareable between threads:
-/// make one per row group being encoded.
-package final class PageCompressor {
+/// a row group encoder keeps one per thread that compresses its pages.
+package final class PageCompressor: @unchecked Sendable {
     package let compression: ParquetCompression
     private let context: OpaquePointer?
-    /// Room for the compressed pages, as large as the largest bound yet
-    /// (reused: neither reallocated nor cleared page after page).
-    private var storage: [UInt8] = []
-    private var count = 0
 
     /// The hash table (log2 of its entries) of levels 1 and below, which
     /// take 2^13 entries: 2^16 finds more matches in text pages of a
@@ -49,28 +45,24 @@ package final class PageCompressor {
         if let context { ZSTD_freeCCtx(context) }
     }
 
-    /// Compresses `body`; false when uncompressed (the body is the page).
-    /// The compressed bytes are `withOutput`'s until the next call.
-    package func compress(_ body: [UInt8]) -> Bool {
-        guard let context else { return false }
+    /// Compresses `body` into the start of `output` (grown to zstd's bound
+    /// when smaller; never shrunk, so that a reused output allocates once)
+    /// and returns the compressed size; nil when uncompressed (the body is
+    /// the page).
+    package func compress(_ body: [UInt8], into output: inout [UInt8]) -> Int? {
+        guard let context else { return nil }
         let bound = ZSTD_compressBound(body.count)
-        if storage.count < bound { storage = [UInt8](repeating: 0, count: bound) }
+        if output.count < bound {
+            // Uninitialized: zstd writes what is read back.
+            output = [UInt8](unsafeUninitializedCapacity: bound) { _, count in count = bound }
+        }
         let size = body.withUnsafeBytes { source in
-            storage.withUnsafeMutableBytes { destination in
+            output.withUnsafeMutableBytes { destination in
                 ZSTD_compress2(context, destination.baseAddress, bound, source.baseAddress, source.count)
             }
         }
         // Only a destination smaller than the bound can fail.
         precondition(ZSTD_isError(size) == 0, "zstd: \(String(cString: ZSTD_getErrorName(size)))")
-        count = size
-        return true
-    }
-
-    /// The bytes of the last compressed page.
-    package var outputCount: Int { count }
-
-    /// Calls `body` with the bytes of the last compressed page.
-    package func withOutput<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        return size
     }
 }

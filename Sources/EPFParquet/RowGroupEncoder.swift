@@ -1,19 +1,35 @@
 import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Encodes one row group from slices of its rows (`ParquetRowGroup`s of
 /// its schema, in row order), so that a writer holds the row group's
 /// compressed pages and one slice of values, not the whole row group's
 /// values: a large row group in bounded memory.
 ///
-/// `append(_:)` encodes and compresses a slice's columns in parallel, one
-/// column a task (`DispatchQueue.concurrentPerform`, the largest first),
-/// each into its own `ColumnChunkEncoder`; `finish()` hands over the row
-/// group and readies the encoder for the next one. Not thread-safe: use it
-/// from one thread (or serial queue) at a time.
+/// `append(_:)` encodes a slice on every core (`DispatchQueue.concurrentPerform`),
+/// in three steps: each column cuts its values into pages, one column a
+/// task, the largest first (`ColumnChunkEncoder.stage`); the pages of all
+/// columns are compressed, the largest first, each taken by the next free
+/// thread with its own compressor; each column appends its pages to its
+/// chunk. Compressing pages rather than columns keeps every core busy to
+/// the end of a slice whose columns are unequal: in EPF's `application`,
+/// the description is half the bytes. `finish()` hands over the row group
+/// and readies the encoder for the next one. Not thread-safe: use it from
+/// one thread (or serial queue) at a time.
 public final class ParquetRowGroupEncoder: @unchecked Sendable {
     public let schema: ParquetSchema
     public let options: ParquetWriterOptions
     private let columns: [ColumnChunkEncoder]
+    /// One per thread that compresses pages.
+    private let compressors: [PageCompressor]
     /// Rows appended since the last `finish()`.
     public private(set) var rowCount = 0
 
@@ -21,7 +37,11 @@ public final class ParquetRowGroupEncoder: @unchecked Sendable {
         self.schema = schema
         self.options = options
         columns = schema.columns.map { ColumnChunkEncoder(column: $0, options: options) }
+        compressors = (0..<Self.threads).map { _ in PageCompressor(options.compression) }
     }
+
+    /// Threads that compress a slice's pages: one a core.
+    static let threads = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 
     /// The compressed bytes of the pages so far.
     public var encodedBytes: Int { columns.reduce(0) { $0 + $1.encodedBytes } }
@@ -35,15 +55,26 @@ public final class ParquetRowGroupEncoder: @unchecked Sendable {
         let columns = self.columns
         DispatchQueue.concurrentPerform(iterations: order.count) { task in
             let column = order[task]
-            columns[column].append(slice.columns[column])
+            columns[column].stage(slice.columns[column])
         }
+        let pages = columns.flatMap(\.stagedPages).sorted { $0.bodyCount > $1.bodyCount }
+        let next = Atomic<Int>(0)
+        let compressors = self.compressors
+        DispatchQueue.concurrentPerform(iterations: min(compressors.count, pages.count)) { thread in
+            while true {
+                let page = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard page < pages.count else { return }
+                pages[page].compress(with: compressors[thread])
+            }
+        }
+        DispatchQueue.concurrentPerform(iterations: columns.count) { columns[$0].commit() }
         rowCount += slice.rowCount
     }
 
     /// The row group of the slices appended since the last `finish()`.
     public func finish() -> EncodedRowGroup {
         precondition(rowCount > 0, "finish() of a row group with no rows")
-        let group = EncodedRowGroup(rowCount: rowCount, chunks: columns.map { $0.finish() })
+        let group = EncodedRowGroup(rowCount: rowCount, chunks: columns.map { $0.finish(compressingWith: compressors[0]) })
         rowCount = 0
         return group
     }
