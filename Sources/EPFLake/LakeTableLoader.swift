@@ -183,7 +183,9 @@ final class RowGroupWriter: @unchecked Sendable {
                 slice.removeAll()
                 lock.withLock { spare = slice }
                 if endingRowGroup && encoder.rowCount > 0 {
-                    try file.write(encoder.finish())
+                    let group = encoder.finish()
+                    try file.write(group)
+                    encoder.recycle(group)
                     // A kill here leaves a temporary file with some row groups and no footer.
                     hooks.reach(.checkpoint)
                 }

@@ -54,6 +54,10 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
     private var uncompressedSize = 0
     private var rows = 0
     private var statistics = ColumnStatistics()
+    /// A written chunk's data pages, emptied, to hold the next chunk's
+    /// (`recycle`): a row group's pages are tens of megabytes, which the
+    /// next one would otherwise allocate and fault in again.
+    private var spare: [UInt8] = []
     /// Pages made by `stage`, reused slice after slice: the first
     /// `staged` are the staged ones.
     private var pending: [PendingPage] = []
@@ -71,6 +75,14 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
 
     /// The compressed bytes of the pages so far.
     package var encodedBytes: Int { pages.count }
+
+    /// Takes back the data pages of a chunk this encoder made and that
+    /// was written, to reuse their memory.
+    package func recycle(_ chunk: consuming EncodedColumnChunk) {
+        var pages = chunk.dataPages
+        pages.removeAll(keepingCapacity: true)
+        if self.pages.isEmpty && self.pages.capacity < pages.capacity { swap(&self.pages, &pages) } else { spare = pages }
+    }
 
     /// The pages of the last `stage(_:)`, to be compressed before `commit()`.
     package var stagedPages: ArraySlice<PendingPage> { pending[..<staged] }
@@ -165,7 +177,8 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
             dataPageOffset: Int64(dictionaryPage.count), dictionaryPageOffset: dictionaryPages > 0 ? 0 : nil,
             statistics: statistics.thrift(layout), encodingStats: encodingStats)
         let chunk = EncodedColumnChunk(dictionaryPage: dictionaryPage, dataPages: pages, metaData: metaData)
-        pages = []
+        pages = spare
+        spare = []
         dictionary = nil
         dictionaryOpen = column.dictionary
         dictionaryPages = 0

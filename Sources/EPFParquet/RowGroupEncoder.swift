@@ -71,6 +71,13 @@ public final class ParquetRowGroupEncoder: @unchecked Sendable {
         rowCount += slice.rowCount
     }
 
+    /// Takes back a row group `finish()` made, once written, so that the
+    /// next row group's pages reuse its memory.
+    public func recycle(_ group: consuming EncodedRowGroup) {
+        precondition(group.chunks.count == columns.count, "a row group of another schema")
+        for (column, chunk) in zip(columns, group.chunks) { column.recycle(chunk) }
+    }
+
     /// The row group of the slices appended since the last `finish()`.
     public func finish() -> EncodedRowGroup {
         precondition(rowCount > 0, "finish() of a row group with no rows")
