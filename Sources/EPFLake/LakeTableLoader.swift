@@ -185,7 +185,7 @@ final class RowGroupWriter: @unchecked Sendable {
                 if endingRowGroup && encoder.rowCount > 0 {
                     let group = encoder.finish()
                     try file.write(group)
-                    encoder.recycle(group)
+                    encoder.recycle(consume group)
                     // A kill here leaves a temporary file with some row groups and no footer.
                     hooks.reach(.checkpoint)
                 }

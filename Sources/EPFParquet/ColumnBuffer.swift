@@ -23,6 +23,9 @@ public struct ParquetColumnBuffer: Sendable {
     /// PLAIN bytes of the values (BOOLEAN: one byte, 0 or 1, a value; packed
     /// when the page is written). Empty while the column is dictionary-encoded.
     package private(set) var values: [UInt8] = []
+    /// PLAIN BYTE_ARRAY values: each one's length, so that pages are cut
+    /// without reading `values` again (a cache miss a value, in long text).
+    package private(set) var lengths: [UInt32] = []
     package private(set) var statistics = ColumnStatistics()
 
     /// While dictionary-encoded: the distinct values, each value's entry,
@@ -129,6 +132,7 @@ public struct ParquetColumnBuffer: Sendable {
             }
         } else {
             PlainEncoder.appendByteArray(bytes, to: &values)
+            lengths.append(UInt32(truncatingIfNeeded: bytes.count))
             statistics.noteBytes(bytes)
         }
     }
@@ -143,6 +147,7 @@ public struct ParquetColumnBuffer: Sendable {
     public mutating func removeAll() {
         levels.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
+        lengths.removeAll(keepingCapacity: true)
         indices.removeAll(keepingCapacity: true)
         plainBytes = 0
         statistics.removeAll()
@@ -163,8 +168,12 @@ public struct ParquetColumnBuffer: Sendable {
         guard let dictionary else { return }
         values.removeAll(keepingCapacity: true)
         values.reserveCapacity(plainBytes)
+        lengths.reserveCapacity(indices.count)
         for index in indices {
-            dictionary.withEntry(Int(index)) { PlainEncoder.appendByteArray($0, to: &values) }
+            dictionary.withEntry(Int(index)) {
+                PlainEncoder.appendByteArray($0, to: &values)
+                lengths.append(UInt32(truncatingIfNeeded: $0.count))
+            }
         }
         indices.removeAll()
         plainBytes = 0

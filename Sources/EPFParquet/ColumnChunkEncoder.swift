@@ -65,6 +65,7 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
     // Reused between slices.
     private var entries: [UInt32] = []
     private var plain: [UInt8] = []
+    private var plainLengths: [UInt32] = []
 
     package init(column: ParquetColumn, options: ParquetWriterOptions) {
         self.column = column
@@ -77,9 +78,10 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
     package var encodedBytes: Int { pages.count }
 
     /// Takes back the data pages of a chunk this encoder made and that
-    /// was written, to reuse their memory.
-    package func recycle(_ chunk: consuming EncodedColumnChunk) {
-        var pages = chunk.dataPages
+    /// was written, to reuse their memory (when `pages` is their only
+    /// reference).
+    package func recycle(pages: consuming [UInt8]) {
+        var pages = pages
         pages.removeAll(keepingCapacity: true)
         if self.pages.isEmpty && self.pages.capacity < pages.capacity { swap(&self.pages, &pages) } else { spare = pages }
     }
@@ -110,7 +112,9 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
                 for index in slice.indices { entries.append(map[Int(index)]) }
                 dictionary = merged
                 let width = max(1, RLEBitPackedHybrid.bitWidth(forMaximum: UInt32(merged.count - 1)))
-                entries.withUnsafeBufferPointer { appendPages(slice, values: UnsafeRawBufferPointer(start: nil, count: 0), entries: $0, indexBitWidth: width) }
+                entries.withUnsafeBufferPointer {
+                    appendPages(slice, values: UnsafeRawBufferPointer(start: nil, count: 0), lengths: [], entries: $0, indexBitWidth: width)
+                }
                 return
             }
             // Unused entries of this slice may stay in a dictionary that
@@ -122,12 +126,16 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
             // The slice kept its dictionary, the chunk did not: its values PLAIN.
             plain.removeAll(keepingCapacity: true)
             plain.reserveCapacity(slice.plainBytes)
+            plainLengths.removeAll(keepingCapacity: true)
             for index in slice.indices {
-                sliceDictionary.withEntry(Int(index)) { PlainEncoder.appendByteArray($0, to: &plain) }
+                sliceDictionary.withEntry(Int(index)) {
+                    PlainEncoder.appendByteArray($0, to: &plain)
+                    plainLengths.append(UInt32(truncatingIfNeeded: $0.count))
+                }
             }
-            plain.withUnsafeBytes { appendPages(slice, values: $0, entries: nil, indexBitWidth: 0) }
+            plain.withUnsafeBytes { appendPages(slice, values: $0, lengths: plainLengths, entries: nil, indexBitWidth: 0) }
         } else {
-            slice.values.withUnsafeBytes { appendPages(slice, values: $0, entries: nil, indexBitWidth: 0) }
+            slice.values.withUnsafeBytes { appendPages(slice, values: $0, lengths: slice.lengths, entries: nil, indexBitWidth: 0) }
         }
     }
 
@@ -189,13 +197,14 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
         return chunk
     }
 
-    /// The pages of one slice: `values` PLAIN, or `entries` (dictionary
-    /// entry numbers, one a value) of `indexBitWidth` bits.
+    /// The pages of one slice: `values` PLAIN (byte arrays: with each
+    /// one's length in `lengths`), or `entries` (dictionary entry numbers,
+    /// one a value) of `indexBitWidth` bits.
     private func appendPages(
-        _ slice: ParquetColumnBuffer, values: UnsafeRawBufferPointer, entries: UnsafeBufferPointer<UInt32>?,
+        _ slice: ParquetColumnBuffer, values: UnsafeRawBufferPointer, lengths: [UInt32], entries: UnsafeBufferPointer<UInt32>?,
         indexBitWidth: Int
     ) {
-        // Bytes a value takes in a page, to cut pages (byte arrays: read).
+        // Bytes a value takes in a page, to cut pages.
         let width = entries != nil ? max(1, indexBitWidth / 8) : (layout.fixedWidth ?? 1)
         let isByteArray = entries == nil && layout.physicalType == .byteArray
         var row = 0
@@ -208,9 +217,7 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
                 var pageBytes = 0
                 while row < lastRow && pageBytes < options.pageSize {
                     if levels[row] != 0 {
-                        let size = isByteArray
-                            ? 4 + Int(values.loadUnaligned(fromByteOffset: byteOffset, as: UInt32.self).littleEndian)
-                            : width
+                        let size = isByteArray ? 4 + Int(lengths[valueIndex]) : width
                         pageBytes += size
                         byteOffset += isByteArray ? size : 0
                         valueIndex += 1

@@ -52,7 +52,7 @@ public struct ParquetRowGroup: Sendable {
 /// a file: `ParquetFileWriter.write(_:)` places it.
 public struct EncodedRowGroup: Sendable {
     public let rowCount: Int
-    package let chunks: [EncodedColumnChunk]
+    package var chunks: [EncodedColumnChunk]
 
     /// The bytes it takes in the file (its pages, headers included).
     public var byteCount: Int { chunks.reduce(0) { $0 + $1.byteCount } }

@@ -75,7 +75,13 @@ public final class ParquetRowGroupEncoder: @unchecked Sendable {
     /// next row group's pages reuse its memory.
     public func recycle(_ group: consuming EncodedRowGroup) {
         precondition(group.chunks.count == columns.count, "a row group of another schema")
-        for (column, chunk) in zip(columns, group.chunks) { column.recycle(chunk) }
+        var group = group
+        for (index, column) in columns.enumerated() {
+            // Swapped out, so that each buffer has one owner and is kept, not copied.
+            var pages: [UInt8] = []
+            swap(&pages, &group.chunks[index].dataPages)
+            column.recycle(pages: pages)
+        }
     }
 
     /// The row group of the slices appended since the last `finish()`.
