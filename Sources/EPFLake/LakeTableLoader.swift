@@ -14,10 +14,11 @@ import Foundation
 /// `RowGroupWriter`, which encodes and compresses it (its columns on every
 /// core) into the row group's pages while the next slice fills, and writes
 /// the row group once its slices held `rowGroupBytes`. Memory is bounded
-/// whatever the file size: two slices of values (the one filling, the one
-/// encoding; recycled, so their buffers keep their capacity) and one row
-/// group of compressed pages. `finish()` writes the footer, syncs the file
-/// to disk, and checks that it holds as many rows as were read (the
+/// whatever the file size: three slices of values at most (the one filling,
+/// two queued for the encoders; recycled, so their buffers keep their
+/// capacity) and one row group of compressed pages. `finish()` writes the
+/// footer, syncs the file to disk (each row group was flushed as it was
+/// written: `ParquetFileWriter.durable`), and checks that it holds as many rows as were read (the
 /// importer has checked those against `#recordsWritten`). A lake load is
 /// not resumed: a killed import leaves only a temporary file, removed when
 /// the lake is next opened, and the rerun writes the file again.
@@ -53,7 +54,7 @@ final class LakeTableLoader: TableLoader {
         self.schema = schema
         do {
             writer = RowGroupWriter(
-                try ParquetFileWriter(path: temporaryPath, schema: schema, options: Self.writerOptions), hooks: hooks)
+                try ParquetFileWriter(path: temporaryPath, schema: schema, options: Self.writerOptions, durable: true), hooks: hooks)
         } catch {
             throw CatalogError(.readOnly, detail: "cannot create \(temporaryPath): \(error)", hint: "Check that the lake's folder is writable")
         }
@@ -133,18 +134,25 @@ final class LakeTableLoader: TableLoader {
 /// Invariant: `file` and `encoder` are used only on `queue` until
 /// `drain()` (a `queue.sync`) has returned, then only by the caller of
 /// `close()` or `abandon()`; `failure` and `spare` only under `lock`.
-/// `slot` lets one slice be encoded while the loader fills the next: two
-/// slices of values exist at most, the encoded one coming back emptied
-/// (`emptySlice()`) for the loader to fill again.
+/// `slot` lets `queuedSlices` slices wait for (or be in) encoding while the
+/// loader fills the next: three slices of values exist at most, each
+/// encoded one coming back emptied (`emptySlice()`) for the loader to fill
+/// again.
 final class RowGroupWriter: @unchecked Sendable {
     private let file: ParquetFileWriter
     private let encoder: ParquetRowGroupEncoder
     private let hooks: LoadHooks
     private let queue = DispatchQueue(label: "epf.lake.row-groups")
-    private let slot = DispatchSemaphore(value: 1)
+    private let slot = DispatchSemaphore(value: RowGroupWriter.queuedSlices)
     private let lock = NSLock()
     private var failure: (any Error)?
-    private var spare: ParquetRowGroup?
+    private var spare: [ParquetRowGroup] = []
+
+    /// Slices queued at most while the loader fills the next: two, so that
+    /// the encoders find the next slice ready when they finish one, rather
+    /// than wait for the loader (one left both cores idle a tenth of the
+    /// time; three or more gain nothing and take 16 MB each).
+    static let queuedSlices = 2
 
     init(_ file: ParquetFileWriter, hooks: LoadHooks) {
         self.file = file
@@ -158,13 +166,11 @@ final class RowGroupWriter: @unchecked Sendable {
     /// The slice last encoded, emptied (its buffers keep their capacity);
     /// nil when there is none yet.
     func emptySlice() -> ParquetRowGroup? {
-        lock.withLock {
-            defer { spare = nil }
-            return spare
-        }
+        lock.withLock { spare.popLast() }
     }
 
-    /// Queues `slice` (with no rows: none) once the one before is encoded;
+    /// Queues `slice` (with no rows: none) once fewer than `queuedSlices`
+    /// wait;
     /// with `endingRowGroup`, its row group is written after it. Throws the
     /// error of an earlier slice.
     func submit(_ slice: consuming ParquetRowGroup, endingRowGroup: Bool) throws {
@@ -181,7 +187,7 @@ final class RowGroupWriter: @unchecked Sendable {
                 var slice = box.take()
                 if slice.rowCount > 0 { try encoder.append(slice) }
                 slice.removeAll()
-                lock.withLock { spare = slice }
+                lock.withLock { spare.append(slice) }
                 if endingRowGroup && encoder.rowCount > 0 {
                     let group = encoder.finish()
                     try file.write(group)
@@ -204,7 +210,7 @@ final class RowGroupWriter: @unchecked Sendable {
     func close() throws {
         drain()
         if let failure = lock.withLock({ failure }) { throw failure }
-        try file.close(sync: true)
+        try file.close()
     }
 
     /// Waits for the queued slices and closes the file without caring

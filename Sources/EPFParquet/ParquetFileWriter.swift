@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 
 /// Writes one Parquet file: `PAR1`, the row groups in the order given, then
 /// the footer (the Thrift `FileMetaData`, its 4-byte little-endian length,
@@ -12,21 +13,33 @@ import Darwin
 /// a readable Parquet file only once `close()` returns. Not thread-safe:
 /// encode row groups anywhere (`ParquetRowGroup.encode()`), write them from
 /// one place.
+///
+/// A `durable` writer's file is on the disk when `close()` returns: each
+/// row group is flushed (`fdatasync`) on a queue of its own as soon as it
+/// is written, while the next ones are encoded, and `close()` syncs the
+/// rest (`fsync`), so that it waits for the last row group only, not for
+/// the whole file (the lake's files, about to be renamed into place).
+/// Invariant: `descriptor` is closed only once `flushes` is drained.
 public final class ParquetFileWriter {
     public let path: String
     public let schema: ParquetSchema
     public let options: ParquetWriterOptions
+    public let durable: Bool
     private var descriptor: Int32
+    private let flushes = DispatchQueue(label: "epf.parquet.flush")
     private var offset: Int64 = 0
     private var rowGroups: [RowGroup] = []
     private var rows: Int64 = 0
 
     private static let magic: [UInt8] = Array("PAR1".utf8)
 
-    public init(path: String, schema: ParquetSchema, options: ParquetWriterOptions = ParquetWriterOptions()) throws {
+    public init(
+        path: String, schema: ParquetSchema, options: ParquetWriterOptions = ParquetWriterOptions(), durable: Bool = false
+    ) throws {
         self.path = path
         self.schema = schema
         self.options = options
+        self.durable = durable
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw ParquetError.io(operation: "open", path: path, errno: errno) }
         do {
@@ -39,6 +52,7 @@ public final class ParquetFileWriter {
     }
 
     deinit {
+        flushes.sync {}
         if descriptor >= 0 { _ = closeDescriptor(descriptor) }
     }
 
@@ -71,14 +85,20 @@ public final class ParquetFileWriter {
                 totalCompressedSize: offset - start,
                 ordinal: rowGroups.count <= Int(Int16.max) ? Int16(rowGroups.count) : nil))
         rows += Int64(rowGroup.rowCount)
+        if durable {
+            // Early, and advice only: close()'s fsync is what counts.
+            let descriptor = self.descriptor
+            flushes.async { _ = fdatasync(descriptor) }
+        }
     }
 
     /// Writes the footer and closes the file; returns its size in bytes.
-    /// With `sync`, the file's bytes reach the disk (fsync) before it is
-    /// closed: for a file about to be renamed into place.
+    /// A `durable` writer's file reaches the disk (fsync) before it is
+    /// closed.
     @discardableResult
-    public func close(sync: Bool = false) throws -> Int64 {
+    public func close() throws -> Int64 {
         guard descriptor >= 0 else { throw ParquetError.closed }
+        flushes.sync {}
         let metadata = FileMetaData(
             version: 2, schema: schema.elements, numRows: rows, rowGroups: rowGroups, keyValueMetadata: nil,
             createdBy: options.createdBy,
@@ -87,7 +107,7 @@ public final class ParquetFileWriter {
         withUnsafeBytes(of: UInt32(footer.count).littleEndian) { footer.append(contentsOf: $0) }
         footer.append(contentsOf: Self.magic)
         try writeAll(footer)
-        if sync && fsync(descriptor) != 0 {
+        if durable && fsync(descriptor) != 0 {
             let code = errno
             _ = closeDescriptor(descriptor)
             descriptor = -1

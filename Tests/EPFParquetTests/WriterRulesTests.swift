@@ -115,12 +115,12 @@ struct WriterRulesTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("frame.parquet").path
-        let writer = try ParquetFileWriter(path: path, schema: schema)
+        let writer = try ParquetFileWriter(path: path, schema: schema, durable: true)
         var group = ParquetRowGroup(schema: schema)
         group.columns[0].append(Int32(7))
         let encoded = try group.encode()
         try writer.write(encoded)
-        let size = try writer.close(sync: true)
+        let size = try writer.close()
         #expect(throws: ParquetError.closed) { try writer.write(encoded) }
         #expect(throws: ParquetError.closed) { try writer.close() }
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
