@@ -112,9 +112,7 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
                 for index in slice.indices { entries.append(map[Int(index)]) }
                 dictionary = merged
                 let width = max(1, RLEBitPackedHybrid.bitWidth(forMaximum: UInt32(merged.count - 1)))
-                entries.withUnsafeBufferPointer {
-                    appendPages(slice, values: UnsafeRawBufferPointer(start: nil, count: 0), lengths: [], entries: $0, indexBitWidth: width)
-                }
+                appendPages(slice, values: [], lengths: [], entries: entries, indexBitWidth: width)
                 return
             }
             // Unused entries of this slice may stay in a dictionary that
@@ -133,9 +131,9 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
                     plainLengths.append(UInt32(truncatingIfNeeded: $0.count))
                 }
             }
-            plain.withUnsafeBytes { appendPages(slice, values: $0, lengths: plainLengths, entries: nil, indexBitWidth: 0) }
+            appendPages(slice, values: plain, lengths: plainLengths, entries: nil, indexBitWidth: 0)
         } else {
-            slice.values.withUnsafeBytes { appendPages(slice, values: $0, lengths: slice.lengths, entries: nil, indexBitWidth: 0) }
+            appendPages(slice, values: slice.values, lengths: slice.lengths, entries: nil, indexBitWidth: 0)
         }
     }
 
@@ -197,12 +195,13 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
         return chunk
     }
 
-    /// The pages of one slice: `values` PLAIN (byte arrays: with each
+    /// Cuts one slice into pages: `values` PLAIN (byte arrays: with each
     /// one's length in `lengths`), or `entries` (dictionary entry numbers,
-    /// one a value) of `indexBitWidth` bits.
+    /// one a value) of `indexBitWidth` bits. Each page keeps its ranges of
+    /// the slice's arrays (references, not copies); its body is made when
+    /// it is compressed (`PendingPage.build`), on whichever thread.
     private func appendPages(
-        _ slice: ParquetColumnBuffer, values: UnsafeRawBufferPointer, lengths: [UInt32], entries: UnsafeBufferPointer<UInt32>?,
-        indexBitWidth: Int
+        _ slice: ParquetColumnBuffer, values: [UInt8], lengths: [UInt32], entries: [UInt32]?, indexBitWidth: Int
     ) {
         // Bytes a value takes in a page, to cut pages.
         let width = entries != nil ? max(1, indexBitWidth / 8) : (layout.fixedWidth ?? 1)
@@ -210,10 +209,11 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
         var row = 0
         var valueIndex = 0
         var byteOffset = 0
+        let rowCount = slice.levels.count
         slice.levels.withUnsafeBufferPointer { levels in
             repeat {
                 let firstRow = row, firstValue = valueIndex, firstByte = byteOffset
-                let lastRow = min(levels.count, row + options.maxRowsPerPage)
+                let lastRow = min(rowCount, row + options.maxRowsPerPage)
                 var pageBytes = 0
                 while row < lastRow && pageBytes < options.pageSize {
                     if levels[row] != 0 {
@@ -230,27 +230,18 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
                 page.numValues = Int32(row - firstRow)
                 page.dictionaryEncoded = entries != nil
                 page.compressedCount = nil
-                // Definition levels, after their length.
-                page.body.removeAll(keepingCapacity: true)
-                page.body.append(contentsOf: [0, 0, 0, 0])
-                RLEBitPackedHybrid.encode(UnsafeBufferPointer(rebasing: levels[firstRow..<row]), bitWidth: 1, into: &page.body)
-                let levelBytes = UInt32(page.body.count - 4)
-                withUnsafeBytes(of: levelBytes.littleEndian) { page.body.replaceSubrange(0..<4, with: $0) }
-                // Values.
+                page.levels = slice.levels
+                page.rows = firstRow..<row
                 if let entries {
-                    page.body.append(UInt8(indexBitWidth))
-                    RLEBitPackedHybrid.encode(
-                        UnsafeBufferPointer(rebasing: entries[firstValue..<valueIndex]), bitWidth: indexBitWidth, into: &page.body)
+                    page.source = .entries(entries, firstValue..<valueIndex, bitWidth: indexBitWidth)
                 } else if layout.physicalType == .boolean {
-                    let bits = values.assumingMemoryBound(to: UInt8.self)
-                    RLEBitPackedHybrid.packBits(
-                        bits, firstValue..<valueIndex, paddedTo: valueIndex - firstValue, bitWidth: 1, into: &page.body)
+                    page.source = .booleans(values, firstValue..<valueIndex)
                 } else if isByteArray {
-                    page.body.append(contentsOf: UnsafeRawBufferPointer(rebasing: values[firstByte..<byteOffset]))
+                    page.source = .bytes(values, firstByte..<byteOffset)
                 } else {
-                    page.body.append(contentsOf: UnsafeRawBufferPointer(rebasing: values[firstValue * width..<valueIndex * width]))
+                    page.source = .bytes(values, firstValue * width..<valueIndex * width)
                 }
-            } while row < levels.count
+            } while row < rowCount
         }
     }
 
@@ -273,13 +264,33 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
     }
 }
 
-/// One data page between `ColumnChunkEncoder.stage(_:)`, which makes its
-/// body (definition levels and values, uncompressed), and `commit()`,
-/// which places it. A class, so that the pages of a row group's columns
-/// can be compressed on several threads at once, each page by one thread
-/// (`ParquetRowGroupEncoder`); reused slice after slice, so that its
+/// One data page between `ColumnChunkEncoder.stage(_:)`, which cuts it
+/// (its rows, its values), and `commit()`, which places it; `compress(with:)`,
+/// in between, makes its body (definition levels and values) and
+/// compresses it. A class, so that the pages of a row group's columns can
+/// be made and compressed on several threads at once, each page by one
+/// thread (`ParquetRowGroupEncoder`); reused slice after slice, so that its
 /// buffers keep their capacity.
+///
+/// Invariant: from `stage` to `compress`, `levels` and `source` share the
+/// slice's (or the encoder's) arrays, which nobody changes meanwhile;
+/// `compress` lets go of them, so that they stay uniquely referenced and
+/// are emptied in place afterwards.
 package final class PendingPage: @unchecked Sendable {
+    /// Where a page's values come from.
+    enum Source {
+        case none
+        /// PLAIN bytes (fixed-width values or byte arrays with their lengths).
+        case bytes([UInt8], Range<Int>)
+        /// BOOLEANs, a byte each, bit-packed into the page.
+        case booleans([UInt8], Range<Int>)
+        /// Dictionary entry numbers, RLE/bit-packed at `bitWidth`.
+        case entries([UInt32], Range<Int>, bitWidth: Int)
+    }
+
+    var levels: [UInt8] = []
+    var rows: Range<Int> = 0..<0
+    var source = Source.none
     var body: [UInt8] = []
     /// Room for the compressed body, reused.
     var output: [UInt8] = []
@@ -289,11 +300,48 @@ package final class PendingPage: @unchecked Sendable {
     var numValues: Int32 = 0
     var dictionaryEncoded = false
 
-    /// The bytes it takes uncompressed.
-    package var bodyCount: Int { body.count }
+    /// About the bytes its body will take: to compress the largest first.
+    package var estimatedBytes: Int {
+        switch source {
+        case .none: return 0
+        case .bytes(_, let range), .booleans(_, let range): return range.count
+        case .entries(_, let range, _): return range.count
+        }
+    }
 
-    /// Compresses the body (nothing when the compressor does not compress).
+    /// Makes the body, then compresses it (nothing when the compressor
+    /// does not compress).
     package func compress(with compressor: PageCompressor) {
+        build()
         compressedCount = compressor.compress(body, into: &output)
+    }
+
+    /// The body: the definition levels' length and RLE/bit-packed levels
+    /// (bit width 1), then the values; lets go of the arrays it read.
+    func build() {
+        body.removeAll(keepingCapacity: true)
+        body.append(contentsOf: [0, 0, 0, 0])
+        levels.withUnsafeBufferPointer {
+            RLEBitPackedHybrid.encode(UnsafeBufferPointer(rebasing: $0[rows]), bitWidth: 1, into: &body)
+        }
+        let levelBytes = UInt32(body.count - 4)
+        withUnsafeBytes(of: levelBytes.littleEndian) { body.replaceSubrange(0..<4, with: $0) }
+        switch source {
+        case .none:
+            break
+        case .bytes(let values, let range):
+            values.withUnsafeBytes { body.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[range])) }
+        case .booleans(let values, let range):
+            values.withUnsafeBufferPointer {
+                RLEBitPackedHybrid.packBits($0, range, paddedTo: range.count, bitWidth: 1, into: &body)
+            }
+        case .entries(let entries, let range, let bitWidth):
+            body.append(UInt8(bitWidth))
+            entries.withUnsafeBufferPointer {
+                RLEBitPackedHybrid.encode(UnsafeBufferPointer(rebasing: $0[range]), bitWidth: bitWidth, into: &body)
+            }
+        }
+        levels = []
+        source = .none
     }
 }

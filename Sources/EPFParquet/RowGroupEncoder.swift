@@ -57,7 +57,7 @@ public final class ParquetRowGroupEncoder: @unchecked Sendable {
             let column = order[task]
             columns[column].stage(slice.columns[column])
         }
-        let pages = columns.flatMap(\.stagedPages).sorted { $0.bodyCount > $1.bodyCount }
+        let pages = columns.flatMap(\.stagedPages).sorted { $0.estimatedBytes > $1.estimatedBytes }
         let next = Atomic<Int>(0)
         let compressors = self.compressors
         DispatchQueue.concurrentPerform(iterations: min(compressors.count, pages.count)) { thread in
