@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 
 /// A whole file mapped read-only into memory.
 ///
@@ -45,7 +46,14 @@ package final class MappedFile: @unchecked Sendable {
 
     deinit {
         if let address = bytes.baseAddress {
-            munmap(UnsafeMutableRawPointer(mutating: address), size)
+            // Unmapping takes milliseconds per gigabyte (its page table
+            // entries): not on the thread that let the file go, which is
+            // usually on its way to apply what it loaded. Nothing reads the
+            // bytes after deinit (see the invariant).
+            let start = UInt(bitPattern: address), size = self.size
+            DispatchQueue.global(qos: .utility).async {
+                munmap(UnsafeMutableRawPointer(bitPattern: start), size)
+            }
         }
     }
 }
