@@ -26,11 +26,21 @@ final class DownloadDigest: @unchecked Sendable {
 
     /// Starts hashing the file at `path` behind what `input` reads; with
     /// `expectedMD5`, its md5 too.
-    init(path: String, expectedMD5: String?, following input: any InputObservable) {
+    convenience init(path: String, expectedMD5: String?, following input: any InputObservable) {
+        self.init(path: path, file: try? MappedFile(path: path), expectedMD5: expectedMD5, following: input)
+    }
+
+    /// Starts hashing `file`, mapped already (the reader's own mapping: its
+    /// pages are then mapped once, not twice), behind what `input` reads.
+    convenience init(file: MappedFile, expectedMD5: String?, following input: any InputObservable) {
+        self.init(path: file.path, file: file, expectedMD5: expectedMD5, following: input)
+    }
+
+    private init(path: String, file: MappedFile?, expectedMD5: String?, following input: any InputObservable) {
         self.path = path
         self.expectedMD5 = expectedMD5
         inline = Hashes(md5: expectedMD5 != nil)
-        guard let file = try? MappedFile(path: path) else {
+        guard let file else {
             state = nil
             input.observeInput { [unowned self] bytes in inline.update(bytes) }
             return

@@ -43,7 +43,7 @@ extension Importer {
         }
         guard let stream = try InputFormat.openStream(file.path, format: file.format) else {
             let mapped = try MappedChunkSource(path: file.path, chunkSize: options.chunkSize, separators: options.separators)
-            let digest = DownloadDigest(path: file.path, expectedMD5: nil, following: mapped)
+            let digest = DownloadDigest(file: mapped.file, expectedMD5: nil, following: mapped)
             return OpenedFile(source: mapped) { try digest.finish() }
         }
         let digest = DownloadDigest(path: file.path, expectedMD5: file.expectedMD5, following: stream)

@@ -91,7 +91,7 @@ final class LakeTableLoader: TableLoader {
         var full = writer.emptySlice() ?? ParquetRowGroup(schema: schema)
         swap(&full, &sink.group)
         do {
-            try writer.submit(full, endingRowGroup: endingRowGroup)
+            try writer.submit(consume full, endingRowGroup: endingRowGroup)
         } catch {
             throw Self.writeError(error, path: temporaryPath)
         }
@@ -184,10 +184,12 @@ final class RowGroupWriter: @unchecked Sendable {
         let box = SliceBox(slice)
         queue.async { [self] in
             do {
-                var slice = box.take()
-                if slice.rowCount > 0 { try encoder.append(slice) }
-                slice.removeAll()
-                lock.withLock { spare.append(slice) }
+                var slice: ParquetRowGroup? = box.take()
+                if slice!.rowCount > 0 { try encoder.append(slice!) }
+                slice!.removeAll()
+                // Taken out, so that the loader gets the only reference: one
+                // left here would make its next append copy every buffer.
+                lock.withLock { spare.append(slice.take()!) }
                 if endingRowGroup && encoder.rowCount > 0 {
                     let group = encoder.finish()
                     try file.write(group)

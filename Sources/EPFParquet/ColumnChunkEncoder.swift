@@ -81,7 +81,6 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
     /// was written, to reuse their memory (when `pages` is their only
     /// reference).
     package func recycle(pages: consuming [UInt8]) {
-        var pages = pages
         pages.removeAll(keepingCapacity: true)
         if self.pages.isEmpty && self.pages.capacity < pages.capacity { swap(&self.pages, &pages) } else { spare = pages }
     }

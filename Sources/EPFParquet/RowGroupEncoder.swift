@@ -75,12 +75,13 @@ public final class ParquetRowGroupEncoder: @unchecked Sendable {
     /// next row group's pages reuse its memory.
     public func recycle(_ group: consuming EncodedRowGroup) {
         precondition(group.chunks.count == columns.count, "a row group of another schema")
-        var group = group
+        // The consuming parameter itself, not a copy of it: a copy would
+        // share the buffers, and the encoders would get copies.
         for (index, column) in columns.enumerated() {
             // Swapped out, so that each buffer has one owner and is kept, not copied.
             var pages: [UInt8] = []
             swap(&pages, &group.chunks[index].dataPages)
-            column.recycle(pages: pages)
+            column.recycle(pages: consume pages)
         }
     }
 
