@@ -119,6 +119,13 @@ package struct ColumnStatistics: Sendable {
     package static func compare(_ a: UnsafeRawBufferPointer, _ b: [UInt8]) -> Int {
         b.withUnsafeBytes { b in
             let common = min(a.count, b.count)
+            // Most values differ in their first eight bytes: compared as one
+            // big-endian word, without calling memcmp.
+            if common >= 8 {
+                let x = UInt64(bigEndian: a.loadUnaligned(as: UInt64.self))
+                let y = UInt64(bigEndian: b.loadUnaligned(as: UInt64.self))
+                if x != y { return x < y ? -1 : 1 }
+            }
             if common > 0 {
                 let order = memcmp(a.baseAddress!, b.baseAddress!, common)
                 if order != 0 { return Int(order) }
