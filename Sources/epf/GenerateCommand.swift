@@ -25,7 +25,7 @@ struct GenerateCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: "Storefronts per application in application_price (0 to leave the table out), up to 176: real storefront IDs, US and JP first.")
+        help: "Storefronts per application in application_price (0 to leave the table out), up to 177: real storefront IDs, US and JP first.")
     var storefronts: Int = 5
 
     @Flag(

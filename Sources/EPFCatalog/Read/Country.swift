@@ -55,6 +55,14 @@ package enum CountryCode {
         byAlpha2.map { ($0.value.storefront, $0.key) }, uniquingKeysWith: { first, _ in first })
 
     /// The countries of the App Store: alpha-2, alpha-3, storefront ID.
+    /// Apple publishes no such list: the IDs are those public clients use
+    /// (the X-Apple-Store-Front codes of ipatool's `StoreClient.swift`,
+    /// majd/ipatool, for the 133 it names: Turks and Caicos 143552,
+    /// Trinidad and Tobago 143551, St. Vincent 143550, Liechtenstein
+    /// 143522). Queries find a storefront by its alpha-3 code in the
+    /// catalog's own `storefront` table; the IDs here serve
+    /// `epf import --storefront` (before any `storefront` table is loaded),
+    /// the generator and messages.
     private static let byAlpha2: [String: (alpha3: String, storefront: Int64)] = {
         let triples = """
             AE ARE 143481 AF AFG 143610 AG ATG 143540 AI AIA 143538 AL ALB 143575 AM ARM 143524 AO AGO 143564 \
@@ -69,7 +77,7 @@ package enum CountryCode {
             GY GUY 143553 HK HKG 143463 HN HND 143510 HR HRV 143494 HU HUN 143482 ID IDN 143476 IE IRL 143449 \
             IL ISR 143491 IN IND 143467 IQ IRQ 143617 IS ISL 143558 IT ITA 143450 JM JAM 143511 JO JOR 143528 \
             JP JPN 143462 KE KEN 143529 KG KGZ 143586 KH KHM 143579 KN KNA 143548 KR KOR 143466 KW KWT 143493 \
-            KY CYM 143544 KZ KAZ 143517 LA LAO 143587 LB LBN 143497 LC LCA 143549 LK LKA 143486 LR LBR 143588 \
+            KY CYM 143544 KZ KAZ 143517 LA LAO 143587 LB LBN 143497 LC LCA 143549 LI LIE 143522 LK LKA 143486 LR LBR 143588 \
             LT LTU 143520 LU LUX 143451 LV LVA 143519 LY LBY 143567 MA MAR 143620 MD MDA 143523 ME MNE 143619 \
             MG MDG 143531 MK MKD 143530 ML MLI 143532 MM MMR 143570 MN MNG 143592 MO MAC 143515 MR MRT 143590 \
             MS MSR 143547 MT MLT 143521 MU MUS 143533 MV MDV 143488 MW MWI 143589 MX MEX 143468 MY MYS 143473 \
@@ -78,9 +86,9 @@ package enum CountryCode {
             PH PHL 143474 PK PAK 143477 PL POL 143478 PT PRT 143453 PW PLW 143595 PY PRY 143513 QA QAT 143498 \
             RO ROU 143487 RS SRB 143500 RU RUS 143469 RW RWA 143621 SA SAU 143479 SB SLB 143601 SC SYC 143599 \
             SE SWE 143456 SG SGP 143464 SI SVN 143499 SK SVK 143496 SL SLE 143600 SN SEN 143535 SR SUR 143554 \
-            ST STP 143598 SV SLV 143506 SZ SWZ 143602 TC TCA 143550 TD TCD 143581 TH THA 143475 TJ TJK 143603 \
-            TM TKM 143604 TN TUN 143536 TO TON 143608 TR TUR 143480 TT TTO 143552 TW TWN 143470 TZ TZA 143572 \
-            UA UKR 143492 UG UGA 143537 US USA 143441 UY URY 143514 UZ UZB 143566 VC VCT 143551 VE VEN 143502 \
+            ST STP 143598 SV SLV 143506 SZ SWZ 143602 TC TCA 143552 TD TCD 143581 TH THA 143475 TJ TJK 143603 \
+            TM TKM 143604 TN TUN 143536 TO TON 143608 TR TUR 143480 TT TTO 143551 TW TWN 143470 TZ TZA 143572 \
+            UA UKR 143492 UG UGA 143537 US USA 143441 UY URY 143514 UZ UZB 143566 VC VCT 143550 VE VEN 143502 \
             VG VGB 143543 VN VNM 143471 VU VUT 143609 XK XKS 143624 YE YEM 143571 ZA ZAF 143472 ZM ZMB 143622 \
             ZW ZWE 143605
             """.split(separator: " ").map(String.init)
