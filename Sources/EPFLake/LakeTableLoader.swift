@@ -185,6 +185,8 @@ final class RowGroupWriter: @unchecked Sendable {
         queue.async { [self] in
             do {
                 var slice: ParquetRowGroup? = box.take()
+                // Its last text pages closed where they lie: compressed from there, not copied.
+                slice!.closePages()
                 if slice!.rowCount > 0 { try encoder.append(slice!) }
                 slice!.removeAll()
                 // Taken out, so that the loader gets the only reference: one

@@ -12,6 +12,14 @@
 /// the dictionary and its entry numbers take as much room as the PLAIN
 /// values would (mostly distinct values: titles, URLs, descriptions).
 ///
+/// A PLAIN text column is cut into data pages as its values arrive, by
+/// the rules `ColumnChunkEncoder` cuts other columns by (`pageSize` bytes
+/// of values, `maxRowsPerPage` rows, NULLs counted), with `pageGap` bytes
+/// left free before each page's first value: when the page closes, its
+/// body's prefix (the levels' 4-byte length and RLE/bit-packed levels) is
+/// written there if it fits, so that the page's body lies whole in
+/// `values` and is compressed from there, not copied (`pages`).
+///
 /// Each `append` is for the column types its comment names (a precondition);
 /// `appendNull()` is for every column.
 public struct ParquetColumnBuffer: Sendable {
@@ -21,11 +29,24 @@ public struct ParquetColumnBuffer: Sendable {
     /// One per row: 1 a value, 0 NULL.
     package private(set) var levels: [UInt8] = []
     /// PLAIN bytes of the values (BOOLEAN: one byte, 0 or 1, a value; packed
-    /// when the page is written). Empty while the column is dictionary-encoded.
+    /// when the page is written); in a text column, each page's values
+    /// after a gap of `pageGap` bytes. Empty while the column is
+    /// dictionary-encoded.
     package private(set) var values: [UInt8] = []
-    /// PLAIN BYTE_ARRAY values: each one's length, so that pages are cut
-    /// without reading `values` again (a cache miss a value, in long text).
-    package private(set) var lengths: [UInt32] = []
+    /// A PLAIN text column's closed pages, in row order; the rows after
+    /// the last one (from `openPageRow`) are the open page.
+    package private(set) var pages: [PlacedPage] = []
+    /// The open page's first row (`rowCount` when no page is open), its
+    /// first value's offset in `values` and its values' bytes so far.
+    package private(set) var openPageRow = 0
+    package private(set) var openPageValues = 0
+    private var openPageBytes = 0
+    /// Whether values arrive PLAIN into a text column, to be cut into pages.
+    private var cutsPages: Bool
+    private let pageSize: Int
+    private let maxRowsPerPage: Int
+    /// A closed page's levels, encoded, reused.
+    private var prefix: [UInt8] = []
     package private(set) var statistics = ColumnStatistics()
 
     /// While dictionary-encoded: the distinct values, each value's entry,
@@ -41,11 +62,21 @@ public struct ParquetColumnBuffer: Sendable {
     /// The largest unscaled decimal the column's precision holds (nil: any Int64).
     private let decimalBound: Int64?
 
-    package init(column: ParquetColumn, dictionaryLimit: Int) {
+    /// Bytes left free before each page's first value in a PLAIN text
+    /// column, for the page's body prefix: 4 bytes of length, then the
+    /// levels. A page without NULLs is one RLE run, 10 bytes at most (a
+    /// varint of up to 5 bytes for 2^30 rows, the level's byte): it always
+    /// fits; a few runs of NULLs do too.
+    package static let pageGap = 16
+
+    package init(column: ParquetColumn, options: ParquetWriterOptions) {
         self.column = column
         self.layout = ColumnLayout(column.type)
-        self.dictionaryLimit = dictionaryLimit
+        self.dictionaryLimit = options.dictionaryPageSizeLimit
+        self.pageSize = options.pageSize
+        self.maxRowsPerPage = options.maxRowsPerPage
         self.dictionary = column.dictionary ? ByteArrayDictionary() : nil
+        self.cutsPages = column.type == .string && !column.dictionary
         if case .decimal(let precision, _) = column.type, precision <= 18 {
             var bound: Int64 = 1
             for _ in 0..<precision { bound *= 10 }
@@ -60,8 +91,9 @@ public struct ParquetColumnBuffer: Sendable {
     package var valueCount: Int { statistics.valueCount }
     package var nullCount: Int { statistics.nullCount }
 
-    /// The bytes the buffered rows take before encoding (values, entry
-    /// numbers, dictionary, levels): what a caller cuts row groups by.
+    /// The bytes the buffered rows take before encoding (values with
+    /// their pages' gaps, entry numbers, dictionary, levels): what a caller
+    /// cuts row groups by.
     public var bufferedBytes: Int {
         values.count + indices.count * MemoryLayout<UInt32>.size + (dictionary?.plain.count ?? 0) + levels.count
     }
@@ -71,6 +103,10 @@ public struct ParquetColumnBuffer: Sendable {
     public mutating func appendNull() {
         levels.append(0)
         statistics.noteNull()
+        if cutsPages {
+            openPage(at: levels.count - 1)
+            closePageIfFull(after: levels.count - 1)
+        }
     }
 
     /// An `int64` value, or a `timestampMillis` one (milliseconds since 1970 UTC).
@@ -131,9 +167,11 @@ public struct ParquetColumnBuffer: Sendable {
                 fallBackToPlain()
             }
         } else {
+            openPage(at: levels.count - 1)
             PlainEncoder.appendByteArray(bytes, to: &values)
-            lengths.append(UInt32(truncatingIfNeeded: bytes.count))
+            openPageBytes += 4 + bytes.count
             statistics.noteBytes(bytes)
+            closePageIfFull(after: levels.count - 1)
         }
     }
 
@@ -147,7 +185,9 @@ public struct ParquetColumnBuffer: Sendable {
     public mutating func removeAll() {
         levels.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
-        lengths.removeAll(keepingCapacity: true)
+        pages.removeAll(keepingCapacity: true)
+        openPageRow = 0
+        cutsPages = column.type == .string && !column.dictionary
         indices.removeAll(keepingCapacity: true)
         plainBytes = 0
         statistics.removeAll()
@@ -162,21 +202,84 @@ public struct ParquetColumnBuffer: Sendable {
         statistics.noteInteger(value)
     }
 
+    /// Closes the open page of a PLAIN text column (nothing otherwise),
+    /// so that it too is compressed where it lies; rows appended after it
+    /// start a new page. Optional: the encoder copies the body of a page
+    /// left open, cut at the same rows.
+    public mutating func closePages() {
+        if cutsPages && openPageRow < levels.count { closePage(through: levels.count) }
+    }
+
     /// The dictionary grew past its limit, or does not pay: the values so
-    /// far are written out PLAIN from their entries, and the rest follow.
+    /// far are written out PLAIN from their entries, in pages as if they
+    /// had come PLAIN (their levels walked again), and the rest follow.
     private mutating func fallBackToPlain() {
         guard let dictionary else { return }
+        self.dictionary = nil
+        cutsPages = true
         values.removeAll(keepingCapacity: true)
-        values.reserveCapacity(plainBytes)
-        lengths.reserveCapacity(indices.count)
-        for index in indices {
-            dictionary.withEntry(Int(index)) {
-                PlainEncoder.appendByteArray($0, to: &values)
-                lengths.append(UInt32(truncatingIfNeeded: $0.count))
+        values.reserveCapacity(plainBytes + (plainBytes / pageSize + 1) * Self.pageGap)
+        pages.removeAll(keepingCapacity: true)
+        openPageRow = 0
+        var value = 0
+        for row in levels.indices {
+            openPage(at: row)
+            if levels[row] != 0 {
+                dictionary.withEntry(Int(indices[value])) {
+                    PlainEncoder.appendByteArray($0, to: &values)
+                    openPageBytes += 4 + $0.count
+                }
+                value += 1
             }
+            closePageIfFull(after: row)
         }
         indices.removeAll()
         plainBytes = 0
-        self.dictionary = nil
     }
+
+    /// Before row `row` of a PLAIN text column: opens a page when it is
+    /// the first of one, its values after a gap for its body's prefix.
+    @inline(__always)
+    private mutating func openPage(at row: Int) {
+        guard row == openPageRow else { return }
+        values.append(contentsOf: repeatElement(0, count: Self.pageGap))
+        openPageValues = values.count
+        openPageBytes = 0
+    }
+
+    /// After row `row` of a PLAIN text column: closes the open page once
+    /// its values take `pageSize` bytes or it holds `maxRowsPerPage` rows.
+    @inline(__always)
+    private mutating func closePageIfFull(after row: Int) {
+        if openPageBytes >= pageSize || row + 1 - openPageRow >= maxRowsPerPage { closePage(through: row + 1) }
+    }
+
+    /// Closes the open page at row `end`: its body's prefix goes in the
+    /// gap before its values, right-aligned, when it fits.
+    private mutating func closePage(through end: Int) {
+        prefix.removeAll(keepingCapacity: true)
+        prefix.append(contentsOf: [0, 0, 0, 0])
+        levels.withUnsafeBufferPointer {
+            RLEBitPackedHybrid.encode(UnsafeBufferPointer(rebasing: $0[openPageRow..<end]), bitWidth: 1, into: &prefix)
+        }
+        let levelBytes = UInt32(prefix.count - 4)
+        withUnsafeBytes(of: levelBytes.littleEndian) { prefix.replaceSubrange(0..<4, with: $0) }
+        var bodyStart: Int?
+        if prefix.count <= Self.pageGap {
+            bodyStart = openPageValues - prefix.count
+            values.replaceSubrange(bodyStart!..<openPageValues, with: prefix)
+        }
+        pages.append(PlacedPage(rows: openPageRow..<end, values: openPageValues..<values.count, bodyStart: bodyStart))
+        openPageRow = end
+    }
+}
+
+/// A closed page of a PLAIN text column (`ParquetColumnBuffer.pages`):
+/// its rows, its values' bytes in `values`, and where its body starts when
+/// its prefix (levels' length and levels) fits the gap before its values:
+/// `values[bodyStart..<values.upperBound]` is then the page's body.
+package struct PlacedPage: Sendable, Equatable {
+    package var rows: Range<Int>
+    package var values: Range<Int>
+    package var bodyStart: Int?
 }

@@ -27,7 +27,8 @@ package struct EncodedColumnChunk: Sendable {
 /// and the RLE/bit-packed entry numbers. A page closes when its values
 /// reach `pageSize` bytes, it holds `maxRowsPerPage` rows, or its slice
 /// ends. Every page's body (not its header) is compressed with the
-/// options' codec.
+/// options' codec. A PLAIN text slice comes cut already, by the same rules,
+/// most pages' bodies whole in its values (`ParquetColumnBuffer.pages`).
 ///
 /// Dictionary: the chunk's dictionary gathers the entries of its slices'
 /// dictionaries. The chunk stays dictionary-encoded while its first slice
@@ -131,8 +132,10 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
                 }
             }
             appendPages(slice, values: plain, lengths: plainLengths, entries: nil, indexBitWidth: 0)
+        } else if layout.physicalType == .byteArray {
+            appendPlacedPages(slice)
         } else {
-            appendPages(slice, values: slice.values, lengths: slice.lengths, entries: nil, indexBitWidth: 0)
+            appendPages(slice, values: slice.values, lengths: [], entries: nil, indexBitWidth: 0)
         }
     }
 
@@ -146,7 +149,9 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
                 dataPageHeader: DataPageHeader(
                     numValues: page.numValues, encoding: page.dictionaryEncoded ? .rleDictionary : .plain,
                     definitionLevelEncoding: .rle, repetitionLevelEncoding: .rle))
-            uncompressedSize += append(header, page.body, compressed: page.output, count: page.compressedCount, to: &pages)
+            uncompressedSize += append(
+                header, bodyCount: page.bodyCount, stored: page.compressedCount == nil ? page.body : page.output,
+                count: page.compressedCount ?? page.bodyCount, to: &pages)
             if page.dictionaryEncoded { dictionaryPages += 1 } else { plainPages += 1 }
         }
         staged = 0
@@ -167,7 +172,9 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
                 dictionaryPageHeader: DictionaryPageHeader(numValues: Int32(dictionary.count), encoding: .plain))
             var output: [UInt8] = []
             let count = compressor.compress(dictionary.plain, into: &output)
-            uncompressed += append(header, dictionary.plain, compressed: output, count: count, to: &dictionaryPage)
+            uncompressed += append(
+                header, bodyCount: dictionary.plain.count, stored: count == nil ? dictionary.plain : output,
+                count: count ?? dictionary.plain.count, to: &dictionaryPage)
             encodings.append(.rleDictionary)
             encodingStats.append(PageEncodingStats(pageType: .dictionaryPage, encoding: .plain, count: 1))
             encodingStats.append(PageEncodingStats(pageType: .dataPage, encoding: .rleDictionary, count: dictionaryPages))
@@ -194,8 +201,9 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
         return chunk
     }
 
-    /// Cuts one slice into pages: `values` PLAIN (byte arrays: with each
-    /// one's length in `lengths`), or `entries` (dictionary entry numbers,
+    /// Cuts one slice into pages: `values` PLAIN (byte arrays, those of a
+    /// slice's dictionary that the chunk dropped: with each one's length
+    /// in `lengths`), or `entries` (dictionary entry numbers,
     /// one a value) of `indexBitWidth` bits. Each page keeps its ranges of
     /// the slice's arrays (references, not copies); its body is made when
     /// it is compressed (`PendingPage.build`), on whichever thread.
@@ -223,14 +231,8 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
                     }
                     row += 1
                 }
-                if staged == pending.count { pending.append(PendingPage()) }
-                let page = pending[staged]
-                staged += 1
-                page.numValues = Int32(row - firstRow)
-                page.dictionaryEncoded = entries != nil
-                page.compressedCount = nil
+                let page = nextPage(rows: firstRow..<row, dictionaryEncoded: entries != nil)
                 page.levels = slice.levels
-                page.rows = firstRow..<row
                 if let entries {
                     page.source = .entries(entries, firstValue..<valueIndex, bitWidth: indexBitWidth)
                 } else if layout.physicalType == .boolean {
@@ -244,31 +246,63 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
         }
     }
 
-    /// Appends a page: its header (with the sizes filled in), then its
-    /// body: the first `count` bytes of `compressed`, or `body` itself when
-    /// `count` is nil. Returns the page's uncompressed size, header included.
-    private func append(_ header: PageHeader, _ body: [UInt8], compressed: [UInt8], count: Int?, to output: inout [UInt8]) -> Int {
+    /// Cuts a PLAIN text slice into the pages it was cut into as its
+    /// values arrived (`ParquetColumnBuffer.pages`, then its open page):
+    /// a page whose body lies whole in the slice's values is compressed
+    /// from there; the others' bodies are made as other columns' are.
+    private func appendPlacedPages(_ slice: ParquetColumnBuffer) {
+        for placed in slice.pages {
+            let page = nextPage(rows: placed.rows, dictionaryEncoded: false)
+            if let bodyStart = placed.bodyStart {
+                page.source = .body(slice.values, bodyStart..<placed.values.upperBound)
+            } else {
+                page.levels = slice.levels
+                page.source = .bytes(slice.values, placed.values)
+            }
+        }
+        if slice.openPageRow < slice.rowCount {
+            let page = nextPage(rows: slice.openPageRow..<slice.rowCount, dictionaryEncoded: false)
+            page.levels = slice.levels
+            page.source = .bytes(slice.values, slice.openPageValues..<slice.values.count)
+        }
+    }
+
+    /// The next staged page, reused, for `rows` of the slice; its source
+    /// (and levels) are the caller's to set.
+    private func nextPage(rows: Range<Int>, dictionaryEncoded: Bool) -> PendingPage {
+        if staged == pending.count { pending.append(PendingPage()) }
+        let page = pending[staged]
+        staged += 1
+        page.numValues = Int32(rows.count)
+        page.dictionaryEncoded = dictionaryEncoded
+        page.compressedCount = nil
+        page.rows = rows
+        return page
+    }
+
+    /// Appends a page: its header (with the sizes filled in: `bodyCount`
+    /// uncompressed, `count` stored), then the first `count` bytes of
+    /// `stored` (its body compressed, or the body itself). Returns the
+    /// page's uncompressed size, header included.
+    private func append(_ header: PageHeader, bodyCount: Int, stored: [UInt8], count: Int, to output: inout [UInt8]) -> Int {
         var header = header
-        header.uncompressedPageSize = Int32(body.count)
-        header.compressedPageSize = Int32(count ?? body.count)
+        header.uncompressedPageSize = Int32(bodyCount)
+        header.compressedPageSize = Int32(count)
         var writer = ThriftCompactWriter()
         writer.writeTopLevel(header)
         output.append(contentsOf: writer.bytes)
-        if let count {
-            compressed.withUnsafeBytes { output.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-        } else {
-            output.append(contentsOf: body)
-        }
-        return writer.bytes.count + body.count
+        stored.withUnsafeBytes { output.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        return writer.bytes.count + bodyCount
     }
 }
 
 /// One data page between `ColumnChunkEncoder.stage(_:)`, which cuts it
 /// (its rows, its values), and `commit()`, which places it; `compress(with:)`,
 /// in between, makes its body (definition levels and values) and
-/// compresses it. A class, so that the pages of a row group's columns can
-/// be made and compressed on several threads at once, each page by one
-/// thread (`ParquetRowGroupEncoder`); reused slice after slice, so that its
+/// compresses it, or compresses the body where it lies (`Source.body`).
+/// A class, so that the pages of a row group's columns can be made and
+/// compressed on several threads at once, each page by one thread
+/// (`ParquetRowGroupEncoder`); reused slice after slice, so that its
 /// buffers keep their capacity.
 ///
 /// Invariant: from `stage` to `compress`, `levels` and `source` share the
@@ -285,12 +319,18 @@ package final class PendingPage: @unchecked Sendable {
         case booleans([UInt8], Range<Int>)
         /// Dictionary entry numbers, RLE/bit-packed at `bitWidth`.
         case entries([UInt32], Range<Int>, bitWidth: Int)
+        /// The whole body, levels included, in a PLAIN text slice's values
+        /// (`ParquetColumnBuffer.pages`): compressed from there, not copied.
+        case body([UInt8], Range<Int>)
     }
 
     var levels: [UInt8] = []
     var rows: Range<Int> = 0..<0
     var source = Source.none
+    /// The body when made here (`build()`), reused.
     var body: [UInt8] = []
+    /// The body's size, wherever it lies.
+    var bodyCount = 0
     /// Room for the compressed body, reused.
     var output: [UInt8] = []
     /// Bytes of `output` that hold the compressed body; nil: the page is
@@ -303,22 +343,38 @@ package final class PendingPage: @unchecked Sendable {
     package var estimatedBytes: Int {
         switch source {
         case .none: return 0
-        case .bytes(_, let range), .booleans(_, let range): return range.count
+        case .bytes(_, let range), .booleans(_, let range), .body(_, let range): return range.count
         case .entries(_, let range, _): return range.count
         }
     }
 
     /// Makes the body, then compresses it (nothing when the compressor
-    /// does not compress).
+    /// does not compress); a body that lies whole in the slice's values is
+    /// compressed from there. Lets go of the arrays it read.
     package func compress(with compressor: PageCompressor) {
-        build()
-        compressedCount = compressor.compress(body, into: &output)
+        if case .body(let values, let range) = source, compressor.compression != .uncompressed {
+            bodyCount = range.count
+            compressedCount = values.withUnsafeBytes {
+                compressor.compress(UnsafeRawBufferPointer(rebasing: $0[range]), into: &output)
+            }
+        } else {
+            build()
+            bodyCount = body.count
+            compressedCount = compressor.compress(body, into: &output)
+        }
+        levels = []
+        source = .none
     }
 
     /// The body: the definition levels' length and RLE/bit-packed levels
-    /// (bit width 1), then the values; lets go of the arrays it read.
+    /// (bit width 1), then the values (or a copy of a body that lies in
+    /// the slice's values, to be stored uncompressed).
     func build() {
         body.removeAll(keepingCapacity: true)
+        if case .body(let values, let range) = source {
+            values.withUnsafeBytes { body.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[range])) }
+            return
+        }
         body.append(contentsOf: [0, 0, 0, 0])
         levels.withUnsafeBufferPointer {
             RLEBitPackedHybrid.encode(UnsafeBufferPointer(rebasing: $0[rows]), bitWidth: 1, into: &body)
@@ -326,7 +382,7 @@ package final class PendingPage: @unchecked Sendable {
         let levelBytes = UInt32(body.count - 4)
         withUnsafeBytes(of: levelBytes.littleEndian) { body.replaceSubrange(0..<4, with: $0) }
         switch source {
-        case .none:
+        case .none, .body:
             break
         case .bytes(let values, let range):
             values.withUnsafeBytes { body.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[range])) }
@@ -340,7 +396,5 @@ package final class PendingPage: @unchecked Sendable {
                 RLEBitPackedHybrid.encode(UnsafeBufferPointer(rebasing: $0[range]), bitWidth: bitWidth, into: &body)
             }
         }
-        levels = []
-        source = .none
     }
 }

@@ -50,16 +50,20 @@ package final class PageCompressor: @unchecked Sendable {
     /// and returns the compressed size; nil when uncompressed (the body is
     /// the page).
     package func compress(_ body: [UInt8], into output: inout [UInt8]) -> Int? {
+        body.withUnsafeBytes { compress($0, into: &output) }
+    }
+
+    /// The same, from `body`'s memory: a page body that lies in a slice's
+    /// values is compressed from there, not copied.
+    package func compress(_ body: UnsafeRawBufferPointer, into output: inout [UInt8]) -> Int? {
         guard let context else { return nil }
         let bound = ZSTD_compressBound(body.count)
         if output.count < bound {
             // Uninitialized: zstd writes what is read back.
             output = [UInt8](unsafeUninitializedCapacity: bound) { _, count in count = bound }
         }
-        let size = body.withUnsafeBytes { source in
-            output.withUnsafeMutableBytes { destination in
-                ZSTD_compress2(context, destination.baseAddress, bound, source.baseAddress, source.count)
-            }
+        let size = output.withUnsafeMutableBytes { destination in
+            ZSTD_compress2(context, destination.baseAddress, bound, body.baseAddress, body.count)
         }
         // Only a destination smaller than the bound can fail.
         precondition(ZSTD_isError(size) == 0, "zstd: \(String(cString: ZSTD_getErrorName(size)))")

@@ -13,9 +13,7 @@ public struct ParquetRowGroup: Sendable {
     public init(schema: ParquetSchema, options: ParquetWriterOptions = ParquetWriterOptions()) {
         self.schema = schema
         self.options = options
-        self.columns = schema.columns.map {
-            ParquetColumnBuffer(column: $0, dictionaryLimit: options.dictionaryPageSizeLimit)
-        }
+        self.columns = schema.columns.map { ParquetColumnBuffer(column: $0, options: options) }
     }
 
     /// The rows of the first column (all columns must hold as many).
@@ -40,6 +38,13 @@ public struct ParquetRowGroup: Sendable {
         for column in columns where column.rowCount != rows {
             throw ParquetError.rowCountMismatch(column: column.column.name, rows: column.rowCount, expected: rows)
         }
+    }
+
+    /// Closes each column's open page (`ParquetColumnBuffer.closePages()`):
+    /// for a slice that is complete, before it is encoded, so that its text
+    /// pages are compressed where they lie rather than copied.
+    public mutating func closePages() {
+        for index in columns.indices { columns[index].closePages() }
     }
 
     /// Empties every column, keeping the buffers' capacity.

@@ -61,7 +61,7 @@ struct ParquetFileWriterTests {
     @discardableResult
     static func roundTrip(
         _ columns: [(ParquetColumn, [Value?])], rowsPerGroup: Int = .max, slicesPerGroup: Int = 1,
-        options: ParquetWriterOptions = ParquetWriterOptions(),
+        options: ParquetWriterOptions = ParquetWriterOptions(), closingPages: Bool = false,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> (PythonReaders.File, PythonReaders.DuckDBFile) {
         let schema = try ParquetSchema(columns.map(\.0))
@@ -80,6 +80,8 @@ struct ParquetFileWriterTests {
                 for (index, column) in columns.enumerated() {
                     for row in sliceStart..<min(end, sliceStart + sliceRows) { append(column.1[row], to: &group.columns[index]) }
                 }
+                // As the lake does: text pages compressed where they lie.
+                if closingPages { group.closePages() }
                 if slicesPerGroup == 1 {
                     try writer.write(group)
                 } else {
@@ -169,6 +171,28 @@ struct ParquetFileWriterTests {
         ParquetColumn("wide", .decimal(precision: 20, scale: 2)), ParquetColumn("whole", .decimal(precision: 4, scale: 0)),
         ParquetColumn("released", .timestampMillis), ParquetColumn("currency", .string, dictionary: true),
     ]
+
+    /// 3,000 texts for pages of 4 KB and 200 rows: no NULLs and lengths
+    /// up to 300 bytes (pages cut by bytes); scattered NULLs (pages of 200
+    /// rows whose bit-packed levels do not fit a page's gap); texts of 5
+    /// to 20 KB (each past a page) with a NULL every third row, so that
+    /// pages begin with a NULL; runs of NULLs around every 200th row;
+    /// 250 NULLs in a row; empty strings beside NULLs.
+    static func pageEdgeTexts(seed: UInt64) -> [String?] {
+        var random = SplitMix(seed: seed)
+        return (0..<3000).map { row -> String? in
+            let r = random.next()
+            let text = "row \(row) "
+            switch row / 500 {
+            case 0: return text + String(repeating: "x", count: Int(r % 300))
+            case 1: return r % 10 < 3 ? nil : text
+            case 2: return row % 3 == 0 ? nil : text + String(repeating: "é€", count: 1000 + Int(r % 3000))
+            case 3: return row % 200 < 2 || row % 200 >= 197 ? nil : text + String(repeating: "y", count: Int(r % 40))
+            case 4: return row < 2250 ? nil : text
+            default: return row % 2 == 0 ? nil : ""
+            }
+        }
+    }
 
     /// Values of every type, NULLs first, last, alone and in runs, the
     /// extremes of each type, empty strings beside NULLs, text beyond ASCII.
@@ -299,6 +323,23 @@ struct ParquetFileWriterTests {
         #expect(file.rowGroups[1][0].hasDictionaryPage)
         #expect(file.rowGroups[1][0].encodings == ["PLAIN", "RLE", "RLE_DICTIONARY"])
         #expect(duck.chunks.map(\.encodings) == ["PLAIN, RLE", "PLAIN, RLE, RLE_DICTIONARY"])
+    }
+
+    /// Text pages written as the lake writes them (`closePages()` before
+    /// each slice is encoded) and without: NULLs at pages' edges, texts
+    /// longer than a page, levels that fit the gap before a page's values
+    /// and levels that do not, a dictionary column that falls back to
+    /// PLAIN, each value read back by pyarrow and DuckDB.
+    @Test(arguments: [ParquetCompression.uncompressed, .zstd(level: 1)], [false, true])
+    func textPagesWhereTheyLie(compression: ParquetCompression, closingPages: Bool) throws {
+        let texts: [Value?] = Self.pageEdgeTexts(seed: 5).map { $0.map { .string($0) } }
+        let (file, _) = try Self.roundTrip(
+            [(ParquetColumn("plain", .string), texts), (ParquetColumn("fallen", .string, dictionary: true), texts)],
+            rowsPerGroup: 2000, slicesPerGroup: 3,
+            options: ParquetWriterOptions(pageSize: 4096, maxRowsPerPage: 200, compression: compression),
+            closingPages: closingPages)
+        #expect(file.rowGroupRows == [2000, 1000])
+        #expect(file.rowGroups.allSatisfy { $0.map(\.encodings) == [["PLAIN", "RLE"], ["PLAIN", "RLE"]] })
     }
 
     /// A dictionary of more than 256 entries: indices wider than a byte.

@@ -60,8 +60,9 @@ struct WriterRulesTests {
         #expect(group.rowCount == 0 && group.columns[1].rowCount == 0)
     }
 
-    /// Buffered bytes: 8 a BIGINT, 4 + length a PLAIN string, 4 a
-    /// dictionary entry number plus the dictionary, 1 a row's level.
+    /// Buffered bytes: 8 a BIGINT, 4 + length a PLAIN string (and the gap
+    /// before its page's values), 4 a dictionary entry number plus the
+    /// dictionary, 1 a row's level.
     @Test func bufferedBytes() throws {
         let schema = try ParquetSchema([
             ParquetColumn("a", .int64), ParquetColumn("b", .string), ParquetColumn("c", .string, dictionary: true),
@@ -76,9 +77,9 @@ struct WriterRulesTests {
         group.columns[1].appendNull()
         group.columns[2].appendNull()
         #expect(group.columns[0].bufferedBytes == 80 + 11)
-        #expect(group.columns[1].bufferedBytes == 70 + 11)
+        #expect(group.columns[1].bufferedBytes == 70 + ParquetColumnBuffer.pageGap + 11)
         #expect(group.columns[2].bufferedBytes == 40 + 6 + 11)
-        #expect(group.bufferedBytes == 91 + 81 + 57)
+        #expect(group.bufferedBytes == 91 + 97 + 57)
         group.removeAll()
         #expect(group.bufferedBytes == 0)
     }
@@ -100,11 +101,77 @@ struct WriterRulesTests {
             plainBytes += 4 + "v\(row)".utf8.count
             group.columns[1].append(row % 2 == 0 ? "yes" : "no")
         }
+        // Rewritten PLAIN in one open page (4 KB of values), after its gap.
+        let gap = ParquetColumnBuffer.pageGap
         #expect(group.columns[0].dictionary == nil)
-        #expect(group.columns[0].values.count == plainBytes)
-        #expect(Array(group.columns[0].values.prefix(6)) == [2, 0, 0, 0, UInt8(ascii: "v"), UInt8(ascii: "0")])
+        #expect(group.columns[0].pages.isEmpty && group.columns[0].openPageValues == gap)
+        #expect(group.columns[0].values.count == gap + plainBytes)
+        #expect(Array(group.columns[0].values[gap..<gap + 6]) == [2, 0, 0, 0, UInt8(ascii: "v"), UInt8(ascii: "0")])
         #expect(group.columns[1].dictionary?.count == 2)
         #expect(group.columns[1].indices.count == ParquetColumnBuffer.dictionarySample)
+    }
+
+    /// A PLAIN text column is cut into pages as its values arrive (by
+    /// bytes, by rows, NULLs counted); each closed page's body lies whole
+    /// in `values` (its levels in the gap before its values) when its
+    /// levels fit, and not when they do not; a dictionary column that fell
+    /// back to PLAIN is cut the same; closing the last page or not makes
+    /// the same bytes.
+    @Test func textPagesCutAsValuesArrive() throws {
+        let options = ParquetWriterOptions(pageSize: 4096, maxRowsPerPage: 200, compression: .zstd(level: 1))
+        let schema = try ParquetSchema([ParquetColumn("plain", .string), ParquetColumn("fallen", .string, dictionary: true)])
+        var group = ParquetRowGroup(schema: schema, options: options)
+        let texts = ParquetFileWriterTests.pageEdgeTexts(seed: 4)
+        for text in texts {
+            for column in 0..<2 {
+                if let text { group.columns[column].append(text) } else { group.columns[column].appendNull() }
+            }
+        }
+        let column = group.columns[0]
+        #expect(group.columns[1].dictionary == nil)
+        #expect(group.columns[1].pages == column.pages && group.columns[1].values == column.values)
+
+        // The cuts, from the rule: a page closes at 4096 bytes of values or 200 rows.
+        var cuts: [Range<Int>] = []
+        var first = 0, bytes = 0
+        for (row, text) in texts.enumerated() {
+            bytes += text.map { 4 + $0.utf8.count } ?? 0
+            if bytes >= 4096 || row + 1 - first == 200 {
+                cuts.append(first..<row + 1)
+                (first, bytes) = (row + 1, 0)
+            }
+        }
+        #expect(column.pages.map(\.rows) == cuts)
+        #expect(column.openPageRow == first && first < texts.count)
+        var placed = 0
+        for page in column.pages {
+            let present = texts[page.rows].compactMap { $0 }
+            #expect(page.values.count == present.reduce(0) { $0 + 4 + $1.utf8.count })
+            if let start = page.bodyStart {
+                placed += 1
+                // The body: levels' length, levels, then the values.
+                let length = column.values[start..<start + 4].reversed().reduce(0) { $0 << 8 | Int($1) }
+                #expect(start + 4 + length == page.values.lowerBound)
+                var levels: [UInt8] = []
+                RLEBitPackedHybrid.encode(texts[page.rows].map { $0 == nil ? UInt8(0) : 1 }, bitWidth: 1, into: &levels)
+                #expect(Array(column.values[start + 4..<page.values.lowerBound]) == levels)
+            }
+            if let text = present.first {
+                #expect(column.values[page.values.lowerBound] == UInt8(truncatingIfNeeded: text.utf8.count))
+            }
+        }
+        #expect(placed > 0 && placed < column.pages.count, "some pages' levels fit the gap, some do not")
+        #expect(column.pages.contains { texts[$0.rows.first!] == nil } && column.pages.contains { texts[$0.rows.last!] == nil })
+
+        let open = try group.encode()
+        var closed = group
+        closed.closePages()
+        #expect(closed.columns[0].pages.count == column.pages.count + 1)
+        let encoded = try closed.encode()
+        #expect(encoded.chunks.map(\.dataPages) == open.chunks.map(\.dataPages))
+        #expect(encoded.chunks[0].dataPages == encoded.chunks[1].dataPages)
+        group.removeAll()
+        #expect(group.columns[0].pages.isEmpty && group.columns[0].values.isEmpty && group.columns[1].dictionary != nil)
     }
 
     /// `PAR1`, the row groups, the footer, its length, `PAR1`; nothing
