@@ -18,8 +18,9 @@ import Foundation
 /// two queued for the encoders; recycled, so their buffers keep their
 /// capacity) and one row group of compressed pages. `finish()` writes the
 /// footer, syncs the file to disk (each row group was flushed as it was
-/// written: `ParquetFileWriter.durable`), and checks that it holds as many rows as were read (the
-/// importer has checked those against `#recordsWritten`). A lake load is
+/// written: `ParquetFileWriter.durable`), and checks that it holds as many
+/// rows as were read (the importer has checked those against
+/// `#recordsWritten`). A lake load is
 /// not resumed: a killed import leaves only a temporary file, removed when
 /// the lake is next opened, and the rerun writes the file again.
 final class LakeTableLoader: TableLoader {
@@ -170,9 +171,8 @@ final class RowGroupWriter: @unchecked Sendable {
     }
 
     /// Queues `slice` (with no rows: none) once fewer than `queuedSlices`
-    /// wait;
-    /// with `endingRowGroup`, its row group is written after it. Throws the
-    /// error of an earlier slice.
+    /// wait; with `endingRowGroup`, its row group is written after it.
+    /// Throws the error of an earlier slice.
     func submit(_ slice: consuming ParquetRowGroup, endingRowGroup: Bool) throws {
         slot.wait()
         if let failure = lock.withLock({ self.failure }) {

@@ -19,7 +19,10 @@ import Dispatch
 /// is written, while the next ones are encoded, and `close()` syncs the
 /// rest (`fsync`), so that it waits for the last row group only, not for
 /// the whole file (the lake's files, about to be renamed into place).
-/// Invariant: `descriptor` is closed only once `flushes` is drained.
+/// A flush that fails fails `close()`: the kernel reports a write-back
+/// error to one sync only, so the final `fsync` may not see it again.
+/// Invariant: `descriptor` is closed only once `flushes` is drained;
+/// `flushFailure` is written on `flushes` only, read after draining it.
 public final class ParquetFileWriter {
     public let path: String
     public let schema: ParquetSchema
@@ -27,6 +30,7 @@ public final class ParquetFileWriter {
     public let durable: Bool
     private var descriptor: Int32
     private let flushes = DispatchQueue(label: "epf.parquet.flush")
+    private let flushFailure = FlushFailure()
     private var offset: Int64 = 0
     private var rowGroups: [RowGroup] = []
     private var rows: Int64 = 0
@@ -86,9 +90,11 @@ public final class ParquetFileWriter {
                 ordinal: rowGroups.count <= Int(Int16.max) ? Int16(rowGroups.count) : nil))
         rows += Int64(rowGroup.rowCount)
         if durable {
-            // Early, and advice only: close()'s fsync is what counts.
             let descriptor = self.descriptor
-            flushes.async { _ = fdatasync(descriptor) }
+            let failure = flushFailure
+            flushes.async {
+                if fdatasync(descriptor) != 0 && failure.errno == 0 { failure.errno = errno }
+            }
         }
     }
 
@@ -99,6 +105,11 @@ public final class ParquetFileWriter {
     public func close() throws -> Int64 {
         guard descriptor >= 0 else { throw ParquetError.closed }
         flushes.sync {}
+        if flushFailure.errno != 0 {
+            _ = closeDescriptor(descriptor)
+            descriptor = -1
+            throw ParquetError.io(operation: "fdatasync", path: path, errno: flushFailure.errno)
+        }
         let metadata = FileMetaData(
             version: 2, schema: schema.elements, numRows: rows, rowGroups: rowGroups, keyValueMetadata: nil,
             createdBy: options.createdBy,
@@ -133,6 +144,11 @@ public final class ParquetFileWriter {
         }
         offset += Int64(bytes.count)
     }
+}
+
+/// The first error of a durable writer's background flushes (0: none).
+private final class FlushFailure: @unchecked Sendable {
+    var errno: Int32 = 0
 }
 
 // The C calls, named apart from the methods `close()` and `write(_:)`.

@@ -21,7 +21,7 @@ import Synchronization
 /// thread with its own compressor; each column appends its pages to its
 /// chunk. Compressing pages rather than columns keeps every core busy to
 /// the end of a slice whose columns are unequal: in EPF's `application`,
-/// the description is half the bytes. `finish()` hands over the row group
+/// the description is three quarters of the bytes. `finish()` hands over the row group
 /// and readies the encoder for the next one. Not thread-safe: use it from
 /// one thread (or serial queue) at a time.
 public final class ParquetRowGroupEncoder: @unchecked Sendable {
