@@ -174,6 +174,28 @@ struct WriterRulesTests {
         #expect(group.columns[0].pages.isEmpty && group.columns[0].values.isEmpty && group.columns[1].dictionary != nil)
     }
 
+    /// A durable writer's background flush that fails fails `close()`,
+    /// naming the call: a named pipe takes the writes but no sync (EINVAL).
+    @Test func aFailedFlushFailsTheClose() throws {
+        let schema = try ParquetSchema([ParquetColumn("a", .int32)])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("epf-parquet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("pipe.parquet").path
+        #expect(mkfifo(path, 0o600) == 0)
+        // A reader, so that opening the pipe to write does not wait; the
+        // writes (a few hundred bytes) fit the pipe's buffer.
+        let reader = open(path, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let writer = try ParquetFileWriter(path: path, schema: schema, durable: true)
+        var group = ParquetRowGroup(schema: schema)
+        group.columns[0].append(Int32(7))
+        try writer.write(try group.encode())
+        #expect(throws: ParquetError.io(operation: "fdatasync", path: path, errno: EINVAL)) { try writer.close() }
+        #expect(throws: ParquetError.closed) { try writer.close() }
+    }
+
     /// `PAR1`, the row groups, the footer, its length, `PAR1`; nothing
     /// written after `close()`.
     @Test func fileFrame() throws {
