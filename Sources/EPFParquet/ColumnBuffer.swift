@@ -258,12 +258,9 @@ public struct ParquetColumnBuffer: Sendable {
     /// gap before its values, right-aligned, when it fits.
     private mutating func closePage(through end: Int) {
         prefix.removeAll(keepingCapacity: true)
-        prefix.append(contentsOf: [0, 0, 0, 0])
         levels.withUnsafeBufferPointer {
-            RLEBitPackedHybrid.encode(UnsafeBufferPointer(rebasing: $0[openPageRow..<end]), bitWidth: 1, into: &prefix)
+            RLEBitPackedHybrid.appendDefinitionLevels(UnsafeBufferPointer(rebasing: $0[openPageRow..<end]), to: &prefix)
         }
-        let levelBytes = UInt32(prefix.count - 4)
-        withUnsafeBytes(of: levelBytes.littleEndian) { prefix.replaceSubrange(0..<4, with: $0) }
         var bodyStart: Int?
         if prefix.count <= Self.pageGap {
             bodyStart = openPageValues - prefix.count

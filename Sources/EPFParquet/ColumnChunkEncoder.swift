@@ -375,12 +375,9 @@ package final class PendingPage: @unchecked Sendable {
             values.withUnsafeBytes { body.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[range])) }
             return
         }
-        body.append(contentsOf: [0, 0, 0, 0])
         levels.withUnsafeBufferPointer {
-            RLEBitPackedHybrid.encode(UnsafeBufferPointer(rebasing: $0[rows]), bitWidth: 1, into: &body)
+            RLEBitPackedHybrid.appendDefinitionLevels(UnsafeBufferPointer(rebasing: $0[rows]), to: &body)
         }
-        let levelBytes = UInt32(body.count - 4)
-        withUnsafeBytes(of: levelBytes.littleEndian) { body.replaceSubrange(0..<4, with: $0) }
         switch source {
         case .none, .body:
             break

@@ -7,9 +7,20 @@
 /// multiple of 8 values: only the last one is padded with zeros (a reader
 /// knows how many values there are).
 ///
-/// Nothing here writes the 4-byte length that data page v1 puts before its
-/// levels; the caller does.
+/// `appendDefinitionLevels` writes a data page v1's levels section: the
+/// 4-byte length, then the levels so encoded.
 package enum RLEBitPackedHybrid {
+    /// Appends a data page v1's definition levels section for `levels`
+    /// (0 or 1 each): their encoded length (4 bytes, little-endian), then
+    /// their encoding at bit width 1.
+    package static func appendDefinitionLevels(_ levels: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        let start = output.count
+        output.append(contentsOf: [0, 0, 0, 0])
+        encode(levels, bitWidth: 1, into: &output)
+        let length = UInt32(output.count - start - 4)
+        withUnsafeBytes(of: length.littleEndian) { output.replaceSubrange(start..<start + 4, with: $0) }
+    }
+
     /// Appends the encoding of `values` to `output`; every value is below
     /// `1 << bitWidth`, and `bitWidth` is in 0...32.
     package static func encode<T: FixedWidthInteger & UnsignedInteger>(
