@@ -15,7 +15,7 @@
 /// Conformers are specialized into the decoder's loop (`RecordDecoder` is
 /// `@inlinable`); mark their methods `@inline(__always)` and never use the
 /// protocol as an existential in the hot path.
-package protocol FieldSink {
+@usableFromInline package protocol FieldSink {
     /// Whether an empty field of a key column of `type` is kept as the empty
     /// text (`text` with a count of 0) rather than NULL. Any other empty
     /// field is NULL.

@@ -30,9 +30,9 @@
 /// life; the scratch is reallocated only by `reserveScratch`, at the start
 /// of `decode`, so what a sink was given stays valid until the next
 /// `decode` call.
-package final class RecordDecoder {
+@usableFromInline package final class RecordDecoder {
     /// Columns per record.
-    package let columnCount: Int
+    @usableFromInline package let columnCount: Int
     @usableFromInline let kinds: UnsafeMutablePointer<ColumnType.Kind>
     /// Per column: an empty field is the empty text, not NULL.
     @usableFromInline let emptyIsText: UnsafeMutablePointer<Bool>

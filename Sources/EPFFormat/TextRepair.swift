@@ -104,10 +104,10 @@ public enum TextRepair {
     }
 
     /// What one repair did.
-    package struct Outcome: Sendable, Equatable {
-        package var length: Int
-        package var invalidSequences: Int
-        package var nulBytes: Int
+    @usableFromInline package struct Outcome: Sendable, Equatable {
+        @usableFromInline package var length: Int
+        @usableFromInline package var invalidSequences: Int
+        @usableFromInline package var nulBytes: Int
     }
 
     /// The largest output `repair` can write for `count` input bytes (each
@@ -118,7 +118,7 @@ public enum TextRepair {
     /// Copies `p[0..<count]` to `out`, replacing each maximal invalid subpart
     /// with U+FFFD (EF BF BD) and dropping NUL bytes. `out` must hold
     /// `repairedCapacity(count)` bytes.
-    package static func repair(_ p: UnsafePointer<UInt8>, _ count: Int, into out: UnsafeMutablePointer<UInt8>) -> Outcome {
+    @usableFromInline package static func repair(_ p: UnsafePointer<UInt8>, _ count: Int, into out: UnsafeMutablePointer<UInt8>) -> Outcome {
         var outcome = Outcome(length: 0, invalidSequences: 0, nulBytes: 0)
         var index = 0
         var written = 0

@@ -6,7 +6,7 @@ import Darwin
 
 /// Decoders for the text of one field into the stored forms. Each works on
 /// the bytes in place and allocates nothing.
-package enum ValueDecoding {
+@usableFromInline package enum ValueDecoding {
     /// `-?[0-9]{1,19}` that fits in Int64, else nil.
     @inlinable
     package static func integer(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int64? {
