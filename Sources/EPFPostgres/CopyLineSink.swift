@@ -121,28 +121,77 @@ struct CopyLineSink: FieldSink {
     }
 
     /// Writes `value` in decimal at `out`; returns the length (at most 20).
+    /// The length is known first (from the bit length, then one compare),
+    /// so the digits go straight to their places, two per division by 100:
+    /// a 13-digit `export_date` takes 7 steps, not 13 divisions by 10.
     @inline(__always)
     static func writeInteger(_ value: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var o = 0
+        if value < 0 {
+            out[0] = UInt8(ascii: "-")
+            o = 1
+        }
         var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes, reversed digits
-        return withUnsafeMutableBytes(of: &digits) { buffer in
-            var count = 0
-            repeat {
-                buffer[count] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
-                magnitude /= 10
-                count += 1
-            } while magnitude != 0
-            var o = 0
-            if value < 0 {
-                out[0] = UInt8(ascii: "-")
-                o = 1
-            }
-            while count > 0 {
-                count -= 1
-                out[o] = buffer[count]
-                o += 1
-            }
-            return o
+        let end = o + decimalLength(magnitude)
+        var position = end
+        while magnitude >= 100 {
+            let pair = magnitude % 100
+            magnitude /= 100
+            position -= 2
+            writePair(pair, to: out + position)
+        }
+        if magnitude >= 10 {
+            writePair(magnitude, to: out + position - 2)
+        } else {
+            out[position - 1] = UInt8(truncatingIfNeeded: magnitude) &+ 0x30
+        }
+        return end
+    }
+
+    /// The two digits of `pair` (below 100) at `out`.
+    @inline(__always)
+    static func writePair(_ pair: UInt64, to out: UnsafeMutablePointer<UInt8>) {
+        let tens = pair / 10
+        out[0] = UInt8(truncatingIfNeeded: tens) &+ 0x30
+        out[1] = UInt8(truncatingIfNeeded: pair &- tens &* 10) &+ 0x30
+    }
+
+    /// Decimal digits of `value` (1 for 0): `bits * 1233 >> 12` is
+    /// floor(bits * log10(2)) for the value's bit length, which is the
+    /// length or the length less one; one compare with a power of ten
+    /// tells which.
+    @inline(__always)
+    static func decimalLength(_ value: UInt64) -> Int {
+        guard value != 0 else { return 1 }
+        let guess = ((64 - value.leadingZeroBitCount) &* 1233) >> 12
+        return value < powerOfTen(guess) ? guess : guess + 1
+    }
+
+    /// 10^n for n in 0...19 (a switch of constants: a table lookup).
+    @inline(__always)
+    static func powerOfTen(_ n: Int) -> UInt64 {
+        switch n {
+        case 0: return 1
+        case 1: return 10
+        case 2: return 100
+        case 3: return 1_000
+        case 4: return 10_000
+        case 5: return 100_000
+        case 6: return 1_000_000
+        case 7: return 10_000_000
+        case 8: return 100_000_000
+        case 9: return 1_000_000_000
+        case 10: return 10_000_000_000
+        case 11: return 100_000_000_000
+        case 12: return 1_000_000_000_000
+        case 13: return 10_000_000_000_000
+        case 14: return 100_000_000_000_000
+        case 15: return 1_000_000_000_000_000
+        case 16: return 10_000_000_000_000_000
+        case 17: return 100_000_000_000_000_000
+        case 18: return 1_000_000_000_000_000_000
+        case 19: return 10_000_000_000_000_000_000
+        default: return .max
         }
     }
 

@@ -53,6 +53,23 @@ struct CopyEncoderTests {
         #expect(lines[0].repair == CopyEncoder.Repair())
     }
 
+    @Test("Integers of every length, both signs and both ends of BIGINT are written as Swift writes them")
+    func integersOfEveryLength() throws {
+        var values: [Int64] = [0, 1, -1, .max, .min, .max - 1, .min + 1]
+        var power: Int64 = 1
+        for _ in 0..<19 {
+            values += [power, power - 1, power + 1, -power, -(power - 1), power * 9 / 10 * 10 / 9]
+            if power <= Int64.max / 10 { power *= 10 } else { break }
+        }
+        var generator = SystemRandomNumberGenerator()
+        for bits in 1...63 { values.append(Int64(generator.next() >> UInt64(64 - bits))) }
+        let bytes = tableFileBytes(
+            columns: ["id", "value"], types: ["BIGINT", "BIGINT"], key: ["id"], mode: "FULL",
+            rows: values.enumerated().map { [String($0.offset), String($0.element)] })
+        let lines = try Self.encode(bytes).map(\.line)
+        #expect(lines == values.enumerated().map { "\($0.offset)\t\($0.element)\t\($0.offset + 1)\n" })
+    }
+
     @Test("An empty key field: the empty string in a text key, NULL in a typed one")
     func emptyKeys() throws {
         let bytes = tableFileBytes(
