@@ -66,13 +66,15 @@ package enum CatalogLocation: Sendable {
         SQLiteKeyCheckStore(settings: settings)
     }
 
-    /// Opens the catalog for an import (creating it if missing).
-    package func openStore(restart: Bool, exclusive: Bool, hooks: LoadHooks) throws -> any CatalogStore {
+    /// Opens the catalog for an import (creating it if missing); a big
+    /// file goes to PostgreSQL over `jobs` COPY connections at once.
+    package func openStore(restart: Bool, exclusive: Bool, jobs: Int = 1, hooks: LoadHooks) throws -> any CatalogStore {
         switch self {
         case .sqlite(let path):
             return try SQLiteCatalogStore(path: path, restart: restart, exclusive: exclusive, hooks: hooks)
         case .postgres(let target):
-            let options = try PostgresStoreOptions(environment: ProcessInfo.processInfo.environment)
+            var options = try PostgresStoreOptions(environment: ProcessInfo.processInfo.environment)
+            options.copyStreams = jobs
             return try PostgresCatalogStore(target: target, options: options, restart: restart, hooks: hooks)
         case .lake(let path):
             return try LakeStore(path: path, hooks: hooks)

@@ -15,12 +15,23 @@ public struct PostgresStoreOptions: Sendable {
     public var flushBytes = 1 << 20
     /// `maintenance_work_mem` of the loading sessions (index builds).
     public var maintenanceWorkMem = "512MB"
+    /// COPY connections that carry one file's rows at once, each with its
+    /// own server process (`epf import --jobs`).
+    public var copyStreams = 1
+    /// Files smaller than this (their size on disk) load over one COPY
+    /// connection: more would cost connections and buy nothing.
+    public var parallelCopyBytes: Int64 = 32 << 20
 
     /// The options, each as its property says.
-    public init(unloggedStaging: Bool = false, commitBytes: Int = 256 << 20, flushBytes: Int = 1 << 20) {
+    public init(
+        unloggedStaging: Bool = false, commitBytes: Int = 256 << 20, flushBytes: Int = 1 << 20, copyStreams: Int = 1,
+        parallelCopyBytes: Int64 = 32 << 20
+    ) {
         self.unloggedStaging = unloggedStaging
         self.commitBytes = commitBytes
         self.flushBytes = flushBytes
+        self.copyStreams = copyStreams
+        self.parallelCopyBytes = parallelCopyBytes
     }
 }
 
@@ -259,7 +270,9 @@ extension PostgresCatalogStore: SQLStoreBackend {
 extension PostgresStoreOptions {
     /// The options `epf import` takes from the environment (tuning knobs,
     /// for measurements): `EPF_PG_STAGING=logged|unlogged`,
-    /// `EPF_PG_COMMIT_MB` (megabytes of input per commit).
+    /// `EPF_PG_COMMIT_MB` (megabytes of input per commit),
+    /// `EPF_PG_PARALLEL_COPY_MB` (the smallest file, in megabytes, loaded
+    /// over several COPY connections; 0: every file).
     package init(environment: [String: String]) throws(CatalogError) {
         self.init()
         switch environment["EPF_PG_STAGING"]?.lowercased() {
@@ -273,6 +286,14 @@ extension PostgresStoreOptions {
                 throw CatalogError(.usage, detail: "EPF_PG_COMMIT_MB=\(text) is not a positive number", hint: "Set it to megabytes of input per commit")
             }
             commitBytes = megabytes << 20
+        }
+        if let text = environment["EPF_PG_PARALLEL_COPY_MB"], !text.isEmpty {
+            guard let megabytes = Int64(text), megabytes >= 0 else {
+                throw CatalogError(
+                    .usage, detail: "EPF_PG_PARALLEL_COPY_MB=\(text) is not a number of megabytes",
+                    hint: "Set it to the size from which a file loads over several COPY connections (0: every file)")
+            }
+            parallelCopyBytes = megabytes << 20
         }
     }
 }

@@ -16,9 +16,19 @@ import Foundation
 /// leaves a staging table and a checkpoint that agree, and the next import
 /// of the same file resumes from there (`resumedFrom`). `finish()` builds
 /// the key after the load (last row of a key wins).
+///
+/// A file of `parallelCopyBytes` or more goes over `copyStreams` COPY
+/// connections at once (`CopyLanes`), each in a transaction of its own into
+/// the same staging table, which is therefore committed empty before the
+/// rows come. At a checkpoint the other lanes commit just before the first
+/// one commits the checkpoint; a load killed between the two leaves rows
+/// past its checkpoint, which the resumed load deletes first (`epf_record`
+/// above the checkpoint's records).
 package final class PostgresTableLoader: TableLoader {
 
+    /// The first lane's connection: the staging table, checkpoints, key.
     let connection: PostgresConnection
+    let lanes: CopyLanes
     let options: PostgresStoreOptions
     let hooks: LoadHooks
     /// The load's checkpoint row (`SQLCheckpoints`).
@@ -27,13 +37,15 @@ package final class PostgresTableLoader: TableLoader {
     let copyStatement: String
     package private(set) var progress: LoadProgress
 
-    private var buffer: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    /// `lanes.current`, kept here: read once per record, it would cost a
+    /// dynamic exclusivity check each time.
+    private var piece: UnsafeMutableBufferPointer<UInt8>
+    /// Bytes of `piece` filled.
     private var used = 0
+    /// Rows converted before the piece being filled.
+    private var rowsBeforePiece = 0
     private var copying = false
     private var finished = false
-    /// The record number of the first line of the current COPY, for errors.
-    private var firstRecordOfCopy = 1
     /// Unfit values not yet written to `epf_unfit_values`.
     private var pendingUnfit: [(record: Int, column: Int, value: String)] = []
     private var unfitKept = 0
@@ -55,21 +67,27 @@ package final class PostgresTableLoader: TableLoader {
         let stagingName = CatalogTables.staging(for: staging.table)
         try PostgresSchema.checkIdentifier(stagingName, for: staging.table)
         encoder = CopyEncoder(header: header, strict: strict, file: staging.sourceName)
-        capacity = max(options.flushBytes * 2, 1 << 16)
-        buffer = .allocate(capacity: capacity)
         let quoted = quoteIdentifier(stagingName)
         let columns = quoteColumnList(header.columns + [PostgresSchema.recordColumn])
         copyStatement = "COPY \(quoted) (\(columns)) FROM STDIN"
+        let size = staging.source?.size ?? 0
+        let streams = size >= options.parallelCopyBytes ? max(1, options.copyStreams) : 1
         do {
-            connection = try PostgresConnection(target, applicationName: "epf load \(staging.table)")
+            var connections: [PostgresConnection] = []
+            for _ in 0..<streams {
+                let lane = try PostgresConnection(target, applicationName: "epf load \(staging.table)")
+                // Batch commits need not wait for the disk: a crash of the
+                // server loses the last batches and their checkpoint together.
+                try lane.execute("SET synchronous_commit = off; SET maintenance_work_mem = '\(options.maintenanceWorkMem)'")
+                connections.append(lane)
+            }
+            lanes = CopyLanes(connections: connections, bufferCapacity: max(options.flushBytes * 2, 1 << 16))
+            piece = lanes.current.pointer
+            connection = connections[0]
         } catch {
-            buffer.deallocate()
             throw CatalogError(error, while: "connecting to load \(staging.table)")
         }
         do {
-            // Batch commits need not wait for the disk: a crash of the
-            // server loses the last batches and their checkpoint together.
-            try connection.execute("SET synchronous_commit = off; SET maintenance_work_mem = '\(options.maintenanceWorkMem)'")
             if let resume {
                 loadID = resume.loadID
                 unfitKept = Int(
@@ -77,6 +95,9 @@ package final class PostgresTableLoader: TableLoader {
                     ?? 0
                 if !resume.checkpoint.staged {
                     try connection.execute("BEGIN")
+                    // Rows other lanes committed after the last checkpoint.
+                    try connection.change(
+                        "DELETE FROM \(quoted) WHERE \(quoteIdentifier(PostgresSchema.recordColumn)) > $1", [String(resume.checkpoint.records)])
                     try startCopy()
                 }
             } else {
@@ -89,24 +110,49 @@ package final class PostgresTableLoader: TableLoader {
                 try connection.execute(
                     "CREATE \(unlogged ? "UNLOGGED " : "")TABLE \(quoted) (\(PostgresDialect().columnDefinitions(header)), \(quoteIdentifier(PostgresSchema.recordColumn)) BIGINT NOT NULL)")
                 loadID = try SQLCheckpoints.start(staging: stagingName, target: staging, on: connection, dialect: PostgresDialect())
+                // The other lanes COPY into the table: it must be committed.
+                if lanes.count > 1 {
+                    try connection.execute("COMMIT; BEGIN")
+                }
                 try startCopy()
             }
         } catch {
-            connection.rollback()
-            buffer.deallocate()
+            for lane in lanes.connections { lane.rollback() }
             throw connection.catalogError(error, while: "creating the staging table for \(staging.table)")
         }
     }
 
-    deinit {
-        buffer.deallocate()
-    }
-
-    /// Starts a COPY in the open transaction.
+    /// Starts a COPY on the first lane, in its open transaction, and one on
+    /// each other lane, in a transaction of its own.
     private func startCopy() throws(PostgresError) {
         try connection.beginCopy(copyStatement)
         copying = true
-        firstRecordOfCopy = counts.rowsRead + 1
+        rowsBeforePiece = counts.rowsRead
+        for other in lanes.connections.dropFirst() {
+            try other.execute("BEGIN")
+            try other.beginCopy(copyStatement)
+        }
+    }
+
+    /// Ends every lane's COPY and commits the other lanes' transactions
+    /// (the first lane's stays open, for the checkpoint).
+    private func endCopies() throws {
+        guard copying else { return }
+        copying = false
+        do {
+            try lanes.endCopies()
+        } catch {
+            throw refused(error.error, row: error.row)
+        }
+        do {
+            for other in lanes.connections.dropFirst() { try other.execute("COMMIT") }
+        } catch {
+            throw refused(error)
+        }
+    }
+
+    private func rollbackAll() {
+        for lane in lanes.connections { lane.rollback() }
     }
 
     /// Converts every record of `batch` into COPY lines and sends them.
@@ -116,10 +162,10 @@ package final class PostgresTableLoader: TableLoader {
         for record in 0..<batch.count {
             let recordBytes = batch.field(record, lastColumn).end - batch.field(record, 0).start
             let needed = encoder.worstCase(recordBytes: recordBytes)
-            if used + needed > capacity { try makeRoom(needed) }
+            if used + needed > piece.count { try makeRoom(needed) }
             let number = firstRecord + batch.ordinal(record)
             let length = try encoder.encode(
-                batch, record: record, base: base, recordNumber: number, chunkOffset: chunkOffset, into: buffer + used)
+                batch, record: record, base: base, recordNumber: number, chunkOffset: chunkOffset, into: piece.baseAddress! + used)
             let tally = encoder.tally
             progress.counts.add(tally)
             if tally.misfits > 0 {
@@ -146,21 +192,24 @@ package final class PostgresTableLoader: TableLoader {
     /// Sends what the buffer holds, then grows it if one record needs more.
     private func makeRoom(_ needed: Int) throws {
         try send()
-        if needed > capacity {
-            buffer.deallocate()
-            capacity = needed
-            buffer = .allocate(capacity: capacity)
+        if needed > piece.count {
+            lanes.grow(to: needed)
+            piece = lanes.current.pointer
         }
     }
 
+    /// Hands the rows converted since the last piece to a lane.
     private func send() throws {
         guard used > 0 else { return }
+        let rows = counts.rowsRead - rowsBeforePiece
         do {
-            try connection.putCopyData(buffer, count: used)
+            try lanes.ship(used, piece: CopyLanes.Piece(firstRow: rowsBeforePiece + 1, rows: rows))
         } catch {
             throw refused(error)
         }
+        piece = lanes.current.pointer
         used = 0
+        rowsBeforePiece = counts.rowsRead
     }
 
     /// Commits what is loaded, with its checkpoint, once `checkpointBytes`
@@ -171,13 +220,12 @@ package final class PostgresTableLoader: TableLoader {
         guard !finished, progress.isCommitDue(at: byteOffset) else { return }
         try send()
         do {
-            copying = false
-            try connection.endCopy()
+            try endCopies()
             try writeUnfit()
             try SQLCheckpoints.save(progress.checkpoint(at: byteOffset, records: records), loadID: loadID, on: connection, dialect: PostgresDialect())
             try connection.execute("COMMIT")
         } catch {
-            connection.rollback()
+            rollbackAll()
             throw refused(error)
         }
         progress.committed(at: byteOffset)
@@ -186,7 +234,7 @@ package final class PostgresTableLoader: TableLoader {
             try connection.execute("BEGIN")
             try startCopy()
         } catch {
-            connection.rollback()
+            rollbackAll()
             throw refused(error)
         }
     }
@@ -207,15 +255,16 @@ package final class PostgresTableLoader: TableLoader {
     }
 
     /// A server error during the load, with the record it was about when
-    /// the server says which COPY line it refused.
-    private func refused(_ error: any Error) -> any Error {
+    /// the server says which COPY line it refused (`row`, counted over
+    /// the rows sent: `CopyLanes.row(forLine:lane:)`).
+    private func refused(_ error: any Error, row: Int? = nil) -> any Error {
         guard let error = error as? PostgresError else { return error }
-        if let line = error.copyLine, !error.isDiskFull {
+        if let row, !error.isDiskFull {
             // With a storefront filter, COPY lines count the kept rows only.
             let which = counts.filteredRows > 0 ? "kept row" : "record"
             return CatalogError(
                 .failed,
-                detail: "\(which) \(firstRecordOfCopy + line - 1) of \(target.table): PostgreSQL refused it: \(error.message)",
+                detail: "\(which) \(row) of \(target.table): PostgreSQL refused it: \(error.message)",
                 hint: "Nothing was applied from this file; report the record (it should have been converted or counted)")
         }
         return CatalogError(error, while: "loading \(target.table) into \(stagingName)")
@@ -238,10 +287,7 @@ package final class PostgresTableLoader: TableLoader {
         let key = header.primaryKey
         var indexName: String?
         do {
-            if copying {
-                copying = false
-                try connection.endCopy()
-            }
+            try endCopies()
             try writeUnfit()
             if header.exportMode == .full {
                 // Made UNLOGGED by this load or by the one it resumed.
@@ -266,7 +312,11 @@ package final class PostgresTableLoader: TableLoader {
             try SQLCheckpoints.save(progress.stagedCheckpoint, loadID: loadID, keyIndex: indexName, on: connection, dialect: PostgresDialect())
             try connection.execute("COMMIT")
         } catch {
-            connection.rollback()
+            if copying {
+                copying = false
+                lanes.abortCopies()
+            }
+            rollbackAll()
             finished = true
             throw refused(error)
         }
@@ -281,9 +331,9 @@ package final class PostgresTableLoader: TableLoader {
         finished = true
         if copying {
             copying = false
-            connection.abortCopy()
+            lanes.abortCopies()
         }
-        connection.rollback()
+        rollbackAll()
     }
 
     /// Abandons the load (the file failed): the COPY in progress is rolled

@@ -74,7 +74,7 @@ struct ImportCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "PostgreSQL: table files of a feed folder loaded at once, each on its own connection (SQLite loads one at a time).",
+            "PostgreSQL: table files of a feed folder loaded at once, each on its own connection, and the COPY connections a file of 32 MB or more is loaded over (SQLite loads one file at a time).",
             valueName: "n"))
     var jobs: Int = 2
 

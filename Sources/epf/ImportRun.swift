@@ -41,7 +41,7 @@ struct ImportRun {
         let testing = TestEnvironment()
         let store: any CatalogStore
         do {
-            store = try location.openStore(restart: restart, exclusive: exclusive, hooks: testing.hooks)
+            store = try location.openStore(restart: restart, exclusive: exclusive, jobs: jobs, hooks: testing.hooks)
             for note in store.notes { Console.message("note: \(note)") }
         } catch {
             Console.message("epf \(command): \(error)")

@@ -46,8 +46,8 @@ struct EndToEndTests {
         #expect(try PostgresCatalogStore.appliedFiles(at: database.target).count == first.count)
     }
 
-    @Test("A generated feed of two tables loaded at once equals SQLite's", arguments: [1, 2])
-    func generatedFeed(parallelTables: Int) throws {
+    @Test("A generated feed of two tables, loaded at once, each over one or three COPY connections, equals SQLite's", arguments: [(1, 1), (2, 1), (2, 3)])
+    func generatedFeed(parallelTables: Int, copyStreams: Int) throws {
         let database = try TestDatabase()
         try withTemporaryFolder { folder in
             let feed = folder.appendingPathComponent("feed")
@@ -58,7 +58,8 @@ struct EndToEndTests {
             // Small chunks and commits: many batches, several COPY commits.
             let run = try importIntoBoth(
                 [feed.path], folder: folder, database: database, options: ImportOptions(chunkSize: 1 << 20),
-                parallelTables: parallelTables, postgresOptions: PostgresStoreOptions(commitBytes: 1 << 20, flushBytes: 64 << 10))
+                parallelTables: parallelTables,
+                postgresOptions: PostgresStoreOptions(commitBytes: 1 << 20, flushBytes: 64 << 10, copyStreams: copyStreams, parallelCopyBytes: 0))
             #expect(run.postgresReports.map(\.status) == [.applied, .applied])
             #expect(run.postgresReports.map(\.rows) == [3_000, 12_000])
             try CanonicalCatalog(sqlite: run.sqlite).expectEqual(to: CanonicalCatalog(postgres: database.connect()))

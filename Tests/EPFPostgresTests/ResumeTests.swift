@@ -15,8 +15,10 @@ import Testing
 /// another file (or the same file changed) is not resumed.
 @Suite("Crash and resume against PostgreSQL", .enabled(if: TestServer.available, TestServer.skipReason))
 struct ResumeTests {
-    /// Small chunks and checkpoints, so a 4 MB file has a dozen commits.
-    static let hooks = ["EPF_TEST_CHUNK_BYTES": "131072", "EPF_TEST_CHECKPOINT_BYTES": "262144"]
+    /// Small chunks and checkpoints, so a 4 MB file has a dozen commits,
+    /// each file over two COPY connections (`--jobs` 2), so that a kill
+    /// may come between the lanes' commits.
+    static let hooks = ["EPF_TEST_CHUNK_BYTES": "131072", "EPF_TEST_CHECKPOINT_BYTES": "262144", "EPF_PG_PARALLEL_COPY_MB": "0"]
 
     /// The feeds: day 1 (FULL) is in the baseline database; the import
     /// under test applies day 2 (FULL, two tables loading at once) and day
