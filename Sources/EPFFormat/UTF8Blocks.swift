@@ -15,7 +15,8 @@
 /// (Unicode 15, table 3-7), which the scalar `TextRepair.sequence` walks
 /// one sequence at a time; the tests compare both on every sequence of up
 /// to three bytes, at every position in a block. A block of ASCII without
-/// NUL whose three bytes before are ASCII too is skipped after one compare.
+/// NUL whose three bytes before are ASCII too is skipped after one compare,
+/// and an input that is all such blocks is answered before any stack copy.
 ///
 /// Loads read 3 bytes before a block: the first block and the last one (of
 /// 0 to 15 bytes) are copied into a stack buffer of 48 bytes behind three
@@ -32,8 +33,17 @@ enum UTF8Blocks {
     static func needsRepair(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
         precondition(count >= 16, "UTF8Blocks takes 16 bytes or more")
         let raw = UnsafeRawPointer(p)
-        if padded({ $0.advanced(by: 3).copyMemory(from: raw, byteCount: 16) }) { return true }
-        var index = 16
+        // Clean ASCII first (most records of most tables): one compare a
+        // block, the tail as the last 16 bytes, no stack copies. A prefix
+        // of clean blocks needs no context, so the full check starts at
+        // the first block that is not clean.
+        var index = 0
+        while index + 16 <= count, !anySet(notCleanASCII(load(raw, index))) { index += 16 }
+        if index + 16 > count, !anySet(notCleanASCII(load(raw, count - 16))) { return false }
+        if index == 0 {
+            if padded({ $0.advanced(by: 3).copyMemory(from: raw, byteCount: 16) }) { return true }
+            index = 16
+        }
         while index + 64 <= count {
             let c0 = load(raw, index), c1 = load(raw, index + 16), c2 = load(raw, index + 32), c3 = load(raw, index + 48)
             let b0 = load(raw, index - 3), b1 = load(raw, index + 13), b2 = load(raw, index + 29), b3 = load(raw, index + 45)
@@ -97,6 +107,12 @@ enum UTF8Blocks {
 
     @inline(__always)
     static func splat(_ byte: UInt8) -> Bytes { Bytes(repeating: byte) }
+
+    /// Lanes of `block` that are not ASCII or are NUL.
+    @inline(__always)
+    static func notCleanASCII(_ block: Bytes) -> Lanes {
+        (block .>= splat(0x80)) .| (block .== splat(0))
+    }
 
     /// Whether any lane is set: the two halves of the mask's bits OR-ed,
     /// where the standard library's `any(_:)` reduces lane by lane.
