@@ -38,6 +38,9 @@ package final class FaultInjection: @unchecked Sendable {
     package enum Point: String, Sendable, CaseIterable {
         /// Just after a load committed a checkpoint.
         case checkpoint
+        /// PostgreSQL, a load over several COPY connections: the other
+        /// connections committed their rows, the checkpoint is not yet.
+        case lanesCommitted = "lanes-committed"
         /// Every record loaded, before the key and indexes are built.
         case beforeIndex = "before-index"
         /// Inside the apply transaction (tables swapped, journal written),

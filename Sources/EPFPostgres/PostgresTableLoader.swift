@@ -221,6 +221,7 @@ package final class PostgresTableLoader: TableLoader {
         try send()
         do {
             try endCopies()
+            if lanes.count > 1 { hooks.reach(.lanesCommitted) }
             try writeUnfit()
             try SQLCheckpoints.save(progress.checkpoint(at: byteOffset, records: records), loadID: loadID, on: connection, dialect: PostgresDialect())
             try connection.execute("COMMIT")
