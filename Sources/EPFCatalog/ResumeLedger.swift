@@ -7,11 +7,15 @@ public struct ResumableLoad: Sendable, Equatable {
     public var table: String
     /// The records its last commit holds.
     public var records: Int
+    /// The storefronts it keeps (`epf import --storefront`); nil: every
+    /// storefront. It resumes only under the same filter.
+    public var storefronts: StorefrontSet?
 
-    package init(staging: String, table: String, records: Int) {
+    package init(staging: String, table: String, records: Int, storefronts: StorefrontSet? = nil) {
         self.staging = staging
         self.table = table
         self.records = records
+        self.storefronts = storefronts
     }
 }
 

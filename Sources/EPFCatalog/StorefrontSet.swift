@@ -51,6 +51,11 @@ public struct StorefrontSet: Sendable, Equatable {
         ids.map { CountryCode.alpha2(forStorefront: $0) ?? String($0) }.joined(separator: ", ")
     }
 
+    /// `US,JP`: the set as `--storefront` takes it.
+    public var argument: String {
+        ids.map { CountryCode.alpha2(forStorefront: $0) ?? String($0) }.joined(separator: ",")
+    }
+
     /// The set the journal details of one file record (`JournalEntry.
     /// details`, its `storefronts` member); nil: every storefront.
     package static func recorded(inDetails details: String?) -> StorefrontSet? {

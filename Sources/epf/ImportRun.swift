@@ -51,8 +51,10 @@ struct ImportRun {
             Console.message("note: dropped \(leftover), left by an import that did not finish")
         }
         for load in store.resumableLoads {
+            // A load resumes only under its own filter: say which.
+            let filter = load.storefronts.map { " with --storefront \($0.argument)" } ?? ""
             Console.message(
-                "note: an interrupted load of \(load.table) (\(load.records) rows committed) resumes if this import reads the same file; --restart starts over")
+                "note: an interrupted load of \(load.table) (\(load.records) rows committed) resumes if this import reads the same file\(filter); --restart starts over")
         }
         var options = ImportOptions(
             strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, parallelTables: location.loadsTablesAtOnce ? jobs : 1,

@@ -72,6 +72,30 @@ struct StorefrontFilterTests {
         #expect(try storefronts(cli, cli.path("c.sqlite")) == [Self.us, Self.jp])
     }
 
+    @Test("a killed filtered import's load is named with its set when an import without the option does not resume it")
+    func killedFilteredLoadNamesItsSet() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let day = try Self.pricingDay(cli, "pricing20261201", rows: 3_000)
+        let db = cli.path("c.sqlite")
+        let hooks = ["EPF_TEST_CHUNK_BYTES": "16384", "EPF_TEST_CHECKPOINT_BYTES": "65536"]
+        var killing = hooks
+        killing["EPF_TEST_FAULT"] = "checkpoint:2"
+        let killed = try cli.run(["import", "--db", db, "--storefront", "US,JP", day], environment: killing)
+        #expect(killed.status != 0, "the fault point was not reached: \(killed.stderr)")
+
+        // Without the option nothing was applied, so no set is remembered:
+        // every storefront is loaded, and the note says why the
+        // interrupted load was not resumed.
+        let again = try cli.run(["import", "--db", db, day], environment: hooks)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(
+            again.stderr.contains("resumes if this import reads the same file with --storefront US,JP; --restart starts over"),
+            "\(again.stderr)")
+        #expect(!again.stderr.contains("resuming "), "\(again.stderr)")
+        #expect(try storefronts(cli, db).count == 6)
+    }
+
     @Test("an INCREMENTAL into a filtered catalog keeps the catalog's set without the option")
     func incrementalKeepsTheSet() throws {
         let cli = try CLIRunner()

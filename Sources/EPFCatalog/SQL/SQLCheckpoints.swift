@@ -1,3 +1,4 @@
+import Foundation
 import EPFFormat
 
 /// `epf_checkpoint`, written once for the SQL stores: one row per load in
@@ -61,11 +62,15 @@ package enum SQLCheckpoints {
         return Row(loadID: row[0].asInteger ?? 0, stored: stored)
     }
 
-    /// Every load with a checkpoint, oldest first, with its catalog table
-    /// and the records its last commit holds.
+    /// Every load with a checkpoint, oldest first, with its catalog table,
+    /// the records its last commit holds and the storefronts it keeps.
     package static func loads(on connection: some SQLConnection) throws -> [ResumableLoad] {
-        try connection.rows("SELECT staging_name, table_name, records FROM \(name) ORDER BY load_id", []).map {
-            ResumableLoad(staging: $0[0].textValue ?? "", table: $0[1].textValue ?? "", records: Int($0[2].asInteger ?? 0))
+        let decoder = JSONDecoder()
+        return try connection.rows("SELECT staging_name, table_name, records, source FROM \(name) ORDER BY load_id", []).map {
+            let source = $0[3].textValue.flatMap { try? decoder.decode(SourceIdentity.self, from: Data($0.utf8)) }
+            return ResumableLoad(
+                staging: $0[0].textValue ?? "", table: $0[1].textValue ?? "", records: Int($0[2].asInteger ?? 0),
+                storefronts: source?.storefronts.flatMap { $0.isEmpty ? nil : StorefrontSet(ids: $0) })
         }
     }
 
