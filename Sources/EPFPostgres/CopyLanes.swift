@@ -69,8 +69,8 @@ final class CopyLanes: @unchecked Sendable {
     }
 
     deinit {
-        // The loader drains before it lets go (`close`); whatever is in
-        // flight then owns nothing.
+        // A send in flight holds `self`: by now every buffer is back in
+        // the pool.
         current.deallocate()
         for buffer in pool { buffer.deallocate() }
     }
@@ -147,12 +147,15 @@ final class CopyLanes: @unchecked Sendable {
 
     /// Ends every lane's COPY (after `drain`), each lane's rows then counted
     /// by the server; a lane the server refused throws its error with the
-    /// row it refused (`Refusal`). The pieces are forgotten either way.
+    /// row it refused (`Refusal`). Every lane is out of COPY and the pieces
+    /// are forgotten either way.
     func endCopies() throws(Refusal) {
         defer { pieces = pieces.map { _ in [] } }
         do {
             try drain()
         } catch {
+            // Out of COPY on every lane, so that they can roll back.
+            for connection in connections { connection.abortCopy() }
             throw Refusal(error: error, row: nil)
         }
         var refusal: Refusal?
@@ -188,5 +191,35 @@ final class CopyLanes: @unchecked Sendable {
             before += piece.rows
         }
         return nil
+    }
+}
+
+/// The COPY connections beyond its first that the loaders of one import may
+/// hold at once: `--jobs` less one. Files loading at once over `--jobs`
+/// connections each would otherwise open `--jobs` squared; with the budget
+/// the first big file takes the extra connections and the others load over
+/// one each until they are given back, so an import holds fewer than twice
+/// `--jobs` COPY connections.
+final class CopyLaneBudget: @unchecked Sendable {
+    private let lock = NSLock()
+    /// Guarded by `lock`.
+    private var free: Int
+
+    init(extra: Int) {
+        free = max(0, extra)
+    }
+
+    /// Up to `wanted` extra connections; none when none are free.
+    func take(_ wanted: Int) -> Int {
+        lock.withLock {
+            let granted = min(max(0, wanted), free)
+            free -= granted
+            return granted
+        }
+    }
+
+    /// Gives back `count` connections taken before.
+    func give(_ count: Int) {
+        lock.withLock { free += count }
     }
 }

@@ -65,6 +65,9 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     package let checkpointBytes: Int64
     /// What the crash tests change; nothing by default.
     package let hooks: LoadHooks
+    /// The COPY connections beyond one per file that the loaders may hold
+    /// at once (`copyStreams` less one).
+    let laneBudget: CopyLaneBudget
 
     /// Invariant: `connection` is used only while `lock` is held.
     let connection: PostgresConnection
@@ -95,6 +98,7 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
         self.target = target
         self.options = options
         self.hooks = hooks
+        laneBudget = CopyLaneBudget(extra: options.copyStreams - 1)
         checkpointBytes = hooks.checkpointBytes ?? Int64(options.commitBytes)
         do {
             connection = try PostgresConnection(target, applicationName: "epf import")
@@ -159,7 +163,7 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
         }
         return try PostgresTableLoader(
             target: self.target, options: options, staging: target, strict: strict, checkpointBytes: checkpointBytes, resume: resume,
-            hooks: hooks)
+            budget: laneBudget, hooks: hooks)
     }
 
     /// The checkpoint a load of `target` resumes from: one made for the same

@@ -29,6 +29,10 @@ package final class PostgresTableLoader: TableLoader {
     /// The first lane's connection: the staging table, checkpoints, key.
     let connection: PostgresConnection
     let lanes: CopyLanes
+    /// The import's extra COPY connections, `extraLanes` of them this
+    /// load's until it has sent its rows.
+    let budget: CopyLaneBudget
+    private var extraLanes = 0
     let options: PostgresStoreOptions
     let hooks: LoadHooks
     /// The load's checkpoint row (`SQLCheckpoints`).
@@ -58,10 +62,11 @@ package final class PostgresTableLoader: TableLoader {
     /// goes on from where that load stopped.
     init(
         target: PostgresTarget, options: PostgresStoreOptions, staging: StagingTarget, strict: Bool, checkpointBytes: Int64,
-        resume: SQLCheckpoints.Row?, hooks: LoadHooks
+        resume: SQLCheckpoints.Row?, budget: CopyLaneBudget, hooks: LoadHooks
     ) throws(CatalogError) {
         self.hooks = hooks
         self.options = options
+        self.budget = budget
         progress = LoadProgress(target: staging, checkpointBytes: checkpointBytes, resume: resume?.stored)
         let header = staging.header
         let stagingName = CatalogTables.staging(for: staging.table)
@@ -71,7 +76,8 @@ package final class PostgresTableLoader: TableLoader {
         let columns = quoteColumnList(header.columns + [PostgresSchema.recordColumn])
         copyStatement = "COPY \(quoted) (\(columns)) FROM STDIN"
         let size = staging.source?.size ?? 0
-        let streams = size >= options.parallelCopyBytes ? max(1, options.copyStreams) : 1
+        extraLanes = size >= options.parallelCopyBytes ? budget.take(options.copyStreams - 1) : 0
+        let streams = 1 + extraLanes
         do {
             var connections: [PostgresConnection] = []
             for _ in 0..<streams {
@@ -85,6 +91,7 @@ package final class PostgresTableLoader: TableLoader {
             piece = lanes.current.pointer
             connection = connections[0]
         } catch {
+            budget.give(extraLanes)
             throw CatalogError(error, while: "connecting to load \(staging.table)")
         }
         do {
@@ -118,8 +125,20 @@ package final class PostgresTableLoader: TableLoader {
             }
         } catch {
             for lane in lanes.connections { lane.rollback() }
+            budget.give(extraLanes)
             throw connection.catalogError(error, while: "creating the staging table for \(staging.table)")
         }
+    }
+
+    deinit {
+        releaseLanes()
+    }
+
+    /// Gives the extra COPY connections back to the import's budget, once:
+    /// the load has no more rows to send.
+    private func releaseLanes() {
+        budget.give(extraLanes)
+        extraLanes = 0
     }
 
     /// Starts a COPY on the first lane, in its open transaction, and one on
@@ -289,6 +308,8 @@ package final class PostgresTableLoader: TableLoader {
         var indexName: String?
         do {
             try endCopies()
+            // Idle while the key is built: another file may use them.
+            releaseLanes()
             try writeUnfit()
             if header.exportMode == .full {
                 // Made UNLOGGED by this load or by the one it resumed.
@@ -318,6 +339,7 @@ package final class PostgresTableLoader: TableLoader {
                 lanes.abortCopies()
             }
             rollbackAll()
+            releaseLanes()
             finished = true
             throw refused(error)
         }
@@ -335,6 +357,7 @@ package final class PostgresTableLoader: TableLoader {
             lanes.abortCopies()
         }
         rollbackAll()
+        releaseLanes()
     }
 
     /// Abandons the load (the file failed): the COPY in progress is rolled

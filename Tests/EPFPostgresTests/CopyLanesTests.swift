@@ -1,4 +1,7 @@
+import EPFCatalog
+import EPFFormat
 @testable import EPFPostgres
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -47,6 +50,30 @@ struct CopyLanesTests {
         #expect(try check.scalar("SELECT count(DISTINCT id) FROM lanes_test WHERE id BETWEEN 1 AND 400") == "400")
         // More than one lane carried rows (the pool holds two pieces a lane).
         #expect(try check.scalar("SELECT count(DISTINCT xmin::text) FROM lanes_test").flatMap(Int.init) ?? 0 > 1)
+    }
+
+    @Test("Files loading at once share --jobs less one extra COPY connections: the first takes them, the next gets them back when it is done")
+    func extraConnectionsAreShared() throws {
+        let database = try TestDatabase()
+        let store = try PostgresCatalogStore(
+            target: database.target, options: PostgresStoreOptions(copyStreams: 3, parallelCopyBytes: 0))
+        let bytes = tableFileBytes(columns: ["id", "name"], types: ["BIGINT", "VARCHAR(20)"], key: ["id"], mode: "FULL", rows: [["1", "a"]])
+        let header = try bytes.withUnsafeBytes { buffer throws -> EPFHeader in
+            guard case .header(let header) = try HeaderParser.parse(buffer, isComplete: true) else { throw CancellationError() }
+            return header
+        }
+        func loader(_ table: String) throws -> PostgresTableLoader {
+            try #require(try store.makeLoader(for: StagingTarget(table: table, header: header, sourceName: table), strict: false) as? PostgresTableLoader)
+        }
+        let first = try loader("first")
+        let second = try loader("second")
+        #expect(first.lanes.count == 3)
+        #expect(second.lanes.count == 1)
+        first.suspend()
+        let third = try loader("third")
+        #expect(third.lanes.count == 3)
+        second.suspend()
+        third.suspend()
     }
 
     @Test("A row the server refuses is named by its row number, whichever lane and line it was", arguments: [1, 57, 230, 400])
