@@ -10,8 +10,10 @@ import NIOCore
 /// Apple's iTunes Search and Lookup APIs answer them, over a `ReaderPool`.
 package enum CatalogServer {
     /// The routes and the request guards (method, size, load, logging).
+    /// HEAD is answered as GET is, headers only (`Content-Length` is the
+    /// GET answer's), as Apple's API and health checkers expect.
     package static func router(pool: ReaderPool, settings: ServerSettings, inFlight: InFlightGate) -> Router<BasicRequestContext> {
-        let router = Router()
+        let router = Router(options: .autoGenerateHeadEndpoints)
         // Middleware first: it wraps only the routes added after it (and
         // the answer for an unknown path).
         router.add(middleware: RequestLogMiddleware())

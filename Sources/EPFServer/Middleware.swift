@@ -46,7 +46,7 @@ enum RequestLog {
 }
 
 /// Refuses, before any work, what the server does not answer: methods
-/// other than GET (405), a request target over
+/// other than GET and HEAD (405), a request target over
 /// `RequestLimits.maxTargetBytes` (414), and requests beyond
 /// `--max-in-flight` at once (429; a 5xx is never the answer to load).
 struct RequestGuardMiddleware: RouterMiddleware {
@@ -55,7 +55,7 @@ struct RequestGuardMiddleware: RouterMiddleware {
     let inFlight: InFlightGate
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.method == .get else { return APIResponse.methodNotAllowed.response }
+        guard request.method == .get || request.method == .head else { return APIResponse.methodNotAllowed.response }
         guard request.uri.string.utf8.count <= RequestLimits.maxTargetBytes else { return APIResponse.uriTooLong.response }
         guard inFlight.enter() else { return APIResponse.tooManyRequests.response }
         defer { inFlight.leave() }
@@ -90,10 +90,10 @@ package final class InFlightGate: Sendable {
 }
 
 extension APIResponse {
-    /// 405 with `Allow: GET`.
+    /// 405 with `Allow: GET, HEAD`.
     static var methodNotAllowed: APIAnswer {
-        var answer = object(["errorMessage": "Only GET is answered"], status: .methodNotAllowed)
-        answer.extraHeaders[.allow] = "GET"
+        var answer = object(["errorMessage": "Only GET and HEAD are answered"], status: .methodNotAllowed)
+        answer.extraHeaders[.allow] = "GET, HEAD"
         return answer
     }
 

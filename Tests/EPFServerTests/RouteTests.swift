@@ -189,8 +189,11 @@ struct RouteTests {
 
             let post = try await client.get("/lookup?id=364709193", method: .post)
             #expect(post.status == .methodNotAllowed)
-            #expect(try post.errorMessage == "Only GET is answered")
+            #expect(try post.errorMessage == "Only GET and HEAD are answered")
             #expect(try await client.get("/search?term=chess", method: .put).status == .methodNotAllowed)
+            let head = try await client.get("/lookup?id=364709193", method: .head)
+            #expect(head.status == .ok)
+            #expect(head.text.isEmpty)
 
             let unknown = try await client.get("/nothing")
             #expect(unknown.status == .notFound)

@@ -116,6 +116,25 @@ struct ServerProcessTests {
         #expect(socket.readResponse(seconds: 2) == nil)
     }
 
+    /// HEAD is answered as GET is, headers only: the same status, type and
+    /// `Content-Length`, and no body (the next answer on the connection
+    /// comes right after the head), whichever path answers the GET.
+    @Test func headIsAnsweredWithTheHeadOfGet() async throws {
+        let catalog = try SampleCatalog()
+        let server = try await RunningServer(catalog, [])
+        for path in ["/lookup?id=364709193", "/search?term=chess&limit=2", "/lookup?id=1", "/health"] {
+            let socket = try LoopbackSocket(port: server.port)
+            socket.send("GET \(path) HTTP/1.1\r\nHost: a\r\n\r\nHEAD \(path) HTTP/1.1\r\nHost: a\r\n\r\nGET /health HTTP/1.1\r\nHost: a\r\n\r\n")
+            let get = try #require(socket.readResponse(), "\(path)")
+            let head = try #require(socket.readResponse(hasBody: false), "\(path)")
+            let next = try #require(socket.readResponse(), "\(path)")
+            #expect(head.status == get.status && get.status == 200, "\(path): \(head.head)")
+            #expect(head.head.contains("Content-Type: text/javascript; charset=utf-8"), "\(path): \(head.head)")
+            #expect(LoopbackSocket.contentLength(head.head) == get.body.utf8.count, "\(path): \(head.head)")
+            #expect(next.status == 200 && next.body.contains("\"status\""), "\(path): \(next.head) \(next.body)")
+        }
+    }
+
     /// A client that pipelines requests and reads no answer is answered
     /// only as far as the connection takes the answers: the server stops
     /// answering (and reading) until the client reads; then it answers
@@ -288,17 +307,17 @@ private final class LoopbackSocket: @unchecked Sendable {
 
     private var pending: [UInt8] = []
 
-    /// The next response (`Content-Length` bodies only), nil when the
-    /// connection closes or `seconds` pass first.
-    func readResponse(seconds: Int = 10) -> (status: Int, head: String, body: String)? {
+    /// The next response (`Content-Length` bodies only; none for the
+    /// answer to HEAD, `hasBody` false), nil when the connection closes or
+    /// `seconds` pass first.
+    func readResponse(seconds: Int = 10, hasBody: Bool = true) -> (status: Int, head: String, body: String)? {
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let separator = Array("\r\n\r\n".utf8)
         while true {
             if let end = pending.indices.first(where: { pending[$0...].starts(with: separator) }) {
                 let head = String(decoding: pending[..<end], as: UTF8.self)
-                let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
-                    .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+                let length = hasBody ? Self.contentLength(head) ?? 0 : 0
                 let bodyStart = end + separator.count
                 if pending.count >= bodyStart + length {
                     let body = String(decoding: pending[bodyStart..<(bodyStart + length)], as: UTF8.self)
@@ -312,6 +331,12 @@ private final class LoopbackSocket: @unchecked Sendable {
             guard count > 0 else { return nil }
             pending += buffer[..<count]
         }
+    }
+
+    /// The `Content-Length` of a response head.
+    static func contentLength(_ head: String) -> Int? {
+        head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }
     }
 
     /// Whether the server closes the connection within `seconds`.
