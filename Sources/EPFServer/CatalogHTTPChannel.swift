@@ -7,7 +7,8 @@ import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
 /// Hummingbird's HTTP/1.1 channel (`HTTP1Channel`), set up the same way,
-/// with one handler more: `EventLoopReadHandler`, after the connection
+/// with `KeepAliveNormalizer` before the request becomes an `HTTPRequest`,
+/// and one handler more: `EventLoopReadHandler`, after the connection
 /// state handler, where `HTTP1Channel`'s own extra handlers cannot go
 /// (they come before it, and the state handler would then not see the
 /// requests they answer: its idle timeout would close busy connections).
@@ -41,6 +42,7 @@ struct CatalogHTTPChannel: HTTPChannelHandler {
                 withPipeliningAssistance: true, withErrorHandling: false, withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)
             try pipeline.addHandler(ParserErrorAnswer())
+            try pipeline.addHandler(KeepAliveNormalizer())
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(
                 HTTPConnectionStateHandler(idleTimeout: configuration.idleTimeout.map { .nanoseconds($0.nanoseconds) }, logger: logger))

@@ -135,6 +135,30 @@ struct ServerProcessTests {
         }
     }
 
+    /// A request that ends its connection is answered, then the connection
+    /// closed, whichever path answers it: `Connection: close` in any case
+    /// or list, and HTTP/1.0 without `keep-alive`. HTTP/1.1 without it and
+    /// HTTP/1.0 with `keep-alive` stay open.
+    @Test func requestsThatEndTheirConnectionCloseIt() async throws {
+        let catalog = try SampleCatalog()
+        let server = try await RunningServer(catalog, [])
+        let cases: [(request: String, closes: Bool)] = [
+            ("GET /lookup?id=364709193 HTTP/1.1\r\nHost: a\r\nConnection: Close\r\n\r\n", true),
+            ("GET /health HTTP/1.1\r\nHost: a\r\nConnection: keep-alive, CLOSE\r\n\r\n", true),
+            ("GET /lookup?id=364709193 HTTP/1.0\r\nHost: a\r\n\r\n", true),
+            ("GET /health HTTP/1.0\r\n\r\n", true),
+            ("GET /lookup?id=364709193 HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", false),
+            ("GET /search?term=chess HTTP/1.1\r\nHost: a\r\n\r\n", false),
+        ]
+        for (request, closes) in cases {
+            let socket = try LoopbackSocket(port: server.port)
+            socket.send(request)
+            let answer = try #require(socket.readResponse(), "\(request)")
+            #expect(answer.status == 200, "\(request)")
+            #expect(socket.waitForClose(seconds: closes ? 5 : 1) == closes, "\(request)")
+        }
+    }
+
     /// A client that pipelines requests and reads no answer is answered
     /// only as far as the connection takes the answers: the server stops
     /// answering (and reading) until the client reads; then it answers
