@@ -49,9 +49,7 @@ struct ParquetFileWriterTests {
     }
 
     static func temporaryPath(_ name: String) -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("epf-parquet-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder.appendingPathComponent(name).path
+        try! TemporaryFolder.create("epf-parquet").appendingPathComponent(name).path
     }
 
     /// Writes `columns` (all the same length) in row groups of `rowsPerGroup`

@@ -1,4 +1,5 @@
 import EPFParquet
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -178,49 +179,47 @@ struct WriterRulesTests {
     /// naming the call: a named pipe takes the writes but no sync (EINVAL).
     @Test func aFailedFlushFailsTheClose() throws {
         let schema = try ParquetSchema([ParquetColumn("a", .int32)])
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("epf-parquet-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("pipe.parquet").path
-        #expect(mkfifo(path, 0o600) == 0)
-        // A reader, so that opening the pipe to write does not wait; the
-        // writes (a few hundred bytes) fit the pipe's buffer.
-        let reader = open(path, O_RDONLY | O_NONBLOCK)
-        #expect(reader >= 0)
-        defer { close(reader) }
-        let writer = try ParquetFileWriter(path: path, schema: schema, durable: true)
-        var group = ParquetRowGroup(schema: schema)
-        group.columns[0].append(Int32(7))
-        try writer.write(try group.encode())
-        #expect(throws: ParquetError.io(operation: "fdatasync", path: path, errno: EINVAL)) { try writer.close() }
-        #expect(throws: ParquetError.closed) { try writer.close() }
+        try withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("pipe.parquet").path
+            #expect(mkfifo(path, 0o600) == 0)
+            // A reader, so that opening the pipe to write does not wait; the
+            // writes (a few hundred bytes) fit the pipe's buffer.
+            let reader = open(path, O_RDONLY | O_NONBLOCK)
+            #expect(reader >= 0)
+            defer { close(reader) }
+            let writer = try ParquetFileWriter(path: path, schema: schema, durable: true)
+            var group = ParquetRowGroup(schema: schema)
+            group.columns[0].append(Int32(7))
+            try writer.write(try group.encode())
+            #expect(throws: ParquetError.io(operation: "fdatasync", path: path, errno: EINVAL)) { try writer.close() }
+            #expect(throws: ParquetError.closed) { try writer.close() }
+        }
     }
 
     /// `PAR1`, the row groups, the footer, its length, `PAR1`; nothing
     /// written after `close()`.
     @Test func fileFrame() throws {
         let schema = try ParquetSchema([ParquetColumn("a", .int32)])
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("epf-parquet-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("frame.parquet").path
-        let writer = try ParquetFileWriter(path: path, schema: schema, durable: true)
-        var group = ParquetRowGroup(schema: schema)
-        group.columns[0].append(Int32(7))
-        let encoded = try group.encode()
-        try writer.write(encoded)
-        let size = try writer.close()
-        #expect(throws: ParquetError.closed) { try writer.write(encoded) }
-        #expect(throws: ParquetError.closed) { try writer.close() }
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        #expect(bytes.count == Int(size))
-        #expect(Array(bytes.prefix(4)) == Array("PAR1".utf8))
-        #expect(Array(bytes.suffix(4)) == Array("PAR1".utf8))
-        let footerLength = bytes[bytes.count - 8..<bytes.count - 4].reversed().reduce(0) { $0 << 8 | Int($1) }
-        #expect(4 + encoded.byteCount + footerLength + 8 == bytes.count)
-        #expect(writer.rowCount == 1)
-        #expect(throws: ParquetError.io(operation: "open", path: folder.path + "/missing/x.parquet", errno: ENOENT)) {
-            try ParquetFileWriter(path: folder.path + "/missing/x.parquet", schema: schema)
+        try withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("frame.parquet").path
+            let writer = try ParquetFileWriter(path: path, schema: schema, durable: true)
+            var group = ParquetRowGroup(schema: schema)
+            group.columns[0].append(Int32(7))
+            let encoded = try group.encode()
+            try writer.write(encoded)
+            let size = try writer.close()
+            #expect(throws: ParquetError.closed) { try writer.write(encoded) }
+            #expect(throws: ParquetError.closed) { try writer.close() }
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            #expect(bytes.count == Int(size))
+            #expect(Array(bytes.prefix(4)) == Array("PAR1".utf8))
+            #expect(Array(bytes.suffix(4)) == Array("PAR1".utf8))
+            let footerLength = bytes[bytes.count - 8..<bytes.count - 4].reversed().reduce(0) { $0 << 8 | Int($1) }
+            #expect(4 + encoded.byteCount + footerLength + 8 == bytes.count)
+            #expect(writer.rowCount == 1)
+            #expect(throws: ParquetError.io(operation: "open", path: folder.path + "/missing/x.parquet", errno: ENOENT)) {
+                try ParquetFileWriter(path: folder.path + "/missing/x.parquet", schema: schema)
+            }
         }
     }
 }
