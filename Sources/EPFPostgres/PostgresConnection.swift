@@ -8,6 +8,9 @@ import Foundation
 package final class PostgresConnection {
     let handle: OpaquePointer
     package let target: PostgresTarget
+    /// The statements `pipeline` prepared on this connection: their
+    /// names, by SQL text.
+    var preparedStatements: [String: String] = [:]
 
     /// Connects and sets what every session of the importer needs: UTF-8
     /// text, ISO dates, and a name the server's activity view shows.
@@ -162,7 +165,7 @@ package final class PostgresConnection {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
-    private func withParameters<R>(_ parameters: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
+    func withParameters<R>(_ parameters: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
         // strdup'ed copies live until the call returns.
         let copies: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { for copy in copies { free(copy) } }

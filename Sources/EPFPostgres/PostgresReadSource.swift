@@ -3,10 +3,16 @@ import EPFTextSearch
 
 /// A PostgreSQL catalog as the read engine and the admin commands read it
 /// (`PostgresCatalog`, `PostgresCatalogReader`): one connection, and
-/// PostgreSQL's spelling (`$1`, `COLLATE "C"`, `tsquery` on the `tsvector`
-/// of `epf_search_<table>`, `PostgresSearchIndex`).
+/// PostgreSQL's spelling (`$1`, `= ANY($1::bigint[])`, `COLLATE "C"`,
+/// `tsquery` on the `tsvector` of `epf_search_<table>`,
+/// `PostgresSearchIndex`).
 ///
-/// Each snapshot is a REPEATABLE READ, READ ONLY transaction. Never writes.
+/// Every query goes through libpq's pipeline mode (`PostgresPipeline`),
+/// prepared once per connection: a batch of them (the related tables of a
+/// request) costs one round trip. The session reads at REPEATABLE READ,
+/// READ ONLY by default, so a snapshot needs no statement: it is the
+/// implicit transaction of the pipeline, from its first query to the Sync
+/// of its last batch (`endingSnapshot`) or `endSnapshot`. Never writes.
 ///
 /// Not thread-safe: one connection, used from one thread at a time.
 package final class PostgresReadSource: CatalogAdminSource {
@@ -16,13 +22,24 @@ package final class PostgresReadSource: CatalogAdminSource {
     package let connection: PostgresConnection
     /// Cuts a search's words as the index was cut (made on first search).
     private var tokenizer: SearchTokenizer?
+    /// Whether the queries run in a snapshot (`beginSnapshot`) that no
+    /// batch has ended yet.
+    private var inSnapshot = false
 
     /// Connects to the catalog at `target`; `applicationName` is what the
     /// server's activity view shows.
-    package init(target: PostgresTarget, applicationName: String = "epf read") throws(CatalogError) {
+    ///
+    /// - Parameter searchPlans: the session plans the read engine's
+    ///   searches as `searchRows` and `searchPage` write them
+    ///   (`enable_seqscan = off`: a match is found through an index, never
+    ///   by reading the table); the admin side leaves the planner alone.
+    package init(target: PostgresTarget, applicationName: String = "epf read", searchPlans: Bool = false) throws(CatalogError) {
         self.target = target
         do {
             connection = try PostgresConnection(target, applicationName: applicationName)
+            try connection.execute(
+                "SET default_transaction_isolation = 'repeatable read'; SET default_transaction_read_only = on"
+                    + (searchPlans ? "; SET enable_seqscan = off; SET plan_cache_mode = force_generic_plan" : ""))
         } catch {
             throw CatalogError(error, while: "opening the catalog \(target.redacted)")
         }
@@ -34,6 +51,21 @@ package final class PostgresReadSource: CatalogAdminSource {
 
     /// The `C` collation compares bytes, as SQLite's default does.
     package func bytewise(_ expression: String) -> String { "\(expression) COLLATE \"C\"" }
+
+    /// A `bigint[]` array: the btree index takes `= ANY` as one scan.
+    package func idList(_ expression: String, parameter number: Int) -> String {
+        "\(expression) = ANY(\(parameter(number))::bigint[])"
+    }
+
+    package func idListValue(_ ids: [Int64]) -> SQLValue {
+        var array = "{"
+        array.reserveCapacity(ids.count * 11 + 2)
+        for (index, id) in ids.enumerated() {
+            if index > 0 { array += "," }
+            array += String(id)
+        }
+        return .text(array + "}")
+    }
 
     package func relations() throws(PostgresError) -> Set<String> {
         Set(
@@ -50,15 +82,37 @@ package final class PostgresReadSource: CatalogAdminSource {
     }
 
     package func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (PostgresRow) -> Void) throws(PostgresError) {
-        try connection.forEachRow(sql, (0..<arguments.count).map { arguments[$0].textValue }, body)
+        try forEachRow([ReadQuery(sql: sql, arguments: arguments)], endingSnapshot: false) { _, row in body(row) }
     }
 
-    package var snapshotStatement: String { "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY" }
+    /// One round trip for the whole batch; outside a snapshot, or at its
+    /// end, the batch is synced (its own implicit transaction ends).
+    package func forEachRow(_ batch: [ReadQuery], endingSnapshot: Bool, _ body: (Int, PostgresRow) -> Void) throws(PostgresError) {
+        let queries = batch.map { query in
+            PostgresConnection.PipelinedQuery(sql: query.sql, parameters: (0..<query.arguments.count).map { query.arguments[$0].textValue })
+        }
+        let sync = !inSnapshot || endingSnapshot
+        if endingSnapshot { inSnapshot = false }
+        try connection.pipeline(queries, sync: sync, body)
+    }
+
+    /// Nothing to send: the next query opens the pipeline, whose implicit
+    /// transaction is the snapshot (REPEATABLE READ by the session's
+    /// default). Inside a transaction the caller opened, that one.
+    package func beginSnapshot() throws(PostgresError) {
+        inSnapshot = true
+    }
+
+    package func endSnapshot() {
+        inSnapshot = false
+        connection.endPipeline()
+    }
 
     // MARK: Search
 
-    package func isCurrentSearchIndex(_ name: String) throws(PostgresError) -> Bool {
-        try PostgresSearchIndex.isCurrent(name, on: connection)
+    /// The table's comment holds its version (`PostgresSearchIndex.isCurrent`).
+    package func searchIndexIsCurrent(_ name: String) -> String {
+        "obj_description(to_regclass(\(quoteLiteral(quoteIdentifier(name)))), 'pg_class') IS NOT DISTINCT FROM \(quoteLiteral(PostgresSearchIndex.marker))"
     }
 
     /// `tsquery`s of the words as `SearchTokenizer` cuts them (the index's
@@ -72,9 +126,16 @@ package final class PostgresReadSource: CatalogAdminSource {
     }
 
     /// The search table's own rows (it holds the Apple ID), in
-    /// `(sort_key, seq)` order, which is SQLite's search order.
+    /// `(sort_key, seq)` order, which is SQLite's search order. With the
+    /// session's `enable_seqscan = off`, each plan has one way to go:
+    /// walked, the match is written so that GIN cannot take it (`IS TRUE`)
+    /// and the rows come from the `(sort_key, seq)` btree in order;
+    /// sorted, the order is one no index gives (`sort_key + 0`) and the
+    /// matches come from GIN.
     package func searchRows(index: String, application: String, match: String) -> SearchRowsSQL {
-        SearchRowsSQL(from: "\(index) AS s WHERE s.words @@ \(match)::tsquery", applicationID: "s.application_id", order: "s.sort_key, s.seq")
+        SearchRowsSQL(
+            from: "\(index) AS s WHERE s.words @@ \(match)::tsquery", applicationID: "s.application_id", order: "s.sort_key, s.seq",
+            walkedFrom: "\(index) AS s WHERE (s.words @@ \(match)::tsquery) IS TRUE", sortedOrder: "s.sort_key + 0, s.seq")
     }
 
     /// The most matches a search sorts (taking them from the GIN index)
@@ -95,24 +156,20 @@ package final class PostgresReadSource: CatalogAdminSource {
     /// GIN, up to a bound (`sortedMatchesAtMost`: 100 times the page's
     /// end, at least 5,000): up to it they are sorted; more, and the walk
     /// meets a page's matches early (5,000 matches in 1M titles: one row in
-    /// 200, so a page of 50 within ~10,000 rows). The choice is made with
-    /// `SET LOCAL enable_*` for the one query, reset after.
-    package func searchPage(index: String, match: String, pageEnd: Int, _ page: () throws(PostgresError) -> [Int64]) throws(PostgresError)
-        -> [Int64]
+    /// 200, so a page of 50 within ~10,000 rows). The plan is in the page's
+    /// SQL (`searchRows`); the probe's one way is GIN (the session has
+    /// `enable_seqscan = off`).
+    package func searchPage(index: String, match: String, pageEnd: Int, _ page: (SearchPlan) throws(PostgresError) -> [Int64])
+        throws(PostgresError) -> [Int64]
     {
         let bound = Self.sortedMatchesAtMost(pageEnd: pageEnd)
-        defer { _ = try? connection.execute("RESET enable_seqscan; RESET enable_indexscan; RESET enable_bitmapscan") }
-        try connection.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off")
-        let matches =
-            Int(
-                try connection.scalar(
-                    "SELECT count(*) FROM (SELECT 1 FROM \(index) AS s WHERE s.words @@ $1::tsquery LIMIT \(bound + 1)) AS m", [match]) ?? "0")
-            ?? 0
+        var matches = 0
+        try forEachRow(
+            "SELECT count(*) FROM (SELECT 1 FROM \(quoteIdentifier(index)) AS s WHERE s.words @@ $1::tsquery LIMIT $2) AS m",
+            SQLArguments(.text(match), .integer(Int64(bound) + 1))
+        ) { row in matches = Int(row.integer(0) ?? 0) }
         guard matches > 0 else { return [] }
-        if matches > bound {
-            try connection.execute("SET LOCAL enable_indexscan = on; SET LOCAL enable_bitmapscan = off")
-        }
-        return try page()
+        return try page(matches > bound ? .walk : .sort)
     }
 
     // MARK: Admin

@@ -16,6 +16,8 @@ package final class SQLiteReadSource: CatalogAdminSource {
     /// The read-only connection.
     package let database: SQLiteDatabase
     private var statements: [String: SQLiteStatement] = [:]
+    /// Whether `beginSnapshot` opened the transaction that is open.
+    private var ownsSnapshot = false
 
     /// Opens the catalog at `path` read-only, answering from its last
     /// committed state. Throws when there is no file there, or when it is
@@ -53,6 +55,23 @@ package final class SQLiteReadSource: CatalogAdminSource {
     /// SQLite's default collation (BINARY) is bytewise.
     package func bytewise(_ expression: String) -> String { expression }
 
+    /// The IDs as a JSON array, read by `json_each` (built into SQLite
+    /// since 3.38): SQLite looks each one up in the index, as it would for
+    /// `IN (?, ?, ...)`, with one statement for any number of IDs.
+    package func idList(_ expression: String, parameter number: Int) -> String {
+        "\(expression) IN (SELECT value FROM json_each(\(parameter(number))))"
+    }
+
+    package func idListValue(_ ids: [Int64]) -> SQLValue {
+        var json = "["
+        json.reserveCapacity(ids.count * 11 + 2)
+        for (index, id) in ids.enumerated() {
+            if index > 0 { json += "," }
+            json += String(id)
+        }
+        return .text(json + "]")
+    }
+
     package func relations() throws(SQLiteError) -> Set<String> {
         Set(try database.rows("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view')").compactMap { $0.first?.textValue })
     }
@@ -68,13 +87,31 @@ package final class SQLiteReadSource: CatalogAdminSource {
         while try statement.step() { body(statement.row) }
     }
 
+    /// One query after another: a statement costs no round trip here.
+    package func forEachRow(_ batch: [ReadQuery], endingSnapshot: Bool, _ body: (Int, SQLiteRow) -> Void) throws(SQLiteError) {
+        for (index, query) in batch.enumerated() {
+            try forEachRow(query.sql, query.arguments) { row in body(index, row) }
+        }
+    }
+
     /// A read transaction: in WAL mode, a snapshot of the last commit.
-    package var snapshotStatement: String { "BEGIN" }
+    package func beginSnapshot() throws(SQLiteError) {
+        guard !database.inTransaction else { return }
+        try database.execute("BEGIN")
+        ownsSnapshot = true
+    }
+
+    package func endSnapshot() {
+        guard ownsSnapshot else { return }
+        ownsSnapshot = false
+        database.rollback()
+    }
 
     // MARK: Search
 
-    package func isCurrentSearchIndex(_ name: String) throws(SQLiteError) -> Bool {
-        try SearchIndex.isCurrent(name, in: database)
+    /// The table's declaration holds its version (`SearchIndex.isCurrent`).
+    package func searchIndexIsCurrent(_ name: String) -> String {
+        SearchIndex.isCurrentCondition(name)
     }
 
     /// FTS5 expressions (`SearchQuery`); the prefix-only matches are the
@@ -97,8 +134,10 @@ package final class SQLiteReadSource: CatalogAdminSource {
     }
 
     /// FTS5 walks the doclists in rowid order and stops after the page.
-    package func searchPage(index: String, match: String, pageEnd: Int, _ page: () throws(SQLiteError) -> [Int64]) throws(SQLiteError) -> [Int64] {
-        try page()
+    package func searchPage(index: String, match: String, pageEnd: Int, _ page: (SearchPlan) throws(SQLiteError) -> [Int64]) throws(SQLiteError)
+        -> [Int64]
+    {
+        try page(.walk)
     }
 
     // MARK: Admin

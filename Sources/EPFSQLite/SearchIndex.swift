@@ -59,15 +59,21 @@ extension SearchIndex {
     /// Whether the search table `name` is of this version (what readers
     /// check before they query it).
     package static func isCurrent(_ name: String, in database: SQLiteDatabase) throws(SQLiteError) -> Bool {
-        guard let sql = try database.scalar("SELECT sql FROM sqlite_schema WHERE name = ?", [.text(name)])?.textValue else {
-            return false
-        }
-        return sql.contains("/* epf search v\(version) */")
+        try database.scalar("SELECT CASE WHEN \(isCurrentCondition(name)) THEN 1 ELSE 0 END")?.integerValue == 1
     }
+
+    /// `isCurrent` as a SQL condition: the declaration of `name` holds
+    /// this version's marker.
+    package static func isCurrentCondition(_ name: String) -> String {
+        "EXISTS (SELECT 1 FROM sqlite_schema WHERE name = \(quoteLiteral(name)) AND instr(sql, \(quoteLiteral(marker))) > 0)"
+    }
+
+    /// What the declaration of an index of this version holds.
+    static let marker = "/* epf search v\(version) */"
 
     /// The part of the search table's declaration after its name.
     var declarationBody: String {
-        "USING fts5(/* epf search v\(Self.version) */ \(quoteIdentifier(column)), content='', tokenize='unicode61 remove_diacritics 2')"
+        "USING fts5(\(Self.marker) \(quoteIdentifier(column)), content='', tokenize='unicode61 remove_diacritics 2')"
     }
 
     /// Creates the search table `name` and indexes every row of `source`.

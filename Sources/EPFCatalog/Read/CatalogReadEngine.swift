@@ -23,8 +23,14 @@
 /// `application_popularity_per_genre` when imported) are found once, when opening; a table that is absent leaves
 /// its fields out of the results.
 ///
+/// A request costs a fixed number of statements, whatever its number of
+/// IDs or results: each related table is read once for all of a request's
+/// applications (`applications`), as one batch, which PostgreSQL sends in
+/// one round trip. A lookup of 50 IDs costs what a lookup of one costs;
+/// a search costs its page's statements more.
+///
 /// Each lookup or search reads one snapshot (`CatalogReadSource.
-/// snapshotStatement`): an import that applies meanwhile is seen whole or not
+/// beginSnapshot`): an import that applies meanwhile is seen whole or not
 /// at all, never half of a swap. Never writes.
 ///
 /// Not thread-safe: one engine (one connection, its prepared statements)
@@ -85,20 +91,24 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
     // MARK: Questions
 
     /// The applications with these Apple IDs, priced in `storefront` (one
-    /// `storefront(for:)` resolved).
+    /// `storefront(for:)` resolved): one statement per related table,
+    /// whatever the number of IDs (`applications`).
     @inlinable
     package func lookup(ids: [Int64], in storefront: Storefront, language: Language? = nil) throws(CatalogError) -> SearchResponse {
-        try snapshot { () throws(CatalogError) -> SearchResponse in
-            try ResultAssembly.lookup(ids) { (id) throws(CatalogError) in
-                try source.attempt("looking up \(id)") { () throws(Source.Failure) in
-                    try application(id: id, storefront: storefront, language: language)
-                }
-            }
+        let distinct = ResultAssembly.distinct(ids)
+        guard !distinct.isEmpty else { return SearchResponse(results: []) }
+        let action = distinct.count == 1 ? "looking up \(distinct[0])" : "looking up \(distinct.count) applications"
+        return try snapshot { () throws(CatalogError) -> SearchResponse in
+            SearchResponse(
+                results: try source.attempt(action) { () throws(Source.Failure) in
+                    try applications(distinct, storefront: storefront, language: language)
+                })
         }
     }
 
     /// `search(term:country:entity:limit:offset:)` in a storefront already
-    /// resolved.
+    /// resolved: the page's Apple IDs first, then one statement per
+    /// related table for all of them (`applications`).
     ///
     /// Order: titles holding every word as a whole word come first, then
     /// those that hold some word only as the beginning of a longer one
@@ -107,6 +117,10 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
     /// order for titles). When the catalog has prices, only applications
     /// with a price in the storefront are found, as Apple's search finds
     /// only what a storefront sells.
+    ///
+    /// A page reads the index only when it is of this version of epf (the
+    /// page's SQL says so, `CatalogSearchQueries`): a page that finds
+    /// nothing, or fails, asks why before it answers.
     @inlinable
     package func search(
         term: String, in storefront: Storefront, language: Language? = nil, entity: SoftwareEntity? = nil, limit: Int = 50,
@@ -121,14 +135,9 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
         let words = String(String.UnicodeScalarView(term.unicodeScalars.map { $0 == "\u{0}" ? " " : $0 }))
         guard let match = try source.searchMatch(words), limit > 0 else { return SearchResponse(results: []) }
         return try snapshot { () throws(CatalogError) -> SearchResponse in
-            guard try source.attempt("reading the search index", { () throws(Source.Failure) in try source.isCurrentSearchIndex(index) }) else {
-                throw CatalogError(
-                    .incompatible,
-                    detail: "the catalog's search index (\(index)) was built by an older version of epf",
-                    hint: "Import the itunes feed's application table again (epf import --force ...) to rebuild it")
-            }
-            let ids = try source.attempt("searching for '\(term)'") { () throws(Source.Failure) -> [Int64] in
-                try SearchPaging.ids(
+            let ids: [Int64]
+            do throws(Source.Failure) {
+                ids = try SearchPaging.ids(
                     limit: limit, offset: offset,
                     wordMatches: { (limit, offset) throws(Source.Failure) in
                         try matchingIDs(queries, index: index, match.words, storefront, limit: limit, offset: offset)
@@ -137,16 +146,21 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
                     prefixOnlyMatches: { (limit, offset) throws(Source.Failure) in
                         try matchingIDs(queries, index: index, match.prefixOnly, storefront, limit: limit, offset: offset)
                     })
+            } catch {
+                // Inside the snapshot, a failed statement may have ended it
+                // (PostgreSQL's pipeline): ask about the index after it.
+                source.endSnapshot()
+                try checkSearchIndex(queries, index, endingSnapshot: true)
+                throw source.readError(error, while: "searching for '\(term)'")
             }
-            var results: [SoftwareResult] = []
-            for id in ids {
-                if let result = try source.attempt(
-                    "searching for '\(term)'", { () throws(Source.Failure) in try application(id: id, storefront: storefront, language: language) })
-                {
-                    results.append(result)
-                }
+            guard !ids.isEmpty else {
+                try checkSearchIndex(queries, index, endingSnapshot: true)
+                return SearchResponse(results: [])
             }
-            return SearchResponse(results: results)
+            return SearchResponse(
+                results: try source.attempt("searching for '\(term)'") { () throws(Source.Failure) in
+                    try applications(ids, storefront: storefront, language: language)
+                })
         }
     }
 
@@ -198,12 +212,30 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
         // Saturating: an offset near Int.max (`/search?offset=9223372036854775806`)
         // must find nothing, not trap.
         let (pageEnd, overflow) = offset.addingReportingOverflow(limit)
-        return try source.searchPage(index: index, match: match, pageEnd: overflow ? .max : pageEnd) { () throws(Source.Failure) -> [Int64] in
+        return try source.searchPage(index: index, match: match, pageEnd: overflow ? .max : pageEnd) { (plan) throws(Source.Failure) -> [Int64] in
             var ids: [Int64] = []
-            try source.forEachRow(queries.page, arguments) { row in
+            try source.forEachRow(queries.page(plan), arguments) { row in
                 if let id = row.integer(0) { ids.append(id) }
             }
             return ids
+        }
+    }
+
+    /// Throws `.incompatible` when the search table `index` was not built
+    /// by this version of epf.
+    @inlinable
+    func checkSearchIndex(_ queries: CatalogSearchQueries, _ index: String, endingSnapshot: Bool) throws(CatalogError) {
+        var current = false
+        try source.attempt("reading the search index") { () throws(Source.Failure) in
+            try source.forEachRow([ReadQuery(sql: queries.indexIsCurrent, arguments: SQLArguments())], endingSnapshot: endingSnapshot) { _, row in
+                current = row.integer(0) == 1
+            }
+        }
+        guard current else {
+            throw CatalogError(
+                .incompatible,
+                detail: "the catalog's search index (\(index)) was built by an older version of epf",
+                hint: "Import the itunes feed's application table again (epf import --force ...) to rebuild it")
         }
     }
 
@@ -231,122 +263,63 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
         }
     }
 
-    /// One application as a result, or nil when the catalog has no such ID
-    /// or, with prices imported, no price for it in `storefront` (as
-    /// Apple's Lookup leaves out what a storefront does not sell).
+    /// The applications `ids` (distinct) as results, in that order: each
+    /// related table read once for all of them, in one batch (one round
+    /// trip on PostgreSQL, which ends the snapshot with it). An ID the
+    /// catalog does not have, or, with prices imported, has no price for
+    /// in `storefront`, is left out (as Apple's Lookup leaves out what a
+    /// storefront does not sell).
     @inlinable
-    func application(id: Int64, storefront: Storefront, language: Language?) throws(Source.Failure) -> SoftwareResult? {
-        var found: SoftwareResult?
-        try source.forEachRow(queries.application, SQLArguments(.integer(id))) { row in
-            var result = SoftwareResult(trackId: id)
-            for (index, column) in queries.applicationColumns.enumerated() {
-                ResultAssembly.setApplication(column, row.text(index + 1), in: &result)
+    func applications(_ ids: [Int64], storefront: Storefront, language: Language?) throws(Source.Failure) -> [SoftwareResult] {
+        let one = ids.count == 1
+        let related = one ? queries.relatedToOne : queries.related
+        let idList = one ? SQLValue.integer(ids[0]) : source.idListValue(ids)
+        let batch = related.map { query in
+            ReadQuery(sql: query.sql, arguments: query.byStorefront ? SQLArguments(idList, .integer(storefront.id)) : SQLArguments(idList))
+        }
+        var rows = ResultBatch(ids: ids)
+        try source.forEachRow(batch, endingSnapshot: true) { index, row in
+            guard let position = rows.position(of: row.integer(0)) else { return }
+            switch related[index].table {
+            case .application:
+                var result = SoftwareResult(trackId: ids[position])
+                for (column, name) in queries.applicationColumns.enumerated() {
+                    ResultAssembly.setApplication(name, row.text(column + 1), in: &result)
+                }
+                if queries.withPrices {
+                    let priceColumn = queries.applicationColumns.count + 1
+                    ResultAssembly.addPrice(row.number(priceColumn), currency: row.text(priceColumn + 1), storefront: storefront, to: &result)
+                }
+                rows.setApplication(result, at: position)
+            case .artist:
+                rows.addArtist(id: row.integer(1) ?? 0, viewURL: row.text(2), name: row.text(3), at: position)
+            case .genres:
+                rows.addGenre(id: row.integer(1) ?? 0, name: row.text(2), at: position)
+            case .detail:
+                var values: [String: String] = [:]
+                for (column, name) in queries.detailColumns.enumerated() {
+                    if let text = row.text(column + 1), !text.isEmpty { values[name] = text }
+                }
+                rows.addDetail(values, at: position)
+            case .devices:
+                if let name = row.text(1) { rows.addDevice(name, at: position) }
+            case .popularity:
+                guard let rank = row.integer(3) else { return }
+                rows.addRank(PopularityRank(genreId: String(row.integer(1) ?? 0), genreName: row.text(2), rank: Int(rank)), at: position)
             }
-            found = result
         }
-        guard var result = found else { return nil }
-        guard try addPrice(to: &result, storefront: storefront) else { return nil }
-        try addArtist(to: &result)
-        try addGenres(to: &result)
-        try addDetail(to: &result, language: language)
-        try addDevices(to: &result)
-        try addPopularity(to: &result, storefront: storefront)
-        ResultAssembly.finish(&result, storefront: storefront)
-        return result
+        return rows.results(
+            storefront: storefront, language: language, genresWithNames: queries.genresWithNames,
+            hasDevices: queries.has(.devices), hasDetail: queries.has(.detail))
     }
 
-    /// `artistId`: the application's artist whose name is its
-    /// `artist_name`, else an actual artist, else the smallest ID.
-    @inlinable
-    func addArtist(to result: inout SoftwareResult) throws(Source.Failure) {
-        guard let sql = queries.artist else { return }
-        let arguments =
-            queries.artistByName
-            ? SQLArguments(.integer(result.trackId), result.artistName.map(SQLValue.text) ?? .null) : SQLArguments(.integer(result.trackId))
-        var artist: (id: Int64, viewURL: String?)?
-        try source.forEachRow(sql, arguments) { row in artist = (row.integer(0) ?? 0, row.text(1)) }
-        if let artist {
-            result.artistId = artist.id
-            result.artistViewUrl = artist.viewURL
-        }
-    }
-
-    /// `genres`, `genreIds`, `primaryGenre*`: primary first, then by ID.
-    @inlinable
-    func addGenres(to result: inout SoftwareResult) throws(Source.Failure) {
-        guard let sql = queries.genres else { return }
-        var rows: [(id: Int64, name: String?)] = []
-        try source.forEachRow(sql, SQLArguments(.integer(result.trackId))) { row in rows.append((row.integer(0) ?? 0, row.text(1))) }
-        ResultAssembly.addGenres(rows, withNames: queries.genresWithNames, to: &result)
-    }
-
-    /// `price`, `currency`, `formattedPrice` in `storefront`. False when
-    /// the catalog has prices but none for the application there.
-    @inlinable
-    func addPrice(to result: inout SoftwareResult, storefront: Storefront) throws(Source.Failure) -> Bool {
-        guard let sql = queries.price else { return true }
-        var price: (Double?, String?)?
-        try source.forEachRow(sql, SQLArguments(.integer(result.trackId), .integer(storefront.id))) { row in
-            price = (row.number(0), row.text(1))
-        }
-        guard let (amount, currency) = price else { return false }
-        ResultAssembly.addPrice(amount, currency: currency, storefront: storefront, to: &result)
-        return true
-    }
-
-    /// `supportedDevices`: the names of the devices it runs on.
-    @inlinable
-    func addDevices(to result: inout SoftwareResult) throws(Source.Failure) {
-        guard let sql = queries.devices else { return }
-        var names: [String] = []
-        try source.forEachRow(sql, SQLArguments(.integer(result.trackId))) { row in
-            if let name = row.text(0) { names.append(name) }
-        }
-        result.supportedDevices = names
-    }
-
-    /// From `application_detail`: the name, description and release notes
-    /// in `language` (when the application has that language), the
-    /// developer's site, screenshots, and the languages it has. Without a
-    /// language, English for all but the name and description.
-    @inlinable
-    func addDetail(to result: inout SoftwareResult, language: Language?) throws(Source.Failure) {
-        guard let sql = queries.detail else { return }
-        var rows: [[String: String]] = []
-        try source.forEachRow(sql, SQLArguments(.integer(result.trackId))) { row in
-            var values: [String: String] = [:]
-            for (index, column) in queries.detailColumns.enumerated() {
-                if let text = row.text(index), !text.isEmpty { values[column] = text }
-            }
-            rows.append(values)
-        }
-        ResultAssembly.addDetail(rows, language: language, to: &result)
-        result.screenshotUrls = result.screenshotUrls ?? []
-        result.ipadScreenshotUrls = result.ipadScreenshotUrls ?? []
-        result.languageCodesISO2A = result.languageCodesISO2A ?? []
-    }
-
-    /// The application's ranks in the storefront's popularity charts.
-    @inlinable
-    func addPopularity(to result: inout SoftwareResult, storefront: Storefront) throws(Source.Failure) {
-        guard let sql = queries.popularity else { return }
-        var ranks: [PopularityRank] = []
-        try source.forEachRow(sql, SQLArguments(.integer(result.trackId), .integer(storefront.id))) { row in
-            guard let rank = row.integer(2) else { return }
-            ranks.append(PopularityRank(genreId: String(row.integer(0) ?? 0), genreName: row.text(1), rank: Int(rank)))
-        }
-        ResultAssembly.addPopularity(ranks, to: &result)
-    }
-
-    /// Runs `body` in one read transaction, so that every table it reads
-    /// comes from the same state of the catalog (inside the transaction
-    /// the caller has open, if any).
+    /// Runs `body` in one snapshot (`CatalogReadSource.beginSnapshot`), so
+    /// that every table it reads comes from the same state of the catalog
+    /// (inside the transaction the caller has open, if any).
     @inlinable
     func snapshot<T>(_ body: () throws(CatalogError) -> T) throws(CatalogError) -> T {
-        let connection = source.connection
-        guard !connection.inTransaction else { return try body() }
-        try source.attempt("starting a read") { () throws(Source.Failure) in try connection.execute(source.snapshotStatement) }
-        defer { connection.rollback() }
+        try source.attempt("starting a read") { () throws(Source.Failure) in try source.beginSnapshot() }
+        defer { source.endSnapshot() }
         return try body()
     }
 }

@@ -1,7 +1,15 @@
-/// The SQL of every row a lookup reads, written once for every backend
-/// and spelled through its `CatalogReadSource` (parameters, bytewise
-/// order), built when a catalog is opened: building SQL text for each
-/// question showed in profiles (a lookup is ~20 µs).
+/// The SQL of every row a result reads, written once for every backend
+/// and spelled through its `CatalogReadSource` (parameters, a list of
+/// Apple IDs, bytewise order), built when a catalog is opened: building
+/// SQL text for each question showed in profiles.
+///
+/// Set-based: each related table is read once for all the applications of
+/// a request (`$1`, the list of Apple IDs, `CatalogReadSource.idList`),
+/// so that a lookup of 50 IDs or a search page of 50 results costs as many
+/// statements as a lookup of one (`related`), and the engine assembles
+/// the results in memory. The rows of one application keep the order the
+/// query gives them (a total order restricted to one application is that
+/// application's order), so no query orders by application.
 ///
 /// NULLs are ordered as SQLite orders them (first going up, last going
 /// down), written out so that PostgreSQL orders them the same; booleans
@@ -9,34 +17,58 @@
 /// PostgreSQL's booleans. A query is nil when the catalog lacks its table.
 @usableFromInline
 struct CatalogReadQueries: Sendable {
-    /// One application's `application` row: `application_id`, then
-    /// `applicationColumns` (`$1`: the Apple ID).
-    @usableFromInline let application: String
+    /// The tables a result draws on, one statement each: what a row of
+    /// each query is, and how it is read (`CatalogReadEngine.applications`).
+    @usableFromInline
+    enum Related: Int, Sendable {
+        /// `application_id`, `applicationColumns`, then the price and
+        /// currency in the storefront when the catalog has prices (only the
+        /// applications with a price there have a row).
+        case application
+        /// `application_id`, `artist_id`, the artist's `view_url`, its
+        /// name: an actual artist first, then by ID (`ResultBatch` takes
+        /// the first whose name is the application's `artist_name`, else
+        /// the first).
+        case artist
+        /// `application_id`, `genre_id`, the genre's name: primary first,
+        /// then by ID.
+        case genres
+        /// `application_id`, then `detailColumns`, by language code bytewise.
+        case detail
+        /// `application_id`, the name of a device it runs on, by device
+        /// type ID.
+        case devices
+        /// `application_id`, `genre_id`, the genre's name, the rank in the
+        /// storefront: best first.
+        case popularity
+    }
+
+    /// One query of a request: its SQL, and whether it takes the
+    /// storefront (`$2`) after the IDs (`$1`).
+    @usableFromInline
+    struct RelatedQuery: Sendable {
+        @usableFromInline let table: Related
+        @usableFromInline let sql: String
+        @usableFromInline let byStorefront: Bool
+    }
+
+    /// The queries of a request for several applications (`$1`: a list,
+    /// `CatalogReadSource.idList`), those whose tables the catalog has,
+    /// `application` first.
+    @usableFromInline let related: [RelatedQuery]
+    /// The same queries for one application (`$1`: its ID): a lookup of
+    /// one ID pays for no list (SQLite's `IN` over `json_each` builds one
+    /// per statement).
+    @usableFromInline let relatedToOne: [RelatedQuery]
     /// The `application` columns a result reads, those the table has, in
     /// `ApplicationColumns.wanted` order.
     @usableFromInline let applicationColumns: [String]
-    /// The application's artist (`$1`; `$2`: its `artist_name`, when
-    /// `artistByName`): the one named as the application names it, else
-    /// an actual artist, else the smallest ID; its ID, then its
-    /// `view_url` (NULL when `artist` has none).
-    @usableFromInline let artist: String?
-    @usableFromInline let artistByName: Bool
-    /// The names of the devices it runs on, by device type ID (`$1`);
-    /// nil without `application_device_type` and `device_type`.
-    @usableFromInline let devices: String?
-    /// Its genres, primary first, then by ID: ID and name (`$1`).
-    @usableFromInline let genres: String?
-    /// Whether `genres` has names (the catalog has `genre`).
+    /// Whether the `application` query reads prices (the catalog has them).
+    @usableFromInline let withPrices: Bool
+    /// Whether genres have names (the catalog has `genre`).
     @usableFromInline let genresWithNames: Bool
-    /// Its price and currency in a storefront (`$1`, `$2`: storefront).
-    @usableFromInline let price: String?
-    /// Its `application_detail` rows, `detailColumns`, by language code
-    /// bytewise (`$1`); nil without `language_code`.
-    @usableFromInline let detail: String?
+    /// The `application_detail` columns read, after `application_id`.
     @usableFromInline let detailColumns: [String]
-    /// Its popularity ranks in a storefront, best first: genre ID, genre
-    /// name, rank (`$1`, `$2`: storefront).
-    @usableFromInline let popularity: String?
     /// The `storefront` row of an ID (`$1`).
     let storefrontByID: String?
     /// The `storefront` row of an alpha-3 code, any case (`$1`, upper case).
@@ -49,73 +81,19 @@ struct CatalogReadQueries: Sendable {
         artistHasViewURL: Bool
     ) {
         func has(_ table: String) -> Bool { tables.contains(names(table)) }
-        func table(_ table: String) -> String { quoteIdentifier(names(table)) }
         let p1 = source.parameter(1)
-        let p2 = source.parameter(2)
-
         self.applicationColumns = applicationColumns
-        application = "SELECT \(quoteColumnList(["application_id"] + applicationColumns)) FROM \(table("application")) WHERE application_id = \(p1) LIMIT 1"
-
-        artistByName = has("artist_application") && has("artist")
-        artist =
-            !has("artist_application") ? nil
-            : artistByName
-                ? """
-                SELECT aa.artist_id, \(artistHasViewURL ? "a.view_url" : "NULL") FROM \(table("artist_application")) AS aa LEFT JOIN \(table("artist")) AS a ON a.artist_id = aa.artist_id
-                WHERE aa.application_id = \(p1)
-                ORDER BY (a.name = \(p2)) IS TRUE DESC, a.is_actual_artist IS TRUE DESC, aa.artist_id NULLS FIRST LIMIT 1
-                """
-            : "SELECT artist_id, NULL FROM \(table("artist_application")) WHERE application_id = \(p1) ORDER BY artist_id NULLS FIRST LIMIT 1"
-
-        devices =
-            has("application_device_type") && has("device_type")
-            ? """
-            SELECT d.name FROM \(table("application_device_type")) AS ad JOIN \(table("device_type")) AS d ON d.device_type_id = ad.device_type_id
-            WHERE ad.application_id = \(p1) AND d.name IS NOT NULL ORDER BY ad.device_type_id
-            """
-            : nil
-
+        withPrices = has("application_price")
         genresWithNames = has("genre")
-        genres =
-            !has("genre_application") ? nil
-            : genresWithNames
-                ? """
-                SELECT ga.genre_id, g.name FROM \(table("genre_application")) AS ga LEFT JOIN \(table("genre")) AS g ON g.genre_id = ga.genre_id
-                WHERE ga.application_id = \(p1) ORDER BY ga.is_primary DESC NULLS LAST, ga.genre_id NULLS FIRST
-                """
-            : """
-            SELECT genre_id, NULL FROM \(table("genre_application"))
-            WHERE application_id = \(p1) ORDER BY is_primary DESC NULLS LAST, genre_id NULLS FIRST
-            """
-
-        price =
-            has("application_price")
-            ? "SELECT retail_price, currency_code FROM \(table("application_price")) WHERE application_id = \(p1) AND storefront_id = \(p2) LIMIT 1"
-            : nil
-
         self.detailColumns = detailColumns
-        detail =
-            detailColumns.contains("language_code")
-            ? """
-            SELECT \(quoteColumnList(detailColumns)) FROM \(table("application_detail"))
-            WHERE application_id = \(p1) ORDER BY \(source.bytewise("language_code")) NULLS FIRST
-            """
-            : nil
+        related = Self.related(
+            source, names: names, tables: tables, applicationColumns: applicationColumns, detailColumns: detailColumns,
+            artistHasViewURL: artistHasViewURL, ids: { source.idList($0, parameter: 1) })
+        relatedToOne = Self.related(
+            source, names: names, tables: tables, applicationColumns: applicationColumns, detailColumns: detailColumns,
+            artistHasViewURL: artistHasViewURL, ids: { "\($0) = \(p1)" })
 
-        popularity =
-            !has("application_popularity_per_genre") ? nil
-            : has("genre")
-                ? """
-                SELECT p.genre_id, g.name, p.application_rank FROM \(table("application_popularity_per_genre")) AS p
-                LEFT JOIN \(table("genre")) AS g ON g.genre_id = p.genre_id
-                WHERE p.application_id = \(p1) AND p.storefront_id = \(p2) ORDER BY p.application_rank NULLS FIRST, p.genre_id NULLS FIRST
-                """
-            : """
-            SELECT genre_id, NULL, application_rank FROM \(table("application_popularity_per_genre"))
-            WHERE application_id = \(p1) AND storefront_id = \(p2) ORDER BY application_rank NULLS FIRST, genre_id NULLS FIRST
-            """
-
-        let storefront = has("storefront") ? table("storefront") : nil
+        let storefront = has("storefront") ? quoteIdentifier(names("storefront")) : nil
         storefrontByID = storefront.map { "SELECT storefront_id, country_code, name FROM \($0) WHERE storefront_id = \(p1)" }
         storefrontByCode = storefront.map {
             "SELECT storefront_id, country_code, name FROM \($0) WHERE upper(country_code) = \(p1) ORDER BY storefront_id LIMIT 1"
@@ -123,5 +101,112 @@ struct CatalogReadQueries: Sendable {
         countryCodes = storefront.map {
             "SELECT country_code FROM \($0) WHERE country_code IS NOT NULL ORDER BY \(source.bytewise("country_code"))"
         }
+    }
+
+    /// Whether the catalog has the table(s) `table` reads.
+    @inlinable
+    func has(_ table: Related) -> Bool { related.contains { $0.table == table } }
+
+    /// The queries of a request, `ids` writing the condition that a column
+    /// holds one of the request's IDs (`$1`).
+    private static func related<Source: CatalogReadSource>(
+        _ source: Source, names: CatalogTableNames, tables: Set<String>, applicationColumns: [String], detailColumns: [String],
+        artistHasViewURL: Bool, ids: (String) -> String
+    ) -> [RelatedQuery] {
+        func has(_ table: String) -> Bool { tables.contains(names(table)) }
+        func table(_ table: String) -> String { quoteIdentifier(names(table)) }
+        let storefront = source.parameter(2)
+        let withPrices = has("application_price")
+        var related: [RelatedQuery] = []
+
+        let columns = (["application_id"] + applicationColumns).map { "a.\(quoteIdentifier($0))" }.joined(separator: ", ")
+        related.append(
+            RelatedQuery(
+                table: .application,
+                sql: withPrices
+                    ? """
+                    SELECT \(columns), p.retail_price, p.currency_code FROM \(table("application")) AS a
+                    JOIN \(table("application_price")) AS p ON p.application_id = a.application_id AND p.storefront_id = \(storefront)
+                    WHERE \(ids("a.application_id"))
+                    """
+                    : "SELECT \(columns) FROM \(table("application")) AS a WHERE \(ids("a.application_id"))",
+                byStorefront: withPrices))
+
+        if has("artist_application") {
+            related.append(
+                RelatedQuery(
+                    table: .artist,
+                    sql: has("artist")
+                        ? """
+                        SELECT aa.application_id, aa.artist_id, \(artistHasViewURL ? "a.view_url" : "NULL"), a.name
+                        FROM \(table("artist_application")) AS aa LEFT JOIN \(table("artist")) AS a ON a.artist_id = aa.artist_id
+                        WHERE \(ids("aa.application_id")) ORDER BY a.is_actual_artist IS TRUE DESC, aa.artist_id NULLS FIRST
+                        """
+                        : """
+                        SELECT application_id, artist_id, NULL, NULL FROM \(table("artist_application"))
+                        WHERE \(ids("application_id")) ORDER BY artist_id NULLS FIRST
+                        """,
+                    byStorefront: false))
+        }
+
+        if has("genre_application") {
+            related.append(
+                RelatedQuery(
+                    table: .genres,
+                    sql: has("genre")
+                        ? """
+                        SELECT ga.application_id, ga.genre_id, g.name FROM \(table("genre_application")) AS ga
+                        LEFT JOIN \(table("genre")) AS g ON g.genre_id = ga.genre_id
+                        WHERE \(ids("ga.application_id")) ORDER BY ga.is_primary DESC NULLS LAST, ga.genre_id NULLS FIRST
+                        """
+                        : """
+                        SELECT application_id, genre_id, NULL FROM \(table("genre_application"))
+                        WHERE \(ids("application_id")) ORDER BY is_primary DESC NULLS LAST, genre_id NULLS FIRST
+                        """,
+                    byStorefront: false))
+        }
+
+        if detailColumns.contains("language_code") {
+            related.append(
+                RelatedQuery(
+                    table: .detail,
+                    sql: """
+                        SELECT application_id, \(quoteColumnList(detailColumns)) FROM \(table("application_detail"))
+                        WHERE \(ids("application_id")) ORDER BY \(source.bytewise("language_code")) NULLS FIRST
+                        """,
+                    byStorefront: false))
+        }
+
+        if has("application_device_type") && has("device_type") {
+            related.append(
+                RelatedQuery(
+                    table: .devices,
+                    sql: """
+                        SELECT ad.application_id, d.name FROM \(table("application_device_type")) AS ad
+                        JOIN \(table("device_type")) AS d ON d.device_type_id = ad.device_type_id
+                        WHERE \(ids("ad.application_id")) AND d.name IS NOT NULL ORDER BY ad.device_type_id
+                        """,
+                    byStorefront: false))
+        }
+
+        if has("application_popularity_per_genre") {
+            related.append(
+                RelatedQuery(
+                    table: .popularity,
+                    sql: has("genre")
+                        ? """
+                        SELECT p.application_id, p.genre_id, g.name, p.application_rank FROM \(table("application_popularity_per_genre")) AS p
+                        LEFT JOIN \(table("genre")) AS g ON g.genre_id = p.genre_id
+                        WHERE \(ids("p.application_id")) AND p.storefront_id = \(storefront)
+                        ORDER BY p.application_rank NULLS FIRST, p.genre_id NULLS FIRST
+                        """
+                        : """
+                        SELECT application_id, genre_id, NULL, application_rank FROM \(table("application_popularity_per_genre"))
+                        WHERE \(ids("application_id")) AND storefront_id = \(storefront)
+                        ORDER BY application_rank NULLS FIRST, genre_id NULLS FIRST
+                        """,
+                    byStorefront: true))
+        }
+        return related
     }
 }

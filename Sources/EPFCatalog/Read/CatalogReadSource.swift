@@ -2,9 +2,10 @@
 /// spelling and the running of queries, nothing of what the questions are.
 /// The engine decides which rows, in which order, how a result is made of
 /// them, how a search is paged and filtered, and every message; a source
-/// says how its database writes a parameter or a bytewise order, runs a
-/// query (from a cache of prepared statements where it has one), opens a
-/// snapshot, and reads its search index.
+/// says how its database writes a parameter, a list of IDs or a bytewise
+/// order, runs a query or a batch of them (from a cache of prepared
+/// statements, in one round trip where it can), opens a snapshot, and
+/// reads its search index.
 ///
 /// Not thread-safe: one connection, used from one thread at a time.
 @usableFromInline
@@ -29,6 +30,12 @@ package protocol CatalogReadSource: AnyObject {
     /// `expression` ordered byte by byte (SQLite's default; PostgreSQL's
     /// `COLLATE "C"`), as SQLite orders text.
     func bytewise(_ expression: String) -> String
+    /// The condition that `expression` is one of the Apple IDs that
+    /// parameter `number` holds (a value of `idListValue`): SQLite's `IN`
+    /// over `json_each`, PostgreSQL's `= ANY` of a `bigint[]`.
+    func idList(_ expression: String, parameter number: Int) -> String
+    /// The value of an `idList` parameter holding `ids`.
+    func idListValue(_ ids: [Int64]) -> SQLValue
 
     // MARK: Running
 
@@ -39,14 +46,28 @@ package protocol CatalogReadSource: AnyObject {
     /// Runs `sql` with `arguments` bound to its parameters and hands each
     /// row to `body`, in order.
     func forEachRow(_ sql: String, _ arguments: SQLArguments, _ body: (Row) -> Void) throws(Failure)
-    /// The statement that opens a read transaction in which every query
-    /// sees the same state of the catalog: `BEGIN`.
-    var snapshotStatement: String { get }
+    /// Runs the queries of `batch` in turn and hands each row to `body`
+    /// with its query's place in `batch`: in one round trip where the
+    /// backend can (PostgreSQL's pipeline). `endingSnapshot`: these are
+    /// the snapshot's last reads (PostgreSQL ends it in the same round
+    /// trip; `endSnapshot` is still called after).
+    func forEachRow(_ batch: [ReadQuery], endingSnapshot: Bool, _ body: (Int, Row) -> Void) throws(Failure)
+    /// Opens a snapshot: every query until `endSnapshot` sees the same
+    /// state of the catalog (SQLite: a read transaction; PostgreSQL: one
+    /// implicit REPEATABLE READ transaction over the pipeline). Inside a
+    /// transaction the caller has open, the queries see that one.
+    func beginSnapshot() throws(Failure)
+    /// Ends the snapshot `beginSnapshot` opened, unless a batch ended it;
+    /// errors are ignored (the connection may be gone).
+    func endSnapshot()
 
     // MARK: Search
 
-    /// Whether the search table `name` was built by this version of epf.
-    func isCurrentSearchIndex(_ name: String) throws(Failure) -> Bool
+    /// The SQL condition, true when the search table `name` was built by
+    /// this version of epf: the engine's page queries hold it, so that an
+    /// index of another version finds nothing, and a page that finds
+    /// nothing asks whether that is why.
+    func searchIndexIsCurrent(_ name: String) -> String
     /// What the index is asked for `term`: its words (whole-word matches)
     /// and its prefix-only matches, as the value of `SearchRowsSQL`'s
     /// match parameter; nil when `term` holds no word to search for.
@@ -55,11 +76,25 @@ package protocol CatalogReadSource: AnyObject {
     /// of parameter `match` are read, with the application table
     /// `application` (quoted) at hand.
     func searchRows(index: String, application: String, match: String) -> SearchRowsSQL
-    /// Runs `page`, the query of a page of matches ending at match
-    /// `pageEnd`, as the backend's planner needs it (PostgreSQL probes how
-    /// many rows match `match` in `index` and picks its plan by that);
+    /// Runs `page` with the plan that reads a page of matches ending at
+    /// match `pageEnd` fastest (PostgreSQL probes how many rows match
+    /// `match` in `index` and picks by that; SQLite's FTS5 always walks);
     /// may answer nothing without running `page` when nothing matches.
-    func searchPage(index: String, match: String, pageEnd: Int, _ page: () throws(Failure) -> [Int64]) throws(Failure) -> [Int64]
+    func searchPage(index: String, match: String, pageEnd: Int, _ page: (SearchPlan) throws(Failure) -> [Int64]) throws(Failure) -> [Int64]
+}
+
+/// One query of a batch (`CatalogReadSource.forEachRow(_:endingSnapshot:_:)`):
+/// its SQL and the values of its parameters.
+@usableFromInline
+package struct ReadQuery: Sendable {
+    @usableFromInline package var sql: String
+    @usableFromInline package var arguments: SQLArguments
+
+    @inlinable
+    package init(sql: String, arguments: SQLArguments) {
+        self.sql = sql
+        self.arguments = arguments
+    }
 }
 
 extension CatalogReadSource {

@@ -4,16 +4,30 @@
 ///
 /// Filters: sold in the storefront (`$2`) when the catalog has prices, as
 /// Apple's search finds only what a storefront sells; made for the devices
-/// of an entity (`application_device_type`, `device_type`).
+/// of an entity (`application_device_type`, `device_type`). A page reads
+/// the index only when it is of this version of epf (`indexIsCurrent`).
 @usableFromInline
 struct CatalogSearchQueries: Sendable {
     /// The Apple IDs of a page of matches (`$1` match, [`$2` storefront,]
-    /// then limit and offset).
-    @usableFromInline let page: String
+    /// then limit and offset), walked in search order.
+    @usableFromInline let walkedPage: String
+    /// The same page, the matches sorted (`SearchPlan.sort`).
+    @usableFromInline let sortedPage: String
     /// How many rows match (`$1`, [`$2`]).
     @usableFromInline let count: String
     /// Whether the storefront is bound after the match.
     @usableFromInline let byStorefront: Bool
+    /// 1 when the index was built by this version of epf, else 0.
+    @usableFromInline let indexIsCurrent: String
+
+    /// The page's SQL for `plan`.
+    @inlinable
+    func page(_ plan: SearchPlan) -> String {
+        switch plan {
+        case .walk: walkedPage
+        case .sort: sortedPage
+        }
+    }
 
     /// Throws when `entity` is given and the catalog has no device tables.
     @usableFromInline
@@ -47,7 +61,11 @@ struct CatalogSearchQueries: Sendable {
                     WHERE d.application_id = \(rows.applicationID) AND lower(t.name) IN (\(devices)))
                 """
         }
-        page = "SELECT \(rows.applicationID) FROM \(rows.from)\(filter) ORDER BY \(rows.order) LIMIT \(source.parameter(next)) OFFSET \(source.parameter(next + 1))"
+        let current = source.searchIndexIsCurrent(index)
+        indexIsCurrent = "SELECT CASE WHEN \(current) THEN 1 ELSE 0 END"
+        let paging = "LIMIT \(source.parameter(next)) OFFSET \(source.parameter(next + 1))"
+        walkedPage = "SELECT \(rows.applicationID) FROM \(rows.walkedFrom)\(filter)\n    AND \(current) ORDER BY \(rows.order) \(paging)"
+        sortedPage = "SELECT \(rows.applicationID) FROM \(rows.from)\(filter)\n    AND \(current) ORDER BY \(rows.sortedOrder) \(paging)"
         count = "SELECT count(*) FROM \(rows.from)\(filter)"
     }
 }

@@ -2,18 +2,13 @@
 /// (`CatalogReadEngine`), whatever backend they come from.
 @usableFromInline
 package enum ResultAssembly {
-    /// The response to a lookup of `ids`: in the order given, each ID once,
-    /// unknown IDs (`fetch` gives nil) left out.
-    @usableFromInline
-    package static func lookup(_ ids: [Int64], _ fetch: (Int64) throws(CatalogError) -> SoftwareResult?) throws(CatalogError)
-        -> SearchResponse
-    {
-        var seen = Set<Int64>()
-        var results: [SoftwareResult] = []
-        for id in ids where seen.insert(id).inserted {
-            if let result = try fetch(id) { results.append(result) }
-        }
-        return SearchResponse(results: results)
+    /// The IDs of a lookup as it answers them: in the order given, each
+    /// once.
+    @inlinable
+    package static func distinct(_ ids: [Int64]) -> [Int64] {
+        guard ids.count > 1 else { return ids }
+        var seen = Set<Int64>(minimumCapacity: ids.count)
+        return ids.filter { seen.insert($0).inserted }
     }
 
     /// Throws for a negative limit or offset.

@@ -11,13 +11,33 @@ package struct SearchRowsSQL: Sendable {
     package var applicationID: String
     /// The search order, after `ORDER BY`: `s.rowid`.
     package var order: String
+    /// `from` as a walk of the order's index reads it (`SearchPlan.walk`):
+    /// PostgreSQL writes the match so that the GIN index cannot take it.
+    package var walkedFrom: String
+    /// `order` as the matches are sorted in (`SearchPlan.sort`): PostgreSQL
+    /// writes an order no index gives, so that GIN finds the matches.
+    package var sortedOrder: String
 
-    /// The pieces, as `CatalogReadSource.searchRows` spells them.
-    package init(from: String, applicationID: String, order: String) {
+    /// The pieces, as `CatalogReadSource.searchRows` spells them; a
+    /// backend with one plan (SQLite) leaves the last two out.
+    package init(from: String, applicationID: String, order: String, walkedFrom: String? = nil, sortedOrder: String? = nil) {
         self.from = from
         self.applicationID = applicationID
         self.order = order
+        self.walkedFrom = walkedFrom ?? from
+        self.sortedOrder = sortedOrder ?? order
     }
+}
+
+/// How a page of search matches is read (`CatalogReadSource.searchPage`).
+@usableFromInline
+package enum SearchPlan: Sendable {
+    /// Walk the rows in search order and keep the matches, stopping after
+    /// the page: fast for a term many titles hold.
+    case walk
+    /// Find every match through the match index, then sort them: fast for
+    /// a term few titles hold.
+    case sort
 }
 
 /// What a search asks the index (`CatalogReadSource.searchMatch`): the
