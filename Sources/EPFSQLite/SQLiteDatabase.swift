@@ -11,6 +11,9 @@ package final class SQLiteDatabase {
     let handle: OpaquePointer
     /// The path the connection was opened with.
     package let path: String
+    /// The handler `traceStatements` gave SQLite, kept alive while SQLite
+    /// may call it.
+    var statementTracer: StatementTracer?
 
     /// Opens (and with `create`, creates) the database at `path`.
     package init(path: String, readOnly: Bool = false, create: Bool = true) throws(SQLiteError) {
