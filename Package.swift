@@ -90,8 +90,11 @@ let package = Package(
         .target(name: "EPFFetch", dependencies: ["EPFImport", "EPFInput"]),
         // Where a catalog is (`--db`): the one module of the executables
         // that names the backends; `epf` and `epf-server` open catalogs
-        // through it.
-        .target(name: "EPFLocation", dependencies: ["EPFCatalog", "EPFSQLite", "EPFPostgres", "EPFLake"]),
+        // through it to read them. It links no lake (no Parquet, no zstd).
+        .target(name: "EPFLocation", dependencies: ["EPFCatalog", "EPFSQLite", "EPFPostgres"]),
+        // The stores of a location (`openStore`: SQLite, PostgreSQL, the
+        // lake), for the commands that write; only `epf` links it.
+        .target(name: "EPFStoreLocation", dependencies: ["EPFLocation", "EPFCatalog", "EPFSQLite", "EPFPostgres", "EPFLake"]),
         // HTTP: /lookup, /search and /health over the read engine
         // (Hummingbird); SQLite reads on the event loops, PostgreSQL reads on
         // threads of their own.
@@ -131,7 +134,7 @@ let package = Package(
         .executableTarget(
             name: "epf",
             dependencies: [
-                "EPFFormat", "EPFInput", "EPFCatalog", "EPFLocation", "EPFLake", "EPFImport", "EPFSynthetic", "EPFFetch",
+                "EPFFormat", "EPFInput", "EPFCatalog", "EPFLocation", "EPFStoreLocation", "EPFLake", "EPFImport", "EPFSynthetic", "EPFFetch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

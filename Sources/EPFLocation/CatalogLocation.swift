@@ -1,13 +1,17 @@
 import EPFCatalog
 import EPFSQLite
 import EPFPostgres
-import EPFLake
 import Foundation
 
 /// Where the catalog is, parsed once from `--db`: a SQLite file, or a
 /// PostgreSQL database for a `postgres://` or `postgresql://` URL. The one
 /// place of the executables (`epf`, `epf-server`) that knows which backends
 /// there are; they ask it for a store or a reader and never name a backend.
+///
+/// This module opens catalogs to read them (`openReader`, `openAdmin`), and
+/// links no store that writes: `epf-server` reads through it and so links
+/// no lake, Parquet writer or zstd (`ldd epf-server`). Stores are opened
+/// through EPFStoreLocation (`openStore`), which only `epf` links.
 package enum CatalogLocation: Sendable {
     case sqlite(path: String)
     case postgres(PostgresTarget)
@@ -57,37 +61,6 @@ package enum CatalogLocation: Sendable {
         switch self {
         case .postgres, .lake: true  // a lake's tables go to files of their own
         case .sqlite: false
-        }
-    }
-
-    /// The store `epf verify` checks with: keys as the default (SQLite)
-    /// catalog stores them.
-    package static func keyCheckStore(_ settings: KeyCheckSettings) -> any KeyCheckingStore {
-        SQLiteKeyCheckStore(settings: settings)
-    }
-
-    /// Opens the catalog for an import (creating it if missing); a big
-    /// file goes to PostgreSQL over `jobs` COPY connections at once.
-    package func openStore(restart: Bool, exclusive: Bool, jobs: Int = 1, hooks: LoadHooks) throws -> any CatalogStore {
-        switch self {
-        case .sqlite(let path):
-            return try SQLiteCatalogStore(path: path, restart: restart, exclusive: exclusive, hooks: hooks)
-        case .postgres(let target):
-            var options = try PostgresStoreOptions(environment: ProcessInfo.processInfo.environment)
-            options.copyStreams = jobs
-            return try PostgresCatalogStore(target: target, options: options, restart: restart, hooks: hooks)
-        case .lake(let path):
-            return try LakeStore(path: path, hooks: hooks)
-        }
-    }
-
-    /// The files the journal lists as applied, read without changing
-    /// anything (for `--dry-run`); none when there is no catalog yet.
-    package func appliedFiles() throws -> [AppliedFile] {
-        switch self {
-        case .sqlite(let path): return try SQLiteCatalogStore.appliedFiles(catalogAt: path)
-        case .postgres(let target): return try PostgresCatalogStore.appliedFiles(at: target)
-        case .lake(let path): return try LakeStore.appliedFiles(lakeAt: path)
         }
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import EPFCatalog
 import EPFImport
 import EPFLocation
+import EPFStoreLocation
 import Foundation
 
 /// `epf import PATH...`

@@ -2,6 +2,7 @@ import ArgumentParser
 import EPFCatalog
 import EPFImport
 import EPFLocation
+import EPFStoreLocation
 import Foundation
 
 /// Applies an import plan to the catalog: what `epf import` does once its
