@@ -41,6 +41,10 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
     /// The backend's own error (a `SQLiteError`, a `PostgresError`), for
     /// logs and tests; decisions use `kind`.
     public var underlying: (any Error & Sendable)?
+    /// Whether the request's storefront is what is refused (an unknown
+    /// country, one not imported): the HTTP API names `country` for it,
+    /// whichever question refused it.
+    package var refusesStorefront = false
 
     @usableFromInline
     package init(_ kind: Kind, detail: String, hint: String, underlying: (any Error & Sendable)? = nil) {

@@ -77,9 +77,11 @@ public struct StorefrontSet: Sendable, Equatable {
     package func notImported(_ storefront: Storefront) -> CatalogError {
         let name = CountryCode.alpha2(forStorefront: storefront.id)
             ?? storefront.countryCode.flatMap(CountryCode.alpha2(forAlpha3:)) ?? String(storefront.id)
-        return CatalogError(
+        var error = CatalogError(
             .notFound, detail: "storefront \(name) was not imported into this catalog (it has \(description))",
             hint: "Ask for one of those, or import the feeds again with --storefront naming \(name)")
+        error.refusesStorefront = true
+        return error
     }
 }
 

@@ -47,6 +47,9 @@ package final class PostgresReadSource: CatalogAdminSource {
 
     package var displayName: String { target.redacted }
 
+    /// A query finds out whether the server and database are there.
+    package var isStillThere: Bool { true }
+
     package func parameter(_ number: Int) -> String { "$\(number)" }
 
     /// The `C` collation compares bytes, as SQLite's default does.

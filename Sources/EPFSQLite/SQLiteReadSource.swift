@@ -16,6 +16,8 @@ package final class SQLiteReadSource: CatalogAdminSource {
     /// The read-only connection.
     package let database: SQLiteDatabase
     private var statements: [String: SQLiteStatement] = [:]
+    /// The catalog file's device and inode when it was opened.
+    private let file: (device: UInt64, inode: UInt64)?
     /// Whether `beginSnapshot` opened the transaction that is open.
     private var ownsSnapshot = false
 
@@ -29,6 +31,7 @@ package final class SQLiteReadSource: CatalogAdminSource {
                 detail: "\(path): no catalog there",
                 hint: "Run `epf import` first, or name the catalog with --db or $EPF_DB")
         }
+        file = Self.identity(of: path)
         // Fails early on a file that is not a SQLite database.
         database = try SQLiteDatabase.openForReading(path: path)
         // Pages of the catalog file are read through a memory map, not
@@ -46,6 +49,20 @@ package final class SQLiteReadSource: CatalogAdminSource {
     static let mmapBytes = 1 << 30
 
     package var displayName: String { database.path }
+
+    /// The path still names the file the connection opened: not removed,
+    /// not replaced by another (which the connection would not see).
+    package var isStillThere: Bool {
+        guard let file, let now = Self.identity(of: database.path) else { return false }
+        return now == file
+    }
+
+    /// The device and inode of the file at `path`; nil when there is none.
+    private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return (UInt64(status.st_dev), UInt64(status.st_ino))
+    }
 
     /// The read-only connection (`database`).
     package var connection: SQLiteDatabase { database }

@@ -31,8 +31,10 @@ package protocol APIQuery: Sendable {
     var callback: String? { get }
     /// The key a 400 names when the read itself refuses the request.
     static var readKey: String { get }
-    /// The answer, read with `reader` (one connection, this thread only).
-    func read(from reader: any CatalogQuerying, in storefront: Storefront) throws(CatalogError) -> SearchResponse
+    /// The answer in the storefront of `country`, read with `reader` (one
+    /// connection, this thread only). A refused storefront throws an error
+    /// that says so (`CatalogError.refusesStorefront`).
+    func read(from reader: any CatalogQuerying) throws(CatalogError) -> SearchResponse
 }
 
 /// A `/lookup` request, its parameters checked.
@@ -75,10 +77,11 @@ package struct LookupRequest: APIQuery, Equatable {
 
     package static let readKey = "id"
 
-    package func read(from reader: any CatalogQuerying, in storefront: Storefront) throws(CatalogError) -> SearchResponse {
-        // Bundle IDs alone find nothing: EPF has no bundle identifier.
-        guard !ids.isEmpty else { return SearchResponse(results: []) }
-        return try reader.lookup(ids: ids, in: storefront, language: language)
+    /// The storefront's row is read with the applications' (one round
+    /// trip on PostgreSQL). Bundle IDs alone find nothing (EPF has no
+    /// bundle identifier), once the country is known.
+    package func read(from reader: any CatalogQuerying) throws(CatalogError) -> SearchResponse {
+        try reader.lookup(ids: ids, inCountry: country, language: language)
     }
 
     /// The storefront a product link names: `jp` in
@@ -130,7 +133,8 @@ package struct SearchRequest: APIQuery, Equatable {
 
     package static let readKey = "term"
 
-    package func read(from reader: any CatalogQuerying, in storefront: Storefront) throws(CatalogError) -> SearchResponse {
+    package func read(from reader: any CatalogQuerying) throws(CatalogError) -> SearchResponse {
+        let storefront = try reader.storefront(for: country)
         guard findsSoftware else { return SearchResponse(results: []) }
         return try reader.search(term: term, in: storefront, language: language, entity: entity, limit: limit, offset: offset)
     }

@@ -107,16 +107,10 @@ package enum CatalogServer {
     /// JSON, or the 400 of a value the read refuses.
     private static func reading<Query: APIQuery>(_ query: Query) -> @Sendable (any CatalogQuerying) throws(CatalogError) -> Result<[UInt8], APIError> {
         { reader throws(CatalogError) in
-            let storefront: Storefront
             do throws(CatalogError) {
-                storefront = try reader.storefront(for: query.country)
-            } catch where error.kind == .usage {
-                return .failure(.invalid("country"))
-            } catch where error.kind == .notFound {
-                return .failure(APIError(status: 400, message: error.detail))
-            }
-            do throws(CatalogError) {
-                return .success(try query.read(from: reader, in: storefront).jsonBytes())
+                return .success(try query.read(from: reader).jsonBytes())
+            } catch where error.refusesStorefront {
+                return .failure(error.kind == .usage ? .invalid("country") : APIError(status: 400, message: error.detail))
             } catch where error.kind == .usage {
                 return .failure(.invalid(Query.readKey))
             }
@@ -132,20 +126,20 @@ package enum CatalogServer {
     }
 
     /// `{"status": "ok", "catalog": ..., "lastImport": "YYYY-MM-DD"}`, or
-    /// 503 with `"status": "unavailable"` when the catalog cannot be read.
+    /// 503 with `"status": "unavailable"` when the catalog cannot be read:
+    /// through a reader of the pool, as a lookup reads (a reader that fails
+    /// is opened again once, so a database that went away, or a SQLite file
+    /// removed or replaced, is found out).
     static func health(pool: ReaderPool, catalog: String, context: BasicRequestContext) async -> Response {
         let outcome: Result<String?, CatalogError>
         do throws(ReadFailure) {
-            outcome = try await pool.run { location in
-                Result { () throws(CatalogError) -> String? in
-                    let journal = try location.openAdmin().journal(feed: nil, table: nil, status: "applied", limit: 1)
-                    // started_at: "2026-11-24 22:13:45" (UTC).
-                    guard case .text(let started)? = journal?.first?[1] else { return nil }
-                    return String(started.prefix(10))
-                }
-            }
+            // started_at: "2026-11-24 22:13:45" (UTC).
+            outcome = .success(try await pool.read { reader throws(CatalogError) in try reader.lastImportTime() }.map { String($0.prefix(10)) })
         } catch {
-            return unavailable(error, logger: context.logger).response
+            switch error {
+            case .catalog(let error): outcome = .failure(error)
+            case .stopped: return unavailable(error, logger: context.logger).response
+            }
         }
         switch outcome {
         case .success(let day):

@@ -83,16 +83,6 @@ package final class ReaderPool: Sendable {
         }
     }
 
-    /// `body` on a pool thread, without a reader (the catalog's admin
-    /// side, opened by `body` itself).
-    package func run<T: Sendable>(_ body: @escaping @Sendable (CatalogLocation) -> T) async throws(ReadFailure) -> T {
-        do {
-            return try await threads.runIfActive { [location] in body(location) }
-        } catch {
-            throw .stopped
-        }
-    }
-
     private func take() -> Slot {
         let slot = idle.withLockedValue { slots in slots.popLast() }
         if let slot { return slot }

@@ -87,10 +87,11 @@ struct StatementCountTests {
         .enabled(if: TestServer.available, TestServer.skipReason))
     func postgres() throws {
         let database = try TestDatabase()
-        try withTemporaryFolder { folder in
+        let generator = try withTemporaryFolder { folder in
             let (paths, generator) = try Self.feeds(in: folder)
             let reports = try runImport(paths, into: try database.store())
             #expect(reports.allSatisfy { $0.status == .applied }, "\(reports.compactMap(\.error))")
+            return generator
         }
         let catalog = try PostgresCatalog(target: database.target)
         // The statistics are read from another database, so that reading
@@ -103,7 +104,7 @@ struct StatementCountTests {
             Issue.record("pg_stat_statements is not there to count statements (\(error)): start the test server with scripts/pg-test-server start")
             return
         }
-        try Self.expectFixedCounts(catalog, generator: FeedGenerator(rows: 1_000, storefronts: 2), backend: "PostgreSQL") { body in
+        try Self.expectFixedCounts(catalog, generator: generator, backend: "PostgreSQL") { body in
             try statistics.execute("SELECT pg_stat_statements_reset(0, \(oid), 0)")
             try body()
             return Int(try statistics.scalar("SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE dbid = \(oid)") ?? "") ?? -1

@@ -22,8 +22,10 @@
 public final class Catalog: CatalogQuerying {
     @usableFromInline let storefrontOf: (String?) throws(CatalogError) -> Storefront
     @usableFromInline let lookupIn: ([Int64], Storefront, Language?) throws(CatalogError) -> SearchResponse
+    @usableFromInline let lookupInCountry: ([Int64], String?, Language?) throws(CatalogError) -> SearchResponse
     @usableFromInline let searchIn:
         (String, Storefront, Language?, SoftwareEntity?, Int, Int) throws(CatalogError) -> SearchResponse
+    @usableFromInline let lastImportOf: () throws(CatalogError) -> String?
     /// The engine (a `CatalogReadEngine` of the backend's source), for the
     /// package's tools and tests.
     @usableFromInline package let engine: AnyObject
@@ -36,9 +38,13 @@ public final class Catalog: CatalogQuerying {
         lookupIn = { (ids, storefront, language) throws(CatalogError) in
             try engine.lookup(ids: ids, in: storefront, language: language)
         }
+        lookupInCountry = { (ids, country, language) throws(CatalogError) in
+            try engine.lookup(ids: ids, inCountry: country, language: language)
+        }
         searchIn = { (term, storefront, language, entity, limit, offset) throws(CatalogError) in
             try engine.search(term: term, in: storefront, language: language, entity: entity, limit: limit, offset: offset)
         }
+        lastImportOf = { () throws(CatalogError) in try engine.lastImportTime() }
     }
 
     public func storefront(for country: String?) throws(CatalogError) -> Storefront {
@@ -49,10 +55,18 @@ public final class Catalog: CatalogQuerying {
         try lookupIn(ids, storefront, language)
     }
 
+    public func lookup(ids: [Int64], inCountry country: String?, language: Language?) throws(CatalogError) -> SearchResponse {
+        try lookupInCountry(ids, country, language)
+    }
+
     public func search(
         term: String, in storefront: Storefront, language: Language? = nil, entity: SoftwareEntity? = nil, limit: Int = 50,
         offset: Int = 0
     ) throws(CatalogError) -> SearchResponse {
         try searchIn(term, storefront, language, entity, limit, offset)
+    }
+
+    public func lastImportTime() throws(CatalogError) -> String? {
+        try lastImportOf()
     }
 }

@@ -28,6 +28,12 @@ public protocol CatalogQuerying: AnyObject {
     /// left out.
     func lookup(ids: [Int64], in storefront: Storefront, language: Language?) throws(CatalogError) -> SearchResponse
 
+    /// `storefront(for: country)`, then `lookup(ids:in:language:)`, as one
+    /// question: the storefront's row is read with the applications' rows,
+    /// in one snapshot and, on PostgreSQL, one round trip. Throws what
+    /// those two throw.
+    func lookup(ids: [Int64], inCountry country: String?, language: Language?) throws(CatalogError) -> SearchResponse
+
     /// The applications whose title holds every word of `term`, whole-word
     /// matches first, then prefix-only ones, each in `SearchOrder`'s order,
     /// only those sold in `storefront` when the catalog has prices; at most
@@ -35,6 +41,12 @@ public protocol CatalogQuerying: AnyObject {
     func search(
         term: String, in storefront: Storefront, language: Language?, entity: SoftwareEntity?, limit: Int, offset: Int
     ) throws(CatalogError) -> SearchResponse
+
+    /// When the newest file of the import journal was applied
+    /// (`YYYY-MM-DD HH:MM:SS`, UTC; nil before any import), read through
+    /// this connection: a health check. Throws when the catalog cannot be
+    /// read, or a SQLite file was removed or replaced since it was opened.
+    func lastImportTime() throws(CatalogError) -> String?
 }
 
 extension CatalogQuerying {
@@ -51,7 +63,15 @@ extension CatalogQuerying {
     ///     own. nil: the `application` table's name and description, with
     ///     the release notes and screenshots of the English detail.
     public func lookup(ids: [Int64], country: String? = nil, language: String? = nil) throws(CatalogError) -> SearchResponse {
-        try lookup(ids: ids, in: try storefront(for: country), language: try language.map { (text) throws(CatalogError) in try Language(text) })
+        let parsed: Language?
+        do throws(CatalogError) {
+            parsed = try language.map { (text) throws(CatalogError) in try Language(text) }
+        } catch {
+            // The country's refusal comes first, as it always did.
+            _ = try storefront(for: country)
+            throw error
+        }
+        return try lookup(ids: ids, inCountry: country, language: parsed)
     }
 
     /// The applications named by product links or IDs (see

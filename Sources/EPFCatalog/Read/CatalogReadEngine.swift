@@ -97,13 +97,63 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
     package func lookup(ids: [Int64], in storefront: Storefront, language: Language? = nil) throws(CatalogError) -> SearchResponse {
         let distinct = ResultAssembly.distinct(ids)
         guard !distinct.isEmpty else { return SearchResponse(results: []) }
-        let action = distinct.count == 1 ? "looking up \(distinct[0])" : "looking up \(distinct.count) applications"
         return try snapshot { () throws(CatalogError) -> SearchResponse in
-            SearchResponse(
-                results: try source.attempt(action) { () throws(Source.Failure) in
-                    try applications(distinct, storefront: storefront, language: language)
-                })
+            var batch = try source.attempt(Self.lookingUp(distinct)) { () throws(Source.Failure) in
+                try applications(distinct, storefront: .id(storefront.id))
+            }
+            return SearchResponse(results: batch.results(storefront: storefront, queries, language: language))
         }
+    }
+
+    /// `storefront(for: country)` and `lookup(ids:in:language:)` at once,
+    /// in one snapshot: the storefront's row is read in the same batch as
+    /// the applications' (one round trip on PostgreSQL), the queries that
+    /// need its ID finding it themselves when `country` is a code. Throws
+    /// what those two throw.
+    @inlinable
+    package func lookup(ids: [Int64], inCountry country: String?, language: Language?) throws(CatalogError) -> SearchResponse {
+        let distinct = ResultAssembly.distinct(ids)
+        let hasTable = queries.storefrontByID != nil
+        // How the rows find the storefront, and the query of its own row.
+        let key: StorefrontKey
+        let row: ReadQuery?
+        switch StorefrontRequest(country) {
+        case .unitedStates:
+            key = .id(Storefront.unitedStatesID)
+            row = queries.storefrontByID.map { ReadQuery(sql: $0, arguments: SQLArguments(.integer(Storefront.unitedStatesID))) }
+        case .storefrontID(let id):
+            key = .id(id)
+            row = queries.storefrontByID.map { ReadQuery(sql: $0, arguments: SQLArguments(.integer(id))) }
+        case .countryCode(let code) where hasTable:
+            key = .code(code)
+            row = queries.storefrontByCode.map { ReadQuery(sql: $0, arguments: SQLArguments(.text(code))) }
+        case .countryCode("USA"):
+            key = .id(Storefront.unitedStatesID)
+            row = nil
+        case .countryCode, .unknown:
+            // Refused before anything is read: `storefront(for:)` says why.
+            return try lookup(ids: ids, in: try storefront(for: country), language: language)
+        }
+        guard !distinct.isEmpty else {
+            _ = try storefront(for: country)
+            return SearchResponse(results: [])
+        }
+        return try snapshot { () throws(CatalogError) -> SearchResponse in
+            var found: Storefront?
+            var batch = try source.attempt(Self.lookingUp(distinct)) { () throws(Source.Failure) in
+                try applications(distinct, storefront: key, with: row) { row in
+                    if found == nil { found = Storefront(id: row.integer(0) ?? 0, countryCode: row.text(1), name: row.text(2)) }
+                }
+            }
+            let storefront = try resolve(country, found: found)
+            return SearchResponse(results: batch.results(storefront: storefront, queries, language: language))
+        }
+    }
+
+    /// What a failed lookup was doing, for its message.
+    @usableFromInline
+    static func lookingUp(_ ids: [Int64]) -> String {
+        ids.count == 1 ? "looking up \(ids[0])" : "looking up \(ids.count) applications"
     }
 
     /// `search(term:country:entity:limit:offset:)` in a storefront already
@@ -157,10 +207,32 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
                 try checkSearchIndex(queries, index, endingSnapshot: true)
                 return SearchResponse(results: [])
             }
-            return SearchResponse(
-                results: try source.attempt("searching for '\(term)'") { () throws(Source.Failure) in
-                    try applications(ids, storefront: storefront, language: language)
-                })
+            var batch = try source.attempt("searching for '\(term)'") { () throws(Source.Failure) in
+                try applications(ids, storefront: .id(storefront.id))
+            }
+            return SearchResponse(results: batch.results(storefront: storefront, self.queries, language: language))
+        }
+    }
+
+    /// When the newest file the journal lists as applied was imported
+    /// (`YYYY-MM-DD HH:MM:SS`, UTC); nil before any import. Throws when
+    /// the catalog cannot be read, or is no longer where it was opened
+    /// (`CatalogReadSource.isStillThere`): what `/health` asks.
+    @usableFromInline
+    package func lastImportTime() throws(CatalogError) -> String? {
+        guard source.isStillThere else {
+            throw CatalogError(
+                .notFound, detail: "\(source.displayName): the catalog was removed or replaced since it was opened",
+                hint: "Open it again (restart the server), or import into it")
+        }
+        guard tables.contains(ImporterTables.journal) else { return nil }
+        return try source.attempt("reading the import journal") { () throws(Source.Failure) -> String? in
+            var started: String?
+            try source.forEachRow(
+                "SELECT started_at FROM \(quoteIdentifier(ImporterTables.journal)) WHERE status = 'applied' ORDER BY id DESC LIMIT 1",
+                SQLArguments()
+            ) { row in started = row.text(0) }
+            return started
         }
     }
 
@@ -182,19 +254,34 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
             byCode: { (code) throws(CatalogError) in
                 try storefrontRow("finding country '\(country?.trimmingWhitespace ?? "")'", queries.storefrontByCode, .text(code))
             },
-            knownCodes: { () throws(CatalogError) in
-                try source.attempt("listing storefronts") { () throws(Source.Failure) -> [String] in
-                    var codes: [String] = []
-                    if let sql = queries.countryCodes {
-                        try source.forEachRow(sql, SQLArguments()) { row in
-                            if let code = row.text(0) { codes.append(code) }
-                        }
-                    }
-                    return codes
-                }
-            })
+            knownCodes: { () throws(CatalogError) in try knownCountryCodes() })
         if let storefronts, !storefronts.ids.contains(storefront.id) { throw storefronts.notImported(storefront) }
         return storefront
+    }
+
+    /// The storefront `country` names, given the row its query `found` (the
+    /// query `lookup(ids:inCountry:language:)` read with the rows): what
+    /// `storefront(for:)` answers or throws for it.
+    @usableFromInline
+    func resolve(_ country: String?, found: Storefront?) throws(CatalogError) -> Storefront {
+        let storefront = try StorefrontRequest.resolve(
+            country, hasTable: queries.storefrontByID != nil, byID: { _ in found }, byCode: { _ in found },
+            knownCodes: { () throws(CatalogError) in try knownCountryCodes() })
+        if let storefronts, !storefronts.ids.contains(storefront.id) { throw storefronts.notImported(storefront) }
+        return storefront
+    }
+
+    /// Every country code of the catalog's `storefront` table, bytewise.
+    func knownCountryCodes() throws(CatalogError) -> [String] {
+        try source.attempt("listing storefronts") { () throws(Source.Failure) -> [String] in
+            var codes: [String] = []
+            if let sql = queries.countryCodes {
+                try source.forEachRow(sql, SQLArguments()) { row in
+                    if let code = row.text(0) { codes.append(code) }
+                }
+            }
+            return codes
+        }
     }
 
     // MARK: Searching
@@ -263,34 +350,49 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
         }
     }
 
-    /// The applications `ids` (distinct) as results, in that order: each
-    /// related table read once for all of them, in one batch (one round
-    /// trip on PostgreSQL, which ends the snapshot with it). An ID the
-    /// catalog does not have, or, with prices imported, has no price for
-    /// in `storefront`, is left out (as Apple's Lookup leaves out what a
-    /// storefront does not sell).
+    /// The rows of the applications `ids` (distinct), each related table
+    /// read once for all of them in one batch (one round trip on
+    /// PostgreSQL, which ends the snapshot with it), in the storefront
+    /// `storefront` finds; `first`, a query read first in the same batch,
+    /// its rows to `firstRow`. `ResultBatch.results` makes the results: an
+    /// ID the catalog does not have, or, with prices imported, has no price
+    /// for in the storefront, is left out (as Apple's Lookup leaves out
+    /// what a storefront does not sell).
     @inlinable
-    func applications(_ ids: [Int64], storefront: Storefront, language: Language?) throws(Source.Failure) -> [SoftwareResult] {
+    func applications(
+        _ ids: [Int64], storefront: StorefrontKey, with first: ReadQuery? = nil, _ firstRow: (Source.Row) -> Void = { _ in }
+    ) throws(Source.Failure) -> ResultBatch {
         let one = ids.count == 1
-        let related = one ? queries.relatedToOne : queries.related
         let idList = one ? SQLValue.integer(ids[0]) : source.idListValue(ids)
-        let batch = related.map { query in
-            ReadQuery(sql: query.sql, arguments: query.byStorefront ? SQLArguments(idList, .integer(storefront.id)) : SQLArguments(idList))
+        let storefrontValue: SQLValue
+        let related: [CatalogReadQueries.RelatedQuery]
+        switch storefront {
+        case .id(let id):
+            storefrontValue = .integer(id)
+            related = queries.related(one: one, byCode: false)
+        case .code(let code):
+            storefrontValue = .text(code)
+            related = queries.related(one: one, byCode: true)
+        }
+        var batch: [ReadQuery] = []
+        batch.reserveCapacity(related.count + 1)
+        if let first { batch.append(first) }
+        let offset = batch.count
+        for query in related {
+            batch.append(ReadQuery(sql: query.sql, arguments: query.byStorefront ? SQLArguments(idList, storefrontValue) : SQLArguments(idList)))
         }
         var rows = ResultBatch(ids: ids)
         try source.forEachRow(batch, endingSnapshot: true) { index, row in
+            guard index >= offset else { return firstRow(row) }
             guard let position = rows.position(of: row.integer(0)) else { return }
-            switch related[index].table {
+            switch related[index - offset].table {
             case .application:
                 var result = SoftwareResult(trackId: ids[position])
                 for (column, name) in queries.applicationColumns.enumerated() {
                     ResultAssembly.setApplication(name, row.text(column + 1), in: &result)
                 }
-                if queries.withPrices {
-                    let priceColumn = queries.applicationColumns.count + 1
-                    ResultAssembly.addPrice(row.number(priceColumn), currency: row.text(priceColumn + 1), storefront: storefront, to: &result)
-                }
-                rows.setApplication(result, at: position)
+                let priceColumn = queries.applicationColumns.count + 1
+                rows.setApplication(result, price: queries.withPrices ? (row.number(priceColumn), row.text(priceColumn + 1)) : nil, at: position)
             case .artist:
                 rows.addArtist(id: row.integer(1) ?? 0, viewURL: row.text(2), name: row.text(3), at: position)
             case .genres:
@@ -308,9 +410,7 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
                 rows.addRank(PopularityRank(genreId: String(row.integer(1) ?? 0), genreName: row.text(2), rank: Int(rank)), at: position)
             }
         }
-        return rows.results(
-            storefront: storefront, language: language, genresWithNames: queries.genresWithNames,
-            hasDevices: queries.has(.devices), hasDetail: queries.has(.detail))
+        return rows
     }
 
     /// Runs `body` in one snapshot (`CatalogReadSource.beginSnapshot`), so

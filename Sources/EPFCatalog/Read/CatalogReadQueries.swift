@@ -52,14 +52,9 @@ struct CatalogReadQueries: Sendable {
         @usableFromInline let byStorefront: Bool
     }
 
-    /// The queries of a request for several applications (`$1`: a list,
-    /// `CatalogReadSource.idList`), those whose tables the catalog has,
-    /// `application` first.
-    @usableFromInline let related: [RelatedQuery]
-    /// The same queries for one application (`$1`: its ID): a lookup of
-    /// one ID pays for no list (SQLite's `IN` over `json_each` builds one
-    /// per statement).
-    @usableFromInline let relatedToOne: [RelatedQuery]
+    /// The queries of a request, those whose tables the catalog has,
+    /// `application` first, in four spellings (`related(one:byCode:)`).
+    @usableFromInline let variants: [[RelatedQuery]]
     /// The `application` columns a result reads, those the table has, in
     /// `ApplicationColumns.wanted` order.
     @usableFromInline let applicationColumns: [String]
@@ -70,9 +65,9 @@ struct CatalogReadQueries: Sendable {
     /// The `application_detail` columns read, after `application_id`.
     @usableFromInline let detailColumns: [String]
     /// The `storefront` row of an ID (`$1`).
-    let storefrontByID: String?
+    @usableFromInline let storefrontByID: String?
     /// The `storefront` row of an alpha-3 code, any case (`$1`, upper case).
-    let storefrontByCode: String?
+    @usableFromInline let storefrontByCode: String?
     /// Every country code of `storefront`, bytewise.
     let countryCodes: String?
 
@@ -86,14 +81,20 @@ struct CatalogReadQueries: Sendable {
         withPrices = has("application_price")
         genresWithNames = has("genre")
         self.detailColumns = detailColumns
-        related = Self.related(
-            source, names: names, tables: tables, applicationColumns: applicationColumns, detailColumns: detailColumns,
-            artistHasViewURL: artistHasViewURL, ids: { source.idList($0, parameter: 1) })
-        relatedToOne = Self.related(
-            source, names: names, tables: tables, applicationColumns: applicationColumns, detailColumns: detailColumns,
-            artistHasViewURL: artistHasViewURL, ids: { "\($0) = \(p1)" })
-
         let storefront = has("storefront") ? quoteIdentifier(names("storefront")) : nil
+        let p2 = source.parameter(2)
+        // `$2` a storefront ID; or a country code, whose ID the query
+        // finds as `storefrontByCode` does.
+        let byID = p2
+        let byCode = storefront.map { "(SELECT storefront_id FROM \($0) WHERE upper(country_code) = \(p2) ORDER BY storefront_id LIMIT 1)" } ?? p2
+        variants = [byID, byCode].flatMap { storefront in
+            [{ (column: String) in "\(column) = \(p1)" }, { (column: String) in source.idList(column, parameter: 1) }].map { ids in
+                Self.related(
+                    source, names: names, tables: tables, applicationColumns: applicationColumns, detailColumns: detailColumns,
+                    artistHasViewURL: artistHasViewURL, storefront: storefront, ids: ids)
+            }
+        }
+
         storefrontByID = storefront.map { "SELECT storefront_id, country_code, name FROM \($0) WHERE storefront_id = \(p1)" }
         storefrontByCode = storefront.map {
             "SELECT storefront_id, country_code, name FROM \($0) WHERE upper(country_code) = \(p1) ORDER BY storefront_id LIMIT 1"
@@ -103,19 +104,30 @@ struct CatalogReadQueries: Sendable {
         }
     }
 
+    /// The queries for `one` application (`$1` its ID: it pays for no
+    /// list, which SQLite's `IN` over `json_each` builds per statement) or
+    /// several (`$1` a list, `CatalogReadSource.idList`), finding the
+    /// storefront's rows by its ID (`$2`) or, `byCode`, by its alpha-3
+    /// code (`$2`, upper case) as `storefrontByCode` finds it, so that a
+    /// lookup reads the storefront's row in the same batch.
+    @inlinable
+    func related(one: Bool, byCode: Bool) -> [RelatedQuery] {
+        variants[(byCode ? 2 : 0) + (one ? 0 : 1)]
+    }
+
     /// Whether the catalog has the table(s) `table` reads.
     @inlinable
-    func has(_ table: Related) -> Bool { related.contains { $0.table == table } }
+    func has(_ table: Related) -> Bool { variants[0].contains { $0.table == table } }
 
     /// The queries of a request, `ids` writing the condition that a column
-    /// holds one of the request's IDs (`$1`).
+    /// holds one of the request's IDs (`$1`), `storefront` the SQL of the
+    /// storefront's ID.
     private static func related<Source: CatalogReadSource>(
         _ source: Source, names: CatalogTableNames, tables: Set<String>, applicationColumns: [String], detailColumns: [String],
-        artistHasViewURL: Bool, ids: (String) -> String
+        artistHasViewURL: Bool, storefront: String, ids: (String) -> String
     ) -> [RelatedQuery] {
         func has(_ table: String) -> Bool { tables.contains(names(table)) }
         func table(_ table: String) -> String { quoteIdentifier(names(table)) }
-        let storefront = source.parameter(2)
         let withPrices = has("application_price")
         var related: [RelatedQuery] = []
 

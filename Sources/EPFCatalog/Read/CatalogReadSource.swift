@@ -19,6 +19,10 @@ package protocol CatalogReadSource: AnyObject {
 
     /// The catalog as messages name it: a path, a URL without its password.
     var displayName: String { get }
+    /// Whether the catalog is still where it was opened: false when a
+    /// SQLite file was removed or replaced since (its connection would go
+    /// on reading the old file). PostgreSQL: true (a query finds out).
+    var isStillThere: Bool { get }
     /// The connection: transactions (a snapshot per question) and
     /// statements that return no rows.
     var connection: Connection { get }

@@ -8,6 +8,7 @@ public struct Storefront: Sendable, Equatable {
     public var name: String?
 
     /// A storefront.
+    @usableFromInline
     package init(id: Int64, countryCode: String?, name: String?) {
         self.id = id
         self.countryCode = countryCode
@@ -15,6 +16,7 @@ public struct Storefront: Sendable, Equatable {
     }
 
     /// The United States storefront's ID, used when no country is given.
+    @usableFromInline
     package static let unitedStatesID: Int64 = 143441
 }
 

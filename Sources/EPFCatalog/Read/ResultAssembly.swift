@@ -148,6 +148,7 @@ package enum ResultAssembly {
 }
 
 /// What a user's `--country` asks for, before any store is read.
+@usableFromInline
 package enum StorefrontRequest: Equatable, Sendable {
     /// Nothing given: the United States.
     case unitedStates
@@ -158,6 +159,7 @@ package enum StorefrontRequest: Equatable, Sendable {
     /// Text that names no country.
     case unknown
 
+    @usableFromInline
     package init(_ country: String?) {
         guard let text = country?.trimmingWhitespace, !text.isEmpty else {
             self = .unitedStates
@@ -202,10 +204,12 @@ package enum StorefrontRequest: Equatable, Sendable {
         case .countryCode(let code):
             guard hasTable else {
                 if code == "USA" { return Storefront(id: Storefront.unitedStatesID, countryCode: "USA", name: nil) }
-                throw CatalogError(
+                var error = CatalogError(
                     .usage,
                     detail: "the catalog has no storefront table to find country '\(text)' in",
                     hint: "Import the itunes feed's storefront table, or give a storefront ID (143462)")
+                error.refusesStorefront = true
+                throw error
             }
             if let row = try byCode(code) { return row }
             throw try unknown()
@@ -216,12 +220,14 @@ package enum StorefrontRequest: Equatable, Sendable {
 
     /// The error for a country the catalog does not have, listing those it has.
     static func unknownCountry(_ text: String, known: [String]) -> CatalogError {
-        CatalogError(
+        var error = CatalogError(
             .usage,
             detail: "unknown country '\(text)'",
             hint: known.isEmpty
                 ? "Give an ISO country code (US, USA) or a storefront ID (143441)"
                 : "Give an ISO country code or storefront ID of the catalog's storefronts: \(known.joined(separator: ", "))")
+        error.refusesStorefront = true
+        return error
     }
 }
 

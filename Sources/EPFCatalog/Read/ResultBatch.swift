@@ -6,14 +6,19 @@
 ///
 /// `CatalogReadEngine.applications` fills it from the set-based queries of
 /// `CatalogReadQueries`; what a result is made of is `ResultAssembly`'s.
+/// The storefront is needed only at the end (`results`): a lookup may read
+/// its row in the same batch.
 @usableFromInline
 package struct ResultBatch {
     /// The applications asked for, each once, in the request's order.
     @usableFromInline let ids: [Int64]
     /// Where each ID is in `ids` (nil for a single ID: no table to build).
     @usableFromInline let positions: [Int64: Int]?
-    /// The application rows found (with their price, when priced).
+    /// The application rows found.
     @usableFromInline var found: [SoftwareResult?]
+    /// Their price and currency (the catalog has prices: only applications
+    /// with a price have a row), written out with the storefront at the end.
+    @usableFromInline var prices: [(amount: Double?, currency: String?)?]
     @usableFromInline var artists: [[(id: Int64, viewURL: String?, name: String?)]]
     @usableFromInline var genres: [[(id: Int64, name: String?)]]
     @usableFromInline var details: [[[String: String]]]
@@ -26,6 +31,7 @@ package struct ResultBatch {
         self.ids = ids
         positions = ids.count == 1 ? nil : Dictionary(ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         found = Array(repeating: nil, count: ids.count)
+        prices = Array(repeating: nil, count: ids.count)
         artists = Array(repeating: [], count: ids.count)
         genres = Array(repeating: [], count: ids.count)
         details = Array(repeating: [], count: ids.count)
@@ -42,10 +48,13 @@ package struct ResultBatch {
         return positions[id]
     }
 
-    /// The application's own row, when it is the first for its ID.
+    /// The application's own row (and its price), when it is the first
+    /// for its ID.
     @inlinable
-    package mutating func setApplication(_ result: SoftwareResult, at position: Int) {
-        if found[position] == nil { found[position] = result }
+    package mutating func setApplication(_ result: SoftwareResult, price: (amount: Double?, currency: String?)?, at position: Int) {
+        guard found[position] == nil else { return }
+        found[position] = result
+        prices[position] = price
     }
 
     /// An artist row, in `CatalogReadQueries.Related.artist`'s order.
@@ -76,18 +85,21 @@ package struct ResultBatch {
 
     /// The results, in the request's order, of the applications found
     /// (and priced in `storefront` when the catalog has prices), each
-    /// made of its rows. `hasDetail` and `hasDevices`: the catalog has
-    /// those tables, so that an application without rows there gets empty
-    /// lists (`"supportedDevices": []`), and one of a catalog without them
-    /// gets none.
+    /// made of its rows. An application without rows in a table the
+    /// catalog has gets empty lists (`"supportedDevices": []`), one of a
+    /// catalog without that table none.
     @inlinable
-    package mutating func results(
-        storefront: Storefront, language: Language?, genresWithNames: Bool, hasDevices: Bool, hasDetail: Bool
-    ) -> [SoftwareResult] {
+    mutating func results(storefront: Storefront, _ queries: CatalogReadQueries, language: Language?) -> [SoftwareResult] {
+        let genresWithNames = queries.genresWithNames
+        let hasDetail = queries.has(.detail)
+        let hasDevices = queries.has(.devices)
         var results: [SoftwareResult] = []
         results.reserveCapacity(ids.count)
         for position in ids.indices {
             guard var result = found[position].take() else { continue }
+            if let price = prices[position] {
+                ResultAssembly.addPrice(price.amount, currency: price.currency, storefront: storefront, to: &result)
+            }
             if let artist = Self.artist(of: result, among: artists[position]) {
                 result.artistId = artist.id
                 result.artistViewUrl = artist.viewURL
@@ -122,4 +134,13 @@ package struct ResultBatch {
         }
         return (first.id, first.viewURL)
     }
+}
+
+/// How a request's rows find their storefront (`CatalogReadEngine.applications`).
+@usableFromInline
+enum StorefrontKey: Sendable {
+    /// By its ID.
+    case id(Int64)
+    /// By its alpha-3 code, upper case, as `storefront(for:)` finds it.
+    case code(String)
 }
