@@ -38,8 +38,8 @@ struct EPFServerCommand: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: "Readers (catalog connections) opened at start, each answering one request at a time (default: one per core; SQLite opens more when every event loop reads at once).")
-    var readers: Int = ServerSettings.defaultReaders
+        help: "Readers (catalog connections) opened at start, each answering one request at a time (default: SQLite one per core, and more when every event loop reads at once; PostgreSQL four per core, as a read waits on the network).")
+    var readers: Int?
 
     @Option(name: .long, help: "Requests answered or waiting at once; one more gets 429.")
     var maxInFlight: Int = 64
@@ -52,7 +52,7 @@ struct EPFServerCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
-        guard (1...256).contains(readers) else { throw ValidationError("--readers must be between 1 and 256.") }
+        if let readers, !(1...256).contains(readers) { throw ValidationError("--readers must be between 1 and 256.") }
         guard maxInFlight >= 1 else { throw ValidationError("--max-in-flight must be 1 or more.") }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more.") }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be 1 or more.") }
@@ -73,7 +73,7 @@ struct EPFServerCommand: AsyncParsableCommand {
             maxInFlight: maxInFlight, maxConnections: maxConnections, idleTimeoutSeconds: Int64(idleTimeout))
         let pool: ReaderPool
         do {
-            pool = try ReaderPool(location: settings.location, tablePrefix: tablePrefix, count: readers)
+            pool = try ReaderPool(location: settings.location, tablePrefix: tablePrefix, count: settings.readers)
         } catch {
             FileHandle.standardError.write(Data("epf-server: \(settings.location.displayName): \(error.description)\n".utf8))
             throw ExitCode(1)
