@@ -18,11 +18,10 @@ package enum CatalogServer {
         // the answer for an unknown path).
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: RequestGuardMiddleware(inFlight: inFlight))
-        router.get("lookup") { request, context in
-            await respond(to: request, as: LookupRequest.self, context: context, pool: pool)
-        }
-        router.get("search") { request, context in
-            await respond(to: request, as: SearchRequest.self, context: context, pool: pool)
+        for route in APIRoute.allCases {
+            router.get(RouterPath(route.name)) { request, context in
+                await APIRead.answer(route, query: request.uri.query, pool: pool, logger: context.logger).response
+            }
         }
         router.get("health") { _, context in
             await health(pool: pool, catalog: settings.location.displayName, context: context)
@@ -31,8 +30,9 @@ package enum CatalogServer {
     }
 
     /// The application: the router on HTTP/1.1 at `settings`' address,
-    /// with its limits; for a SQLite catalog, `/lookup` and `/search`
-    /// answered on the event loops (`EventLoopReadHandler`). `onRunning`
+    /// with its limits; `/lookup` and `/search` answered on the event
+    /// loops (`EventLoopReadHandler`; a PostgreSQL read on the pool's
+    /// threads, its answer written on the event loop). `onRunning`
     /// gets the port bound (the one asked for, or the one the system chose
     /// for port 0).
     package static func application(
@@ -44,7 +44,7 @@ package enum CatalogServer {
                 maxHeaderFieldSize: RequestLimits.maxHeaderBytes, maxHeaderListSize: RequestLimits.maxHeaderBytes, maxHeaderFieldCount: 100))
         let inFlight = InFlightGate(limit: settings.maxInFlight)
         let eventLoopReads: (@Sendable () -> EventLoopReadHandler)?
-        if pool.readsInPlace && settings.readsOnEventLoops {
+        if settings.readsOnEventLoops {
             let idleTimeout = TimeAmount.seconds(settings.idleTimeoutSeconds)
             let answered = settings.eventLoopAnswered
             eventLoopReads = {
@@ -69,62 +69,6 @@ package enum CatalogServer {
     /// The `Server` header.
     static let serverName = "epf-server"
 
-    /// Answers a `/lookup` or `/search` on the router's path (PostgreSQL
-    /// catalogs, and what the event loop's fast path passes on).
-    static func respond<Query: APIQuery>(to request: Request, as _: Query.Type, context: BasicRequestContext, pool: ReaderPool) async -> Response {
-        let query: Query
-        do throws(APIError) {
-            query = try Query(try parameters(request.uri.query))
-        } catch {
-            return APIResponse.error(error).response
-        }
-        do throws(ReadFailure) {
-            return answer(try await pool.read(reading(query)), callback: query.callback).response
-        } catch {
-            return unavailable(error, logger: context.logger).response
-        }
-    }
-
-    /// Answers a `/lookup` or `/search` here, on this thread (the event
-    /// loop's fast path, `EventLoopReadHandler`; SQLite catalogs).
-    static func answerHere<Query: APIQuery>(_: Query.Type, query text: String?, pool: ReaderPool, logger: Logger) -> APIAnswer {
-        let query: Query
-        do throws(APIError) {
-            query = try Query(try parameters(text))
-        } catch {
-            return APIResponse.error(error)
-        }
-        do throws(ReadFailure) {
-            return answer(try pool.readHere(reading(query)), callback: query.callback)
-        } catch {
-            return unavailable(error, logger: logger)
-        }
-    }
-
-    /// The read of `query`: the storefront of `country` (Apple's 400
-    /// `[country]` when the catalog has none; a 400 that says so when the
-    /// catalog was imported without that storefront), then the answer's
-    /// JSON, or the 400 of a value the read refuses.
-    private static func reading<Query: APIQuery>(_ query: Query) -> @Sendable (any CatalogQuerying) throws(CatalogError) -> Result<[UInt8], APIError> {
-        { reader throws(CatalogError) in
-            do throws(CatalogError) {
-                return .success(try query.read(from: reader).jsonBytes())
-            } catch where error.refusesStorefront {
-                return .failure(error.kind == .usage ? .invalid("country") : APIError(status: 400, message: error.detail))
-            } catch where error.kind == .usage {
-                return .failure(.invalid(Query.readKey))
-            }
-        }
-    }
-
-    /// The JSON (or JSONP) of a read, or its refusal (400).
-    private static func answer(_ outcome: Result<[UInt8], APIError>, callback: String?) -> APIAnswer {
-        switch outcome {
-        case .success(let json): APIResponse.results(json, callback: callback)
-        case .failure(let error): APIResponse.error(error)
-        }
-    }
-
     /// `{"status": "ok", "catalog": ..., "lastImport": "YYYY-MM-DD"}`, or
     /// 503 with `"status": "unavailable"` when the catalog cannot be read:
     /// through a reader of the pool, as a lookup reads (a reader that fails
@@ -138,7 +82,7 @@ package enum CatalogServer {
         } catch {
             switch error {
             case .catalog(let error): outcome = .failure(error)
-            case .stopped: return unavailable(error, logger: context.logger).response
+            case .stopped: return APIRead.unavailable(error, logger: context.logger).response
             }
         }
         switch outcome {
@@ -153,27 +97,4 @@ package enum CatalogServer {
         }
     }
 
-    /// 503: the catalog could not answer (or the server is stopping); the
-    /// cause goes to the log, not to the client.
-    private static func unavailable(_ failure: ReadFailure, logger: Logger) -> APIAnswer {
-        let message: String
-        switch failure {
-        case .catalog(let error):
-            logger.error("the catalog cannot be read", metadata: ["error": "\(error)"])
-            message = "The catalog cannot be read (\(error.kind.rawValue)); try again later"
-        case .stopped:
-            message = "The server is shutting down"
-        }
-        return APIResponse.object(["errorMessage": message], status: .serviceUnavailable)
-    }
-
-    /// The parameters of a request's query; 400 for a parameter that is
-    /// not well percent-encoded.
-    private static func parameters(_ query: String?) throws(APIError) -> QueryParameters {
-        do {
-            return try QueryParameters(query: query)
-        } catch {
-            throw .invalid(error.name)
-        }
-    }
 }

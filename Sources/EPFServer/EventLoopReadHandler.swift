@@ -8,17 +8,22 @@ import NIOCore
 import NIOHTTPTypes
 
 /// Answers `GET /lookup` and `GET /search` on the connection's event loop,
-/// reading the catalog right there (`ReaderPool.readHere`), and passes
-/// every other request on to Hummingbird's router.
+/// and passes every other request on to Hummingbird's router.
 ///
 /// Why: the router's path costs more than a lookup. Each request there
 /// crosses from the event loop to a Swift task and back, through
 /// `NIOAsyncChannel`'s streams; on 2 cores that path alone, returning a
 /// fixed 3 kB body, answers about 47,000 requests/s, against 76,000 for a
 /// handler in the pipeline that writes the same body (scripts/load-test's
-/// machine). A SQLite read is a few tens of microseconds of CPU on a
-/// memory-mapped file, so it runs in place, as nginx serves a file.
-/// PostgreSQL catalogs (reads wait on the network) never get this handler.
+/// machine). Measured again with the set-based engine (docs/server.md):
+/// `/lookup` of one ID from SQLite, 24,800-26,200 requests/s here against
+/// 19,400-20,100 through the router (+24-31%).
+///
+/// Where the read runs is the pool's (`APIRead.answer(_:query:pool:logger:on:)`):
+/// a SQLite read (a few tens of microseconds of CPU on a memory-mapped
+/// file) right here, as nginx serves a file; a PostgreSQL read (which waits
+/// on the network) on a pool thread, its answer written when it comes back
+/// to this event loop, which serves its other connections meanwhile.
 ///
 /// It sits after Hummingbird's `HTTPConnectionStateHandler`, which so sees
 /// every request and response (idle timeout, graceful shutdown), and
@@ -26,11 +31,12 @@ import NIOHTTPTypes
 /// time: a pipelined request waits until the response before it is
 /// written, whichever path answered it, so responses keep their order.
 ///
-/// What it answers is what the router answers for the same request (the
-/// same `CatalogServer.answerHere`, headers, `--max-in-flight` count and
-/// log line); a request it does not take (another method or path, a
-/// target over `RequestLimits.maxTargetBytes`, `Connection: close`) goes
-/// to the router whole.
+/// What it answers is what the router answers for the same request: the
+/// same answer function (`APIRead`), the same rules at the head
+/// (`RequestGuardMiddleware.refusal`: it takes only what those let
+/// through), the same `--max-in-flight` count and log line. A request it
+/// does not take (another method or path, a refused head,
+/// `Connection: close`, a body or `Expect`) goes to the router whole.
 ///
 /// One handler per connection; all its calls are on that connection's
 /// event loop.
@@ -39,8 +45,12 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
     typealias InboundOut = HTTPRequestPart
     typealias OutboundOut = HTTPResponsePart
 
-    private enum Route {
-        case lookup, search
+    /// A request of ours, read whole or in the reading.
+    private struct Taken {
+        let route: APIRoute
+        let path: String
+        let query: String?
+        let start: ContinuousClock.Instant
     }
 
     private enum State {
@@ -48,12 +58,14 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
         case idle
         /// A request of ours, answered at its end (a GET's body, if
         /// any, is dropped).
-        case taking(Route, path: String, query: String?, start: ContinuousClock.Instant)
+        case taking(Taken)
         /// A request for the router: its parts go on.
         case passing
         /// A request of ours, read whole, whose answer waits until the
         /// connection can take it (`channelWritabilityChanged`).
-        case waitingToWrite(Route, path: String, query: String?, start: ContinuousClock.Instant)
+        case waitingToWrite(Taken)
+        /// A request of ours whose read is under way on a pool thread.
+        case answering
     }
 
     private let pool: ReaderPool
@@ -67,6 +79,9 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
     /// Closes the connection when an answer has waited `idleTimeout` for
     /// the client to read (set only in `.waitingToWrite`).
     private var writeTimeout: Scheduled<Void>?
+    /// Set when the handler leaves the pipeline: an answer that comes back
+    /// from a pool thread after it is dropped.
+    private var removed = false
 
     init(
         pool: ReaderPool, inFlight: InFlightGate, logger: Logger, serverName: String, idleTimeout: TimeAmount,
@@ -84,7 +99,7 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
         switch unwrapInboundIn(data) {
         case .head(let request):
             if let taken = take(request) {
-                state = taken
+                state = .taking(taken)
             } else {
                 state = .passing
                 context.fireChannelRead(data)
@@ -93,20 +108,19 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
             if case .passing = state { context.fireChannelRead(data) }
         case .end:
             switch state {
-            case .taking(let route, let path, let query, let start):
+            case .taking(let taken):
                 // A client that sends requests but does not read the
                 // answers fills the connection's outbound buffer: the
                 // answer waits until it drains, and NIO's pipeline handler
                 // reads no next request before this answer is written.
                 if context.channel.isWritable {
-                    state = .idle
-                    answer(route, path: path, query: query, start: start, context: context)
+                    answer(taken, context: context)
                 } else {
                     // Hummingbird's idle timeout does not count a request
                     // whose answer is under way, and a graceful stop waits
                     // for it: a client that never reads again is closed
                     // after the idle timeout, as an idle one is.
-                    state = .waitingToWrite(route, path: path, query: query, start: start)
+                    state = .waitingToWrite(taken)
                     writeTimeout = context.eventLoop.assumeIsolated().scheduleTask(in: idleTimeout) {
                         context.close(promise: nil)
                     }
@@ -114,22 +128,22 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
             case .passing:
                 state = .idle
                 context.fireChannelRead(data)
-            case .idle, .waitingToWrite:
+            case .idle, .waitingToWrite, .answering:
                 context.fireChannelRead(data)
             }
         }
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable, case .waitingToWrite(let route, let path, let query, let start) = state {
-            state = .idle
+        if context.channel.isWritable, case .waitingToWrite(let taken) = state {
             cancelWriteTimeout()
-            answer(route, path: path, query: query, start: start, context: context)
+            answer(taken, context: context)
         }
         context.fireChannelWritabilityChanged()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        removed = true
         cancelWriteTimeout()
     }
 
@@ -138,46 +152,51 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
         writeTimeout = nil
     }
 
-    /// The state for a request of ours, nil for one the router answers:
-    /// another method, a long target, `Connection: close`, and a request
-    /// with a body or `Expect` (the router answers those at their head,
-    /// without waiting for a body that may never come).
-    private func take(_ request: HTTPRequest) -> State? {
+    /// The request of ours, nil for one the router answers: another method
+    /// or path, one the head rules refuse, `Connection: close`, and a
+    /// request with a body or `Expect` (the router answers those at their
+    /// head, without waiting for a body that may never come).
+    private func take(_ request: HTTPRequest) -> Taken? {
         let fields = request.headerFields
-        guard request.method == .get, let target = request.path, target.utf8.count <= RequestLimits.maxTargetBytes,
+        guard request.method == .get, let target = request.path,
+            RequestGuardMiddleware.refusal(method: request.method, targetBytes: target.utf8.count) == nil,
             fields[.connection]?.lowercased() != "close", fields[.expect] == nil, fields[.transferEncoding] == nil,
             fields[.contentLength].map({ $0 == "0" }) ?? true
         else { return nil }
         let uri = URI(target)
-        let route: Route
-        switch uri.path {
-        case "/lookup": route = .lookup
-        case "/search": route = .search
-        default: return nil
-        }
-        return .taking(route, path: uri.path, query: uri.query, start: .now)
+        guard let route = APIRoute(path: uri.path) else { return nil }
+        return Taken(route: route, path: uri.path, query: uri.query, start: .now)
     }
 
-    private func answer(_ route: Route, path: String, query: String?, start: ContinuousClock.Instant, context: ChannelHandlerContext) {
+    /// Reads the answer (here, or on a pool thread), then writes it.
+    private func answer(_ taken: Taken, context: ChannelHandlerContext) {
         var logger = logger
         if logger.logLevel <= .info { logger[metadataKey: "hb.request.id"] = "\(RequestID())" }
-        let answer: APIAnswer
-        if inFlight.enter() {
-            defer { inFlight.leave() }
-            switch route {
-            case .lookup: answer = CatalogServer.answerHere(LookupRequest.self, query: query, pool: pool, logger: logger)
-            case .search: answer = CatalogServer.answerHere(SearchRequest.self, query: query, pool: pool, logger: logger)
-            }
-        } else {
-            answer = APIResponse.tooManyRequests
+        guard inFlight.enter() else {
+            state = .idle
+            return write(APIResponse.tooManyRequests, taken, logger: logger, context: context)
         }
+        state = .answering
+        APIRead.answer(taken.route, query: taken.query, pool: pool, logger: logger, on: context.eventLoop).assumeIsolated().whenComplete {
+            [inFlight] outcome in
+            inFlight.leave()
+            guard !self.removed else { return }
+            self.state = .idle
+            switch outcome {
+            case .success(let answer): self.write(answer, taken, logger: logger, context: context)
+            case .failure: self.write(APIRead.unavailable(.stopped, logger: logger), taken, logger: logger, context: context)
+            }
+        }
+    }
+
+    private func write(_ answer: APIAnswer, _ taken: Taken, logger: Logger, context: ChannelHandlerContext) {
         var head = HTTPResponse(status: answer.status, headerFields: answer.headerFields)
         head.headerFields[.date] = date.now
         head.headerFields[.server] = serverName
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        RequestLog.record(logger, method: .get, path: path, status: answer.status, since: start)
+        RequestLog.record(logger, method: .get, path: taken.path, status: answer.status, since: taken.start)
         answered?()
     }
 }

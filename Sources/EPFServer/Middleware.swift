@@ -55,11 +55,20 @@ struct RequestGuardMiddleware: RouterMiddleware {
     let inFlight: InFlightGate
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.method == .get || request.method == .head else { return APIResponse.methodNotAllowed.response }
-        guard request.uri.string.utf8.count <= RequestLimits.maxTargetBytes else { return APIResponse.uriTooLong.response }
+        if let refusal = Self.refusal(method: request.method, targetBytes: request.uri.string.utf8.count) { return refusal.response }
         guard inFlight.enter() else { return APIResponse.tooManyRequests.response }
         defer { inFlight.leave() }
         return try await next(request, context)
+    }
+
+    /// The answer to a request refused at its head (405, 414), nil for one
+    /// that goes on: the rule of both paths (the event loop's takes only
+    /// what this lets through, and counts it against `--max-in-flight` as
+    /// this does).
+    static func refusal(method: HTTPRequest.Method, targetBytes: Int) -> APIAnswer? {
+        guard method == .get || method == .head else { return APIResponse.methodNotAllowed }
+        guard targetBytes <= RequestLimits.maxTargetBytes else { return APIResponse.uriTooLong }
+        return nil
     }
 }
 

@@ -2,6 +2,7 @@ import EPFCatalog
 import EPFLocation
 import Foundation
 import NIOConcurrencyHelpers
+import NIOCore
 import NIOPosix
 
 /// The catalog's readers, each lent to one request at a time.
@@ -18,7 +19,9 @@ import NIOPosix
 ///   on Swift's cooperative threads or NIO's event loops: a read waits on
 ///   the network, and holds one pool thread, never a thread that other
 ///   connections need. With as many threads as readers, a job always
-///   finds a reader free.
+///   finds a reader free. The event loop's path hands the read to a pool
+///   thread and gets its outcome back on the event loop
+///   (`read(on:_:)`), with no Swift task between.
 ///
 /// A reader that fails for any reason but the request's own (`.usage`) is
 /// closed and opened again, and the read is tried once more: after an
@@ -69,6 +72,23 @@ package final class ReaderPool: Sendable {
         } catch {
             throw .stopped
         }
+    }
+
+    /// `body` with a reader on a pool thread, its outcome on `eventLoop`
+    /// (the event loop's path for catalogs not read in place): the event
+    /// loop goes on serving its other connections meanwhile.
+    package func read<T: Sendable>(on eventLoop: any EventLoop, _ body: @escaping @Sendable (any CatalogQuerying) throws(CatalogError) -> T)
+        -> EventLoopFuture<Result<T, ReadFailure>>
+    {
+        threads.runIfActive(eventLoop: eventLoop) { [self] () -> Result<T, ReadFailure> in
+            let slot = take()
+            defer { give(slot) }
+            do throws(CatalogError) {
+                return .success(try slot.withReader(location: location, tablePrefix: tablePrefix, body))
+            } catch {
+                return .failure(.catalog(error))
+            }
+        }.recover { _ in .failure(.stopped) }
     }
 
     /// `body` with a reader, on this thread (`readsInPlace` catalogs: the

@@ -68,9 +68,14 @@ struct EPFServerCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "epf-server")
-        let settings = ServerSettings(
+        var configured = ServerSettings(
             location: CatalogLocation(CatalogLocation.path(db: db)), tablePrefix: tablePrefix, host: host, port: port, readers: readers,
             maxInFlight: maxInFlight, maxConnections: maxConnections, idleTimeoutSeconds: Int64(idleTimeout))
+        // Diagnostics: every request through the router, as the
+        // measurement of the event loop's path against it does
+        // (docs/server.md).
+        configured.readsOnEventLoops = ProcessInfo.processInfo.environment["EPF_SERVER_EVENT_LOOP_READS"] != "0"
+        let settings = configured
         let pool: ReaderPool
         do {
             pool = try ReaderPool(location: settings.location, tablePrefix: tablePrefix, count: settings.readers)

@@ -1,0 +1,149 @@
+import EPFCatalog
+import Logging
+import NIOCore
+
+/// The API's reads: `/lookup` and `/search`.
+package enum APIRoute: CaseIterable, Sendable {
+    case lookup, search
+
+    /// The route of a request path, nil for another path.
+    init?(path: String) {
+        switch path {
+        case "/lookup": self = .lookup
+        case "/search": self = .search
+        default: return nil
+        }
+    }
+
+    /// The path without its slash, as the router registers it.
+    var name: String {
+        switch self {
+        case .lookup: "lookup"
+        case .search: "search"
+        }
+    }
+}
+
+/// How a `/lookup` or `/search` is answered, whichever path takes it: the
+/// router's (`CatalogServer.router`, a Swift task) or the event loop's
+/// (`EventLoopReadHandler`). One function from the request's query to its
+/// `APIAnswer`, so that a change to what the API answers is made once;
+/// the paths differ only in where the read runs.
+enum APIRead {
+    /// The read of a request whose parameters are good, and its callback.
+    struct Ready: Sendable {
+        let read: @Sendable (any CatalogQuerying) throws(CatalogError) -> Result<[UInt8], APIError>
+        let callback: String?
+
+        /// The answer to the read's outcome.
+        func answer(_ outcome: Result<Result<[UInt8], APIError>, ReadFailure>, logger: Logger) -> APIAnswer {
+            switch outcome {
+            case .success(.success(let json)): APIResponse.results(json, callback: callback)
+            case .success(.failure(let refusal)): APIResponse.error(refusal)
+            case .failure(let failure): unavailable(failure, logger: logger)
+            }
+        }
+    }
+
+    /// A request made ready: its read, or its answer already.
+    enum Prepared {
+        case ready(Ready)
+        /// A 400 for a bad parameter.
+        case answered(APIAnswer)
+    }
+
+    /// The request's read, or its answer already (a 400 for a bad
+    /// parameter).
+    static func prepare(_ route: APIRoute, query text: String?) -> Prepared {
+        switch route {
+        case .lookup: prepare(LookupRequest.self, query: text)
+        case .search: prepare(SearchRequest.self, query: text)
+        }
+    }
+
+    /// The answer on the router's path: the read here (SQLite) or on the
+    /// pool's threads (PostgreSQL), awaited.
+    static func answer(_ route: APIRoute, query: String?, pool: ReaderPool, logger: Logger) async -> APIAnswer {
+        switch prepare(route, query: query) {
+        case .answered(let answer):
+            return answer
+        case .ready(let ready):
+            do throws(ReadFailure) {
+                return ready.answer(.success(try await pool.read(ready.read)), logger: logger)
+            } catch {
+                return ready.answer(.failure(error), logger: logger)
+            }
+        }
+    }
+
+    /// The answer on the event loop's path, on `eventLoop`: at once for a
+    /// catalog read in place (SQLite), else when a pool thread has read it
+    /// (PostgreSQL).
+    static func answer(_ route: APIRoute, query: String?, pool: ReaderPool, logger: Logger, on eventLoop: any EventLoop)
+        -> EventLoopFuture<APIAnswer>
+    {
+        switch prepare(route, query: query) {
+        case .answered(let answer):
+            return eventLoop.makeSucceededFuture(answer)
+        case .ready(let ready):
+            guard pool.readsInPlace else {
+                return pool.read(on: eventLoop, ready.read).map { ready.answer($0, logger: logger) }
+            }
+            do throws(ReadFailure) {
+                return eventLoop.makeSucceededFuture(ready.answer(.success(try pool.readHere(ready.read)), logger: logger))
+            } catch {
+                return eventLoop.makeSucceededFuture(ready.answer(.failure(error), logger: logger))
+            }
+        }
+    }
+
+    private static func prepare<Query: APIQuery>(_: Query.Type, query text: String?) -> Prepared {
+        let query: Query
+        do throws(APIError) {
+            query = try Query(try parameters(text))
+        } catch {
+            return .answered(APIResponse.error(error))
+        }
+        return .ready(Ready(read: reading(query), callback: query.callback))
+    }
+
+    /// The read of `query`: its answer's JSON; Apple's 400 `[country]` when
+    /// the catalog has no such storefront (a 400 that says so when the
+    /// catalog was imported without it), or the 400 of a value the read
+    /// refuses.
+    private static func reading<Query: APIQuery>(_ query: Query) -> @Sendable (any CatalogQuerying) throws(CatalogError) -> Result<[UInt8], APIError> {
+        { reader throws(CatalogError) in
+            do throws(CatalogError) {
+                return .success(try query.read(from: reader).jsonBytes())
+            } catch where error.refusesStorefront {
+                return .failure(error.kind == .usage ? .invalid("country") : APIError(status: 400, message: error.detail))
+            } catch where error.kind == .usage {
+                return .failure(.invalid(Query.readKey))
+            }
+        }
+    }
+
+    /// 503: the catalog could not answer (or the server is stopping); the
+    /// cause goes to the log, not to the client.
+    static func unavailable(_ failure: ReadFailure, logger: Logger) -> APIAnswer {
+        let message: String
+        switch failure {
+        case .catalog(let error):
+            logger.error("the catalog cannot be read", metadata: ["error": "\(error)"])
+            message = "The catalog cannot be read (\(error.kind.rawValue)); try again later"
+        case .stopped:
+            message = "The server is shutting down"
+        }
+        return APIResponse.object(["errorMessage": message], status: .serviceUnavailable)
+    }
+
+    /// The parameters of a request's query; 400 for a parameter that is
+    /// not well percent-encoded.
+    private static func parameters(_ query: String?) throws(APIError) -> QueryParameters {
+        do {
+            return try QueryParameters(query: query)
+        } catch {
+            throw .invalid(error.name)
+        }
+    }
+}
