@@ -89,4 +89,27 @@ struct ResultJSONTests {
         let response = SearchResponse(results: [result])
         #expect(String(decoding: response.jsonBytes(), as: UTF8.self) == String(decoding: try Self.encoderBytes(response), as: UTF8.self))
     }
+
+    /// Strings are scanned for escapes 16 bytes at a time: an escape at
+    /// every place of strings up to three blocks long, around every block
+    /// boundary, and next to multi-byte characters, as JSONEncoder writes it.
+    @Test func escapesAtEveryPlaceOfABlock() throws {
+        let specials = ["\"", "\\", "\n", "\u{1}", "\u{1F}", "\u{0}"]
+        for length in 0...50 {
+            for place in 0...length {
+                for (index, special) in specials.enumerated() {
+                    let filler = index % 2 == 0 ? "a" : "é"
+                    var result = SoftwareResult(trackId: 1)
+                    result.trackName = String(repeating: filler, count: place) + special + String(repeating: "b", count: length - place)
+                    let response = SearchResponse(results: [result])
+                    let ours = String(decoding: response.jsonBytes(), as: UTF8.self)
+                    let theirs = String(decoding: try Self.encoderBytes(response), as: UTF8.self)
+                    guard ours == theirs else {
+                        Issue.record("\(length) \(place) \(special.debugDescription): \(ours) != \(theirs)")
+                        return
+                    }
+                }
+            }
+        }
+    }
 }

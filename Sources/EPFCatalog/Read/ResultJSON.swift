@@ -126,22 +126,50 @@ struct JSONWriter {
     /// A string with JSON's escapes: quote, backslash and control
     /// characters; `/` and everything from U+007F up as it is. Runs of
     /// bytes that need no escape (nearly all of a description) are copied
-    /// whole.
+    /// whole; they are found 8 bytes at a time (one 64-bit word, bit
+    /// tricks that are exact for "any byte"), the bytes of a word that
+    /// holds an escape one by one. (`SIMD16<UInt8>`'s `.<` compiled to a
+    /// per-lane loop here: 45% of a 50-ID lookup's time.)
     mutating func string(_ text: String) {
         bytes.append(0x22)
         var text = text
         text.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress else { return }
+            let raw = UnsafeRawPointer(base)
             var start = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-                if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
-                escape(byte)
-                start = index + 1
+            var index = 0
+            while index < utf8.count {
+                if index + 8 <= utf8.count, !Self.needsEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
+                let end = min(index + 8, utf8.count)
+                while index < end {
+                    let byte = utf8[index]
+                    if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                        if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
+                        escape(byte)
+                        start = index + 1
+                    }
+                    index += 1
+                }
             }
             if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
         }
         bytes.append(0x22)
+    }
+
+    /// Whether a word holds a byte JSON escapes: one below 0x20, a quote
+    /// or a backslash. `(x - 0x20 each) & ~x & 0x80 each` is set exactly
+    /// when some byte of `x` is below 0x20 (a byte from 0x80 up has its
+    /// top bit, which `~x` clears); a byte equal to `c` is a zero byte of
+    /// `x ^ c each`.
+    @inline(__always)
+    private static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func below(_ x: UInt64, _ n: UInt64) -> UInt64 { (x &- ones &* n) & ~x & highs }
+        return below(word, 0x20) | below(word ^ (ones &* 0x22), 1) | below(word ^ (ones &* 0x5C), 1) != 0
     }
 
     /// The escape of a quote, a backslash or a control character.
