@@ -44,7 +44,7 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
     /// Whether the request's storefront is what is refused (an unknown
     /// country, one not imported): the HTTP API names `country` for it,
     /// whichever question refused it.
-    package var refusesStorefront = false
+    @usableFromInline package var refusesStorefront = false
 
     @usableFromInline
     package init(_ kind: Kind, detail: String, hint: String, underlying: (any Error & Sendable)? = nil) {

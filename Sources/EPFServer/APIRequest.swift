@@ -133,10 +133,15 @@ package struct SearchRequest: APIQuery, Equatable {
 
     package static let readKey = "term"
 
+    /// The storefront is found by the page itself and its row read with
+    /// the results' (a round trip less on PostgreSQL). Media other than
+    /// software find nothing, once the country is known.
     package func read(from reader: any CatalogQuerying) throws(CatalogError) -> SearchResponse {
-        let storefront = try reader.storefront(for: country)
-        guard findsSoftware else { return SearchResponse(results: []) }
-        return try reader.search(term: term, in: storefront, language: language, entity: entity, limit: limit, offset: offset)
+        guard findsSoftware else {
+            _ = try reader.storefront(for: country)
+            return SearchResponse(results: [])
+        }
+        return try reader.search(term: term, inCountry: country, language: language, entity: entity, limit: limit, offset: offset)
     }
 }
 

@@ -25,6 +25,8 @@ public final class Catalog: CatalogQuerying {
     @usableFromInline let lookupInCountry: ([Int64], String?, Language?) throws(CatalogError) -> SearchResponse
     @usableFromInline let searchIn:
         (String, Storefront, Language?, SoftwareEntity?, Int, Int) throws(CatalogError) -> SearchResponse
+    @usableFromInline let searchInCountry:
+        (String, String?, Language?, SoftwareEntity?, Int, Int) throws(CatalogError) -> SearchResponse
     @usableFromInline let lastImportOf: () throws(CatalogError) -> String?
     /// The engine (a `CatalogReadEngine` of the backend's source), for the
     /// package's tools and tests.
@@ -43,6 +45,9 @@ public final class Catalog: CatalogQuerying {
         }
         searchIn = { (term, storefront, language, entity, limit, offset) throws(CatalogError) in
             try engine.search(term: term, in: storefront, language: language, entity: entity, limit: limit, offset: offset)
+        }
+        searchInCountry = { (term, country, language, entity, limit, offset) throws(CatalogError) in
+            try engine.search(term: term, inCountry: country, language: language, entity: entity, limit: limit, offset: offset)
         }
         lastImportOf = { () throws(CatalogError) in try engine.lastImportTime() }
     }
@@ -64,6 +69,12 @@ public final class Catalog: CatalogQuerying {
         offset: Int = 0
     ) throws(CatalogError) -> SearchResponse {
         try searchIn(term, storefront, language, entity, limit, offset)
+    }
+
+    public func search(
+        term: String, inCountry country: String?, language: Language?, entity: SoftwareEntity?, limit: Int, offset: Int
+    ) throws(CatalogError) -> SearchResponse {
+        try searchInCountry(term, country, language, entity, limit, offset)
     }
 
     public func lastImportTime() throws(CatalogError) -> String? {

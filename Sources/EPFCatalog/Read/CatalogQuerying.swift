@@ -42,6 +42,14 @@ public protocol CatalogQuerying: AnyObject {
         term: String, in storefront: Storefront, language: Language?, entity: SoftwareEntity?, limit: Int, offset: Int
     ) throws(CatalogError) -> SearchResponse
 
+    /// `storefront(for: country)`, then `search(term:in:...)`, as one
+    /// question in one snapshot: the page finds the storefront itself,
+    /// whose row is read with the results' (a round trip less on
+    /// PostgreSQL). Throws what those two throw, the country's first.
+    func search(
+        term: String, inCountry country: String?, language: Language?, entity: SoftwareEntity?, limit: Int, offset: Int
+    ) throws(CatalogError) -> SearchResponse
+
     /// When the newest file of the import journal was applied
     /// (`YYYY-MM-DD HH:MM:SS`, UTC; nil before any import), read through
     /// this connection: a health check. Throws when the catalog cannot be
@@ -96,8 +104,14 @@ extension CatalogQuerying {
         term: String, country: String? = nil, language: String? = nil, entity: SoftwareEntity? = nil, limit: Int = 50,
         offset: Int = 0
     ) throws(CatalogError) -> SearchResponse {
-        try search(
-            term: term, in: try storefront(for: country), language: try language.map { (text) throws(CatalogError) in try Language(text) },
-            entity: entity, limit: limit, offset: offset)
+        let parsed: Language?
+        do throws(CatalogError) {
+            parsed = try language.map { (text) throws(CatalogError) in try Language(text) }
+        } catch {
+            // The country's refusal comes first, as it always did.
+            _ = try storefront(for: country)
+            throw error
+        }
+        return try search(term: term, inCountry: country, language: parsed, entity: entity, limit: limit, offset: offset)
     }
 }

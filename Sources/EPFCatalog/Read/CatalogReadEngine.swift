@@ -113,24 +113,7 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
     @inlinable
     package func lookup(ids: [Int64], inCountry country: String?, language: Language?) throws(CatalogError) -> SearchResponse {
         let distinct = ResultAssembly.distinct(ids)
-        let hasTable = queries.storefrontByID != nil
-        // How the rows find the storefront, and the query of its own row.
-        let key: StorefrontKey
-        let row: ReadQuery?
-        switch StorefrontRequest(country) {
-        case .unitedStates:
-            key = .id(Storefront.unitedStatesID)
-            row = queries.storefrontByID.map { ReadQuery(sql: $0, arguments: SQLArguments(.integer(Storefront.unitedStatesID))) }
-        case .storefrontID(let id):
-            key = .id(id)
-            row = queries.storefrontByID.map { ReadQuery(sql: $0, arguments: SQLArguments(.integer(id))) }
-        case .countryCode(let code) where hasTable:
-            key = .code(code)
-            row = queries.storefrontByCode.map { ReadQuery(sql: $0, arguments: SQLArguments(.text(code))) }
-        case .countryCode("USA"):
-            key = .id(Storefront.unitedStatesID)
-            row = nil
-        case .countryCode, .unknown:
+        guard let (key, row) = storefrontKey(country) else {
             // Refused before anything is read: `storefront(for:)` says why.
             return try lookup(ids: ids, in: try storefront(for: country), language: language)
         }
@@ -141,12 +124,46 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
         return try snapshot { () throws(CatalogError) -> SearchResponse in
             var found: Storefront?
             var batch = try source.attempt(Self.lookingUp(distinct)) { () throws(Source.Failure) in
-                try applications(distinct, storefront: key, with: row) { row in
-                    if found == nil { found = Storefront(id: row.integer(0) ?? 0, countryCode: row.text(1), name: row.text(2)) }
-                }
+                try applications(distinct, storefront: key, with: row) { row in found = Self.storefront(row) }
             }
             let storefront = try resolve(country, found: found)
             return SearchResponse(results: batch.results(storefront: storefront, queries, language: language))
+        }
+    }
+
+    /// How the rows of a question in `country`'s storefront find it, and
+    /// the query of its own row; nil when `country` is refused before
+    /// anything is read (`storefront(for:)` says why).
+    @inlinable
+    func storefrontKey(_ country: String?) -> (StorefrontKey, ReadQuery?)? {
+        switch StorefrontRequest(country) {
+        case .unitedStates:
+            return (.id(Storefront.unitedStatesID), queries.storefrontByID.map { ReadQuery(sql: $0, arguments: SQLArguments(.integer(Storefront.unitedStatesID))) })
+        case .storefrontID(let id):
+            return (.id(id), queries.storefrontByID.map { ReadQuery(sql: $0, arguments: SQLArguments(.integer(id))) })
+        case .countryCode(let code) where queries.storefrontByCode != nil:
+            return (.code(code), queries.storefrontByCode.map { ReadQuery(sql: $0, arguments: SQLArguments(.text(code))) })
+        case .countryCode("USA"):
+            return (.id(Storefront.unitedStatesID), nil)
+        case .countryCode, .unknown:
+            return nil
+        }
+    }
+
+    /// A `storefront` row (`storefront_id`, `country_code`, `name`).
+    @inlinable
+    static func storefront(_ row: Source.Row) -> Storefront {
+        Storefront(id: row.integer(0) ?? 0, countryCode: row.text(1), name: row.text(2))
+    }
+
+    /// The row `row` reads, on its own; nil without a query.
+    @usableFromInline
+    func storefrontRow(_ row: ReadQuery?) throws(CatalogError) -> Storefront? {
+        guard let row else { return nil }
+        return try source.attempt("reading the storefront") { () throws(Source.Failure) -> Storefront? in
+            var found: Storefront?
+            try source.forEachRow(row.sql, row.arguments) { found = found ?? Self.storefront($0) }
+            return found
         }
     }
 
@@ -176,41 +193,91 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
         term: String, in storefront: Storefront, language: Language? = nil, entity: SoftwareEntity? = nil, limit: Int = 50,
         offset: Int = 0
     ) throws(CatalogError) -> SearchResponse {
+        try search(term: term, storefront: .id(storefront.id), language: language, entity: entity, limit: limit, offset: offset, with: nil) {
+            _ throws(CatalogError) in storefront
+        }
+    }
+
+    /// `storefront(for: country)` and `search(term:in:...)` at once, in one
+    /// snapshot: the page finds the storefront's ID itself when `country` is
+    /// a code, and its row is read with the results' (one round trip less
+    /// on PostgreSQL). Throws what those two throw, the storefront's refusal
+    /// first.
+    @inlinable
+    package func search(
+        term: String, inCountry country: String?, language: Language?, entity: SoftwareEntity?, limit: Int, offset: Int
+    ) throws(CatalogError) -> SearchResponse {
+        guard let (key, row) = storefrontKey(country) else {
+            // Refused before anything is read: `storefront(for:)` says why.
+            return try search(term: term, in: try storefront(for: country), language: language, entity: entity, limit: limit, offset: offset)
+        }
+        do throws(CatalogError) {
+            return try search(term: term, storefront: key, language: language, entity: entity, limit: limit, offset: offset, with: row) {
+                (found) throws(CatalogError) in try resolve(country, found: found)
+            }
+        } catch where !error.refusesStorefront {
+            // What the country gets wrong comes first, as when the two are
+            // asked apart (a negative limit, a search index of another
+            // version: the storefront is asked for on its own).
+            _ = try storefront(for: country)
+            throw error
+        }
+    }
+
+    /// A search in the storefront `storefront` finds, its row read by
+    /// `row` (if any) in the last batch and made the storefront by
+    /// `resolve`.
+    @inlinable
+    func search(
+        term: String, storefront: StorefrontKey, language: Language?, entity: SoftwareEntity?, limit: Int, offset: Int, with row: ReadQuery?,
+        resolve: (Storefront?) throws(CatalogError) -> Storefront
+    ) throws(CatalogError) -> SearchResponse {
         try ResultAssembly.checkPage(limit: limit, offset: offset)
         let index = SearchIndex.tableName(for: names("application"))
         guard tables.contains(index) else { throw ResultAssembly.noSearchIndex(index) }
-        let queries = try CatalogSearchQueries(source, index: index, names: names, tables: tables, entity: entity)
+        let byCode: Bool
+        let storefrontValue: SQLValue
+        switch storefront {
+        case .id(let id): (byCode, storefrontValue) = (false, .integer(id))
+        case .code(let code): (byCode, storefrontValue) = (true, .text(code))
+        }
+        let queries = try CatalogSearchQueries(source, index: index, names: names, tables: tables, entity: entity, storefrontByCode: byCode)
         // NUL is no token character, and would end FTS5's query text early
         // ("unterminated string"): it separates words, as a space does.
         let words = String(String.UnicodeScalarView(term.unicodeScalars.map { $0 == "\u{0}" ? " " : $0 }))
-        guard let match = try source.searchMatch(words), limit > 0 else { return SearchResponse(results: []) }
+        guard let match = try source.searchMatch(words), limit > 0 else {
+            _ = try resolve(try storefrontRow(row))
+            return SearchResponse(results: [])
+        }
         return try snapshot { () throws(CatalogError) -> SearchResponse in
             let ids: [Int64]
             do throws(Source.Failure) {
                 ids = try SearchPaging.ids(
                     limit: limit, offset: offset,
                     wordMatches: { (limit, offset) throws(Source.Failure) in
-                        try matchingIDs(queries, index: index, match.words, storefront, limit: limit, offset: offset)
+                        try matchingIDs(queries, index: index, match.words, storefrontValue, limit: limit, offset: offset)
                     },
-                    wordMatchCount: { () throws(Source.Failure) in try matchCount(queries, match.words, storefront) },
+                    wordMatchCount: { () throws(Source.Failure) in try matchCount(queries, match.words, storefrontValue) },
                     prefixOnlyMatches: { (limit, offset) throws(Source.Failure) in
-                        try matchingIDs(queries, index: index, match.prefixOnly, storefront, limit: limit, offset: offset)
+                        try matchingIDs(queries, index: index, match.prefixOnly, storefrontValue, limit: limit, offset: offset)
                     })
             } catch {
                 // Inside the snapshot, a failed statement may have ended it
                 // (PostgreSQL's pipeline): ask about the index after it.
                 source.endSnapshot()
-                try checkSearchIndex(queries, index, endingSnapshot: true)
+                _ = try checkSearchIndex(queries, index, with: row)
                 throw source.readError(error, while: "searching for '\(term)'")
             }
             guard !ids.isEmpty else {
-                try checkSearchIndex(queries, index, endingSnapshot: true)
+                let found = try checkSearchIndex(queries, index, with: row)
+                _ = try resolve(found)
                 return SearchResponse(results: [])
             }
+            var found: Storefront?
             var batch = try source.attempt("searching for '\(term)'") { () throws(Source.Failure) in
-                try applications(ids, storefront: .id(storefront.id))
+                try applications(ids, storefront: storefront, with: row) { row in found = Self.storefront(row) }
             }
-            return SearchResponse(results: batch.results(storefront: storefront, self.queries, language: language))
+            return SearchResponse(results: batch.results(storefront: try resolve(found), self.queries, language: language))
         }
     }
 
@@ -288,12 +355,12 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
 
     /// Apple IDs of the matches of `match`, in search order.
     @inlinable
-    func matchingIDs(_ queries: CatalogSearchQueries, index: String, _ match: String, _ storefront: Storefront, limit: Int, offset: Int)
+    func matchingIDs(_ queries: CatalogSearchQueries, index: String, _ match: String, _ storefront: SQLValue, limit: Int, offset: Int)
         throws(Source.Failure) -> [Int64]
     {
         guard limit > 0 else { return [] }
         var arguments = SQLArguments(.text(match))
-        if queries.byStorefront { arguments.append(.integer(storefront.id)) }
+        if queries.byStorefront { arguments.append(storefront) }
         arguments.append(.integer(Int64(limit)))
         arguments.append(.integer(Int64(offset)))
         // Saturating: an offset near Int.max (`/search?offset=9223372036854775806`)
@@ -309,13 +376,17 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
     }
 
     /// Throws `.incompatible` when the search table `index` was not built
-    /// by this version of epf.
+    /// by this version of epf; else the storefront `row` reads (if any) in
+    /// the same batch, which ends the snapshot.
     @inlinable
-    func checkSearchIndex(_ queries: CatalogSearchQueries, _ index: String, endingSnapshot: Bool) throws(CatalogError) {
+    func checkSearchIndex(_ queries: CatalogSearchQueries, _ index: String, with row: ReadQuery?) throws(CatalogError) -> Storefront? {
         var current = false
+        var found: Storefront?
+        var batch = [ReadQuery(sql: queries.indexIsCurrent, arguments: SQLArguments())]
+        if let row { batch.append(row) }
         try source.attempt("reading the search index") { () throws(Source.Failure) in
-            try source.forEachRow([ReadQuery(sql: queries.indexIsCurrent, arguments: SQLArguments())], endingSnapshot: endingSnapshot) { _, row in
-                current = row.integer(0) == 1
+            try source.forEachRow(batch, endingSnapshot: true) { query, row in
+                if query == 0 { current = row.integer(0) == 1 } else if found == nil { found = Self.storefront(row) }
             }
         }
         guard current else {
@@ -324,13 +395,14 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
                 detail: "the catalog's search index (\(index)) was built by an older version of epf",
                 hint: "Import the itunes feed's application table again (epf import --force ...) to rebuild it")
         }
+        return found
     }
 
     /// How many rows match `match` and pass the filters.
     @inlinable
-    func matchCount(_ queries: CatalogSearchQueries, _ match: String, _ storefront: Storefront) throws(Source.Failure) -> Int {
+    func matchCount(_ queries: CatalogSearchQueries, _ match: String, _ storefront: SQLValue) throws(Source.Failure) -> Int {
         var arguments = SQLArguments(.text(match))
-        if queries.byStorefront { arguments.append(.integer(storefront.id)) }
+        if queries.byStorefront { arguments.append(storefront) }
         var count = 0
         try source.forEachRow(queries.count, arguments) { row in count = Int(row.integer(0) ?? 0) }
         return count

@@ -30,9 +30,14 @@ struct CatalogSearchQueries: Sendable {
     }
 
     /// Throws when `entity` is given and the catalog has no device tables.
+    ///
+    /// - Parameter storefrontByCode: the storefront parameter is its
+    ///   alpha-3 code (upper case), whose ID the filter finds as
+    ///   `storefront(for:)` does; else its ID.
     @usableFromInline
     init<Source: CatalogReadSource>(
-        _ source: Source, index: String, names: CatalogTableNames, tables: Set<String>, entity: SoftwareEntity?
+        _ source: Source, index: String, names: CatalogTableNames, tables: Set<String>, entity: SoftwareEntity?,
+        storefrontByCode: Bool = false
     ) throws(CatalogError) {
         func has(_ table: String) -> Bool { tables.contains(names(table)) }
         func table(_ table: String) -> String { quoteIdentifier(names(table)) }
@@ -41,9 +46,13 @@ struct CatalogSearchQueries: Sendable {
         var next = 2
         byStorefront = has("application_price")
         if byStorefront {
+            let storefront =
+                storefrontByCode && has("storefront")
+                ? "(SELECT storefront_id FROM \(table("storefront")) WHERE upper(country_code) = \(source.parameter(next)) ORDER BY storefront_id LIMIT 1)"
+                : source.parameter(next)
             filter += """
 
-                AND EXISTS (SELECT 1 FROM \(table("application_price")) AS p WHERE p.application_id = \(rows.applicationID) AND p.storefront_id = \(source.parameter(next)))
+                AND EXISTS (SELECT 1 FROM \(table("application_price")) AS p WHERE p.application_id = \(rows.applicationID) AND p.storefront_id = \(storefront))
                 """
             next += 1
         }
