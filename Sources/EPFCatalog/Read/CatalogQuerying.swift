@@ -71,15 +71,7 @@ extension CatalogQuerying {
     ///     own. nil: the `application` table's name and description, with
     ///     the release notes and screenshots of the English detail.
     public func lookup(ids: [Int64], country: String? = nil, language: String? = nil) throws(CatalogError) -> SearchResponse {
-        let parsed: Language?
-        do throws(CatalogError) {
-            parsed = try language.map { (text) throws(CatalogError) in try Language(text) }
-        } catch {
-            // The country's refusal comes first, as it always did.
-            _ = try storefront(for: country)
-            throw error
-        }
-        return try lookup(ids: ids, inCountry: country, language: parsed)
+        try lookup(ids: ids, inCountry: country, language: try parsedLanguage(language, in: country))
     }
 
     /// The applications named by product links or IDs (see
@@ -104,14 +96,18 @@ extension CatalogQuerying {
         term: String, country: String? = nil, language: String? = nil, entity: SoftwareEntity? = nil, limit: Int = 50,
         offset: Int = 0
     ) throws(CatalogError) -> SearchResponse {
-        let parsed: Language?
+        try search(term: term, inCountry: country, language: try parsedLanguage(language, in: country), entity: entity, limit: limit, offset: offset)
+    }
+
+    /// The language `text` names (nil: none given); for a malformed one,
+    /// the refusal of `country` when it is refused too, as the country's
+    /// refusal always came first.
+    private func parsedLanguage(_ text: String?, in country: String?) throws(CatalogError) -> Language? {
         do throws(CatalogError) {
-            parsed = try language.map { (text) throws(CatalogError) in try Language(text) }
+            return try text.map { (text) throws(CatalogError) in try Language(text) }
         } catch {
-            // The country's refusal comes first, as it always did.
             _ = try storefront(for: country)
             throw error
         }
-        return try search(term: term, inCountry: country, language: parsed, entity: entity, limit: limit, offset: offset)
     }
 }
