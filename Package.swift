@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "EPFFormat", targets: ["EPFFormat"]),
         .library(name: "EPFInput", targets: ["EPFInput"]),
         .library(name: "EPFCatalog", targets: ["EPFCatalog"]),
+        .library(name: "EPFSQLiteReader", targets: ["EPFSQLiteReader"]),
         .library(name: "EPFSQLite", targets: ["EPFSQLite"]),
         .library(name: "EPFImport", targets: ["EPFImport"]),
         .library(name: "EPFSynthetic", targets: ["EPFSynthetic"]),
@@ -76,8 +77,13 @@ let package = Package(
         // Search words cut by SQLite's FTS5 unicode61 tokenizer, as a library:
         // every backend's search index cuts words with the same C code.
         .target(name: "EPFTextSearch", dependencies: ["EPFCatalog", "CSQLite"]),
-        // The SQLite store: connection, statements, loader, FTS5 index, reads.
-        .target(name: "EPFSQLite", dependencies: ["EPFFormat", "EPFCatalog", "EPFTextSearch", "CSQLite"]),
+        // Reading a SQLite catalog: connection, statements, rows, the read
+        // source (`Catalog(path:)`, `CatalogReader`), the search index's
+        // version check. No store: epf-server reads through it alone.
+        .target(name: "EPFSQLiteReader", dependencies: ["EPFCatalog", "EPFTextSearch", "CSQLite"]),
+        // The SQLite store: loader, FTS5 index upkeep, WAL checkpoints,
+        // `epf verify`'s key check; re-exports EPFSQLiteReader.
+        .target(name: "EPFSQLite", dependencies: ["EPFSQLiteReader", "EPFFormat", "EPFCatalog", "EPFTextSearch", "CSQLite"]),
         // The PostgreSQL store: same protocol, COPY through libpq.
         .target(name: "EPFPostgres", dependencies: ["EPFFormat", "EPFCatalog", "EPFTextSearch", "CLibPQ"]),
         // Deterministic synthetic feeds for benchmarks and stress tests.

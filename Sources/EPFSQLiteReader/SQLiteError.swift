@@ -19,7 +19,7 @@ package struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible 
         self.sql = sql
     }
 
-    init(database: OpaquePointer?, code: Int32, sql: String? = nil) {
+    package init(database: OpaquePointer?, code: Int32, sql: String? = nil) {
         let message = database.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
         let extended = database.map { sqlite3_extended_errcode($0) } ?? code
         self.init(code: code, extendedCode: extended, message: message, sql: sql)

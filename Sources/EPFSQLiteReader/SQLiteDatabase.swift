@@ -8,7 +8,7 @@ import EPFTextSearch
 /// thread at a time (SQLite allows one writer anyway; the import pipeline
 /// gives the connection to its single loader).
 package final class SQLiteDatabase {
-    let handle: OpaquePointer
+    package let handle: OpaquePointer
     /// The path the connection was opened with.
     package let path: String
     /// The handler `traceStatements` gave SQLite, kept alive while SQLite
