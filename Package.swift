@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "EPFSQLite", targets: ["EPFSQLite"]),
         .library(name: "EPFImport", targets: ["EPFImport"]),
         .library(name: "EPFSynthetic", targets: ["EPFSynthetic"]),
+        .library(name: "EPFPostgresReader", targets: ["EPFPostgresReader"]),
         .library(name: "EPFPostgres", targets: ["EPFPostgres"]),
         .library(name: "EPFFetch", targets: ["EPFFetch"]),
         .library(name: "EPFParquet", targets: ["EPFParquet"]),
@@ -84,8 +85,13 @@ let package = Package(
         // The SQLite store: loader, FTS5 index upkeep, WAL checkpoints,
         // `epf verify`'s key check; re-exports EPFSQLiteReader.
         .target(name: "EPFSQLite", dependencies: ["EPFSQLiteReader", "EPFFormat", "EPFCatalog", "EPFTextSearch", "CSQLite"]),
-        // The PostgreSQL store: same protocol, COPY through libpq.
-        .target(name: "EPFPostgres", dependencies: ["EPFFormat", "EPFCatalog", "EPFTextSearch", "CLibPQ"]),
+        // Reading a PostgreSQL catalog: libpq connection and pipeline, rows,
+        // URLs (`PostgresTarget`), the read source (`Catalog(target:)`,
+        // `PostgresCatalogReader`), the search index's tsquery. No store.
+        .target(name: "EPFPostgresReader", dependencies: ["EPFCatalog", "EPFTextSearch", "CLibPQ"]),
+        // The PostgreSQL store: same protocol, COPY through libpq, tsvector
+        // index upkeep; re-exports EPFPostgresReader.
+        .target(name: "EPFPostgres", dependencies: ["EPFPostgresReader", "EPFFormat", "EPFCatalog", "EPFTextSearch", "CLibPQ"]),
         // Deterministic synthetic feeds for benchmarks and stress tests.
         .target(name: "EPFSynthetic", dependencies: ["EPFFormat"]),
         // The pipeline: plan, parse, load; progress as values.

@@ -28,16 +28,6 @@ extension PostgresConnection: SQLConnection {
         try scalar("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = $1", [table]) != "0"
     }
 
-    /// A table's columns in table order.
-    package func columnNames(of table: String) throws(PostgresError) -> [String] {
-        try query(
-            """
-            SELECT attname FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped
-            ORDER BY attnum
-            """, [quoteIdentifier(table)]
-        ).compactMap { $0.first ?? nil }
-    }
-
     package func index(on table: String, columns: [String], uniqueOnly: Bool) throws -> String? {
         let rows = try query(
             """

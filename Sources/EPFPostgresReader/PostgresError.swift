@@ -12,6 +12,12 @@ package struct PostgresError: Error, Sendable, CustomStringConvertible {
     /// server's CONTEXT (`COPY t, line 12, column c: ...`).
     package var copyLine: Int?
 
+    package init(sqlState: String?, message: String, copyLine: Int? = nil) {
+        self.sqlState = sqlState
+        self.message = message
+        self.copyLine = copyLine
+    }
+
     package var description: String { message }
 
     /// A unique index could not be built: the key repeats.
@@ -57,7 +63,7 @@ extension PostgresError {
 extension CatalogError {
     /// Wraps a PostgreSQL error met while doing `action`.
     /// A full disk makes the importer keep what is committed, to resume.
-    init(_ error: PostgresError, while action: String) {
+    package init(_ error: PostgresError, while action: String) {
         self.init(error.kind, detail: "\(action): \(error.message)", hint: error.hint, underlying: error)
     }
 }

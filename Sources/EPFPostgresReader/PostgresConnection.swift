@@ -1,4 +1,5 @@
 import CLibPQ
+import EPFCatalog
 import Foundation
 
 /// One libpq connection, in blocking mode, with text results.
@@ -109,6 +110,17 @@ package final class PostgresConnection {
         if inTransaction {
             PQclear(PQexec(handle, "ROLLBACK"))
         }
+    }
+
+    /// A table's columns in table order (the read source's, and the
+    /// store's through `SQLConnection`).
+    package func columnNames(of table: String) throws(PostgresError) -> [String] {
+        try query(
+            """
+            SELECT attname FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped
+            ORDER BY attnum
+            """, [quoteIdentifier(table)]
+        ).compactMap { $0.first ?? nil }
     }
 
     // MARK: COPY
