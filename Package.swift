@@ -102,8 +102,9 @@ let package = Package(
         .target(name: "EPFFetch", dependencies: ["EPFImport", "EPFInput"]),
         // Where a catalog is (`--db`): the one module of the executables
         // that names the backends; `epf` and `epf-server` open catalogs
-        // through it to read them. It links no lake (no Parquet, no zstd).
-        .target(name: "EPFLocation", dependencies: ["EPFCatalog", "EPFSQLite", "EPFPostgres"]),
+        // through it to read them. It links the readers only: no store, no
+        // lake (no Parquet, no zstd).
+        .target(name: "EPFLocation", dependencies: ["EPFCatalog", "EPFSQLiteReader", "EPFPostgresReader"]),
         // The stores of a location (`openStore`: SQLite, PostgreSQL, the
         // lake), for the commands that write; only `epf` links it.
         .target(name: "EPFStoreLocation", dependencies: ["EPFLocation", "EPFCatalog", "EPFSQLite", "EPFPostgres", "EPFLake"]),

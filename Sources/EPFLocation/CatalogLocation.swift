@@ -1,6 +1,6 @@
 import EPFCatalog
-import EPFSQLite
-import EPFPostgres
+import EPFSQLiteReader
+import EPFPostgresReader
 import Foundation
 
 /// Where the catalog is, parsed once from `--db`: a SQLite file, or a
@@ -8,10 +8,12 @@ import Foundation
 /// place of the executables (`epf`, `epf-server`) that knows which backends
 /// there are; they ask it for a store or a reader and never name a backend.
 ///
-/// This module opens catalogs to read them (`openReader`, `openAdmin`), and
+/// This module opens catalogs to read them (`openReader`, `openAdmin`)
+/// through the backends' readers (EPFSQLiteReader, EPFPostgresReader), and
 /// links no store that writes: `epf-server` reads through it and so links
-/// no lake, Parquet writer or zstd (`ldd epf-server`). Stores are opened
-/// through EPFStoreLocation (`openStore`), which only `epf` links.
+/// no loader or COPY (`nm epf-server`), no lake, Parquet writer or zstd
+/// (`ldd epf-server`). Stores are opened through EPFStoreLocation
+/// (`openStore`), which only `epf` links.
 package enum CatalogLocation: Sendable {
     case sqlite(path: String)
     case postgres(PostgresTarget)
