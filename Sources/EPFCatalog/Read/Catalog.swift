@@ -7,8 +7,8 @@
 ///
 /// One type for every backend; each backend's module adds the initializer
 /// that opens its catalogs: `Catalog(path:)` for a SQLite file
-/// (EPFSQLite), `Catalog(target:)` for a PostgreSQL database (EPFPostgres,
-/// which also names it `PostgresCatalog`). Both give the same responses for
+/// (EPFSQLiteReader), `Catalog(target:)` for a PostgreSQL database
+/// (EPFPostgresReader, which also names it `PostgresCatalog`). Both give the same responses for
 /// the same catalog content, in the same order.
 ///
 /// Inside, the package's read engine (`CatalogReadEngine`) over the

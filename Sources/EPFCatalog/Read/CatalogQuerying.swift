@@ -1,6 +1,6 @@
 /// The questions of Apple's Search and Lookup APIs, answered from a
 /// catalog, whatever store holds it: `Catalog` (SQLite) and
-/// `PostgresCatalog` (EPFPostgres) give the same `SearchResponse` for the
+/// `PostgresCatalog` (EPFPostgresReader) give the same `SearchResponse` for the
 /// same catalog content, in the same order, each holding the same engine
 /// (`CatalogReadEngine`) over its backend's `CatalogReadSource`.
 ///

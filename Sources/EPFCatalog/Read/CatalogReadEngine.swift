@@ -12,7 +12,7 @@
 /// (`StorefrontRequest`), every message. A source gives SQL spelling and
 /// runs queries. The hot paths are `@inlinable` (package), and what they
 /// use `@usableFromInline`, so that the engine is specialized for its
-/// source in the backend's module (`Catalog` in EPFSQLite): no dynamic
+/// source in the backend's module (`Catalog` in EPFSQLiteReader): no dynamic
 /// dispatch per row.
 ///
 /// A catalog imported with `--table-prefix` is read through its prefixed
