@@ -61,13 +61,7 @@ package final class PostgresReadSource: CatalogAdminSource {
     }
 
     package func idListValue(_ ids: [Int64]) -> SQLValue {
-        var array = "{"
-        array.reserveCapacity(ids.count * 11 + 2)
-        for (index, id) in ids.enumerated() {
-            if index > 0 { array += "," }
-            array += String(id)
-        }
-        return .text(array + "}")
+        .text(SQLArguments.idList(ids, open: "{", close: "}"))
     }
 
     package func relations() throws(PostgresError) -> Set<String> {

@@ -80,13 +80,7 @@ package final class SQLiteReadSource: CatalogAdminSource {
     }
 
     package func idListValue(_ ids: [Int64]) -> SQLValue {
-        var json = "["
-        json.reserveCapacity(ids.count * 11 + 2)
-        for (index, id) in ids.enumerated() {
-            if index > 0 { json += "," }
-            json += String(id)
-        }
-        return .text(json + "]")
+        .text(SQLArguments.idList(ids, open: "[", close: "]"))
     }
 
     package func relations() throws(SQLiteError) -> Set<String> {

@@ -58,3 +58,18 @@ package struct SQLArguments: Sendable {
         }
     }
 }
+
+extension SQLArguments {
+    /// `ids` written between `open` and `close`, comma-separated: a JSON
+    /// array (`[1,2]`) for SQLite's `json_each`, an array literal (`{1,2}`)
+    /// for PostgreSQL (`CatalogReadSource.idListValue`).
+    package static func idList(_ ids: [Int64], open: String, close: String) -> String {
+        var text = open
+        text.reserveCapacity(ids.count * 11 + 2)
+        for (index, id) in ids.enumerated() {
+            if index > 0 { text += "," }
+            text += String(id)
+        }
+        return text + close
+    }
+}
