@@ -99,7 +99,7 @@ let package = Package(
         // The EPF server client: listings, the remote plan (EPFImport's
         // rules), ranged resumable downloads checked by md5. HTTP through
         // the toolchain's FoundationNetworking: no package to build.
-        .target(name: "EPFFetch", dependencies: ["EPFImport", "EPFInput"]),
+        .target(name: "EPFFetch", dependencies: ["EPFImport", "EPFInput", "EPFCatalog"]),
         // Where a catalog is (`--db`): the one module of the executables
         // that names the backends; `epf` and `epf-server` open catalogs
         // through it to read them. It links the readers only: no store, no

@@ -1,3 +1,4 @@
+import EPFCatalog
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -146,6 +147,9 @@ package final class FeedServer: ListingReader, Sendable {
         if let range { request.setValue("bytes=\(range)-", forHTTPHeaderField: "Range") }
         // The bytes as sent: no transparent decompression of .tbz bodies.
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        // Without it, FoundationNetworking names the process "epf (unknown
+        // version)".
+        request.setValue(EPFVersion.userAgent, forHTTPHeaderField: "User-Agent")
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.urlCache = nil

@@ -18,7 +18,7 @@ struct EPFServerCommand: AsyncParsableCommand {
             SIGTERM or SIGINT stops it after the requests under way (exit 0). \
             Exit status: 0 after a stop, 1 when the catalog cannot be opened or the port bound, 64 for usage errors.
             """,
-        version: "0.1.0")
+        version: EPFVersion.current)
 
     @Option(name: .long, help: ArgumentHelp(CatalogLocation.optionHelp, valueName: "path|url"))
     var db: String?
@@ -80,7 +80,11 @@ struct EPFServerCommand: AsyncParsableCommand {
         do {
             pool = try ReaderPool(location: settings.location, tablePrefix: tablePrefix, count: settings.readers)
         } catch {
-            FileHandle.standardError.write(Data("epf-server: \(settings.location.displayName): \(error.description)\n".utf8))
+            // The message names the catalog already ("X: no catalog there",
+            // "opening the catalog X"): not twice.
+            let catalog = settings.location.displayName
+            let message = error.description.contains(catalog) ? error.description : "\(catalog): \(error.description)"
+            FileHandle.standardError.write(Data("epf-server: \(message)\n".utf8))
             throw ExitCode(1)
         }
         let app = CatalogServer.application(pool: pool, settings: settings, logger: logger) { boundPort in
@@ -92,7 +96,7 @@ struct EPFServerCommand: AsyncParsableCommand {
             try await app.runService()
         } catch {
             await pool.shutdown()
-            FileHandle.standardError.write(Data("epf-server: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("epf-server: \(StartFailure.message(error, host: settings.host, port: settings.port))\n".utf8))
             throw ExitCode(1)
         }
         await pool.shutdown()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EPFCatalog
 
 /// `epf`: imports Apple's Enterprise Partner Feed into a catalog and answers
 /// questions from it.
@@ -12,7 +13,7 @@ struct EPF: ParsableCommand {
             Exit status: 0 success (also when there was nothing to do), 1 when a file failed \
             or the catalog could not answer, 64 for usage errors.
             """,
-        version: "0.1.0",
+        version: EPFVersion.current,
         subcommands: [
             ImportCommand.self, VerifyCommand.self, TablesCommand.self, LookupCommand.self, SearchCommand.self, SQLCommand.self, HistoryCommand.self,
             FetchCommand.self, GenerateCommand.self, ServeCommand.self,

@@ -23,7 +23,8 @@ import Glibc
 ///
 /// The most requests it answered at once so far: `peak`.
 ///
-/// Each request is logged: `GET PATH STATUS range=[RANGE] sent=BYTES`.
+/// Each request is logged: `GET PATH STATUS range=[RANGE] sent=BYTES`, and
+/// its `User-Agent` beside (`agents`).
 final class FaultServer {
     static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") }
     static let skipReason: Comment = "no /usr/bin/python3 on this machine"
@@ -72,6 +73,12 @@ final class FaultServer {
         ((try? String(contentsOf: root.appendingPathComponent("access.log"), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
+    /// The `User-Agent` of each request so far, in the log's order (`-`
+    /// for none).
+    var agents: [String] {
+        ((try? String(contentsOf: root.appendingPathComponent("access.log.agents"), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
     /// The most requests answered at once so far.
     var peak: Int {
         Int(((try? String(contentsOf: root.appendingPathComponent("access.log.peak"), encoding: .utf8)) ?? "0")) ?? 0
@@ -108,6 +115,8 @@ final class FaultServer {
             def log(self, status, sent):
                 with lock, open(log_path, "a") as log:
                     log.write("GET %s %d range=[%s] sent=%d\n" % (self.path, status, self.headers.get("Range") or "-", sent))
+                with lock, open(log_path + ".agents", "a") as agents:
+                    agents.write("%s\n" % (self.headers.get("User-Agent") or "-"))
 
             def next_fault(self):
                 with lock:

@@ -102,6 +102,19 @@ struct FetchRetryTests {
     /// The connection dropped after 1000 bytes: the retry asks for the
     /// rest from byte 1000, the bytes already in the `.part`; no byte comes
     /// twice.
+    /// Every request names epf with the version `epf --version` prints
+    /// (FoundationNetworking's own would say "epf (unknown version)").
+    @Test func requestsNameEpfAndItsVersion() throws {
+        let setup = try Setup(faults: [:])
+        defer { setup.cleanUp() }
+        let result = try setup.fetch(["--include", "application"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let version = try EPFRunner.run(["--version"], in: URL(fileURLWithPath: setup.path("."))).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!version.isEmpty)
+        #expect(!setup.server.agents.isEmpty)
+        #expect(setup.server.agents.allSatisfy { $0 == "epf/\(version)" }, "\(setup.server.agents)")
+    }
+
     @Test func aDroppedConnectionIsResumedWithRange() throws {
         let setup = try Setup(faults: [Self.application: ["drop:1000"]])
         defer { setup.cleanUp() }

@@ -220,9 +220,65 @@ struct ServerProcessTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let badPort = try EPFRunner.run(try Self.executable, ["--port", "70000"], in: folder)
         #expect(badPort.status == 64)
-        let missing = try EPFRunner.run(try Self.executable, ["--db", folder.appendingPathComponent("none.sqlite").path, "--port", "0"], in: folder)
+        let none = folder.appendingPathComponent("none.sqlite").path
+        let missing = try EPFRunner.run(try Self.executable, ["--db", none, "--port", "0"], in: folder)
         #expect(missing.status == 1, "\(missing.stderr)")
         #expect(missing.stderr.contains("epf-server:"))
+        // The path once: the error names it already.
+        #expect(missing.stderr.components(separatedBy: none).count == 2, "\(missing.stderr)")
+    }
+
+    /// A port another program listens on: exit 1, with the address and
+    /// what to do (NIO's own words were "bind(descriptor:ptr:bytes:):
+    /// Address already in use) (errno: 98)").
+    @Test func aBusyPortSaysWhichAndWhatToDo() throws {
+        let catalog = try SampleCatalog()
+        let listener = try LoopbackListener()
+        defer { listener.close() }
+        let result = try EPFRunner.run(try Self.executable, ["--db", catalog.path, "--port", String(listener.port)], in: catalog.folder)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot listen on http://127.0.0.1:\(listener.port): the address is already in use"), "\(result.stderr)")
+        #expect(result.stderr.contains("give another --port"), "\(result.stderr)")
+        #expect(!result.stderr.contains("bind(descriptor"), "\(result.stderr)")
+    }
+}
+
+/// A socket listening on a port of 127.0.0.1 the system chose.
+private final class LoopbackListener {
+    private let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        try #require(descriptor >= 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(bound == 0, "bind: \(errno)")
+        try #require(listen(descriptor, 4) == 0, "listen: \(errno)")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        try #require(named == 0, "getsockname: \(errno)")
+        self.descriptor = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() {
+        #if canImport(Glibc)
+        Glibc.close(descriptor)
+        #else
+        Darwin.close(descriptor)
+        #endif
     }
 }
 
