@@ -20,11 +20,14 @@ import Darwin
 package final class ImportLock {
     package let path: String
     private let descriptor: Int32
+    /// Whether this lock made its file (there was none before).
+    private let madeFile: Bool
 
     /// Takes the lock of the catalog at `catalogPath`, or throws naming
     /// the import that holds it.
     package init(catalogPath: String) throws(CatalogError) {
         path = catalogPath + ".lock"
+        madeFile = access(path, F_OK) != 0
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
@@ -50,6 +53,14 @@ package final class ImportLock {
     deinit {
         flock(descriptor, LOCK_UN)
         close(descriptor)
+    }
+
+    /// Removes the lock's file when this lock made it: for a catalog that
+    /// turned out not to be one (`--db notes.txt`), so that nothing is left
+    /// beside a file epf refused. (A lock file of a real catalog stays: see
+    /// above.)
+    package func removeFileIfMade() {
+        if madeFile { unlink(path) }
     }
 
     /// What the lock file says of the process holding it (which writes it

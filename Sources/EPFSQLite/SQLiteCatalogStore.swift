@@ -118,6 +118,8 @@ public final class SQLiteCatalogStore: CatalogStore {
             }
             try database.registerSearchFunctions()
         } catch {
+            // Not a catalog (a text file, a folder): leave nothing beside it.
+            lock.removeFileIfMade()
             throw CatalogError(error, while: "opening the catalog \(path)")
         }
         // The importer's own tables, made or brought up to this version (a

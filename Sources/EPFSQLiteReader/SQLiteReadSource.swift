@@ -25,11 +25,18 @@ package final class SQLiteReadSource: CatalogAdminSource {
     /// committed state. Throws when there is no file there, or when it is
     /// not a SQLite database.
     package init(path: String) throws(CatalogError) {
-        guard FileManager.default.fileExists(atPath: path) else {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw CatalogError(
                 .notFound,
                 detail: "\(path): no catalog there",
                 hint: "Run `epf import` first, or name the catalog with --db or $EPF_DB")
+        }
+        guard !isFolder.boolValue else {
+            throw CatalogError(
+                .notFound,
+                detail: "\(path) is a folder, not a catalog",
+                hint: "Name the catalog file with --db (\((path as NSString).appendingPathComponent("catalog.sqlite")), say)")
         }
         file = Self.identity(of: path)
         // Fails early on a file that is not a SQLite database.

@@ -30,6 +30,34 @@ struct QueryCommandTests {
         #expect(!FileManager.default.fileExists(atPath: cli.path("none.sqlite")))
     }
 
+    /// A folder is not a catalog: said so, and what to give instead (SQLite
+    /// itself said "disk I/O error").
+    @Test func aFolderAsCatalogSaysSo() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        for command in [["tables"], ["lookup", "364709193"], ["search", "chess"], ["history"]] {
+            let result = try cli.run(command + ["--db", cli.folder.path])
+            #expect(result.status == 1, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("\(cli.folder.path) is a folder, not a catalog"), "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("--db"), "\(command): \(result.stderr)")
+            #expect(!result.stderr.contains("disk I/O error"), "\(command): \(result.stderr)")
+        }
+    }
+
+    /// A file that is not a catalog is refused, and no `.lock` is left
+    /// beside it.
+    @Test func importIntoATextFileLeavesNoLockBehind() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let notes = cli.path("notes.txt")
+        try Data(String(repeating: "shopping list: milk, eggs, bread\n", count: 200).utf8).write(to: URL(fileURLWithPath: notes))
+        let result = try cli.run(["import", "--db", notes, SampleFeeds.path("itunes20261101")])
+        #expect(result.status != 0, "\(result.stderr)")
+        #expect(result.stderr.contains(notes), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: notes + ".lock"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: notes)).count == 6_600, "the file was changed")
+    }
+
     @Test func lookupPrintsTheApplicationAsJSON() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
