@@ -38,7 +38,7 @@ struct HistoryCommand: ParsableCommand {
     ]
 
     func validate() throws {
-        guard limit >= 0 else { throw ValidationError("--limit must be 0 or more.") }
+        guard limit >= 1 else { throw ValidationError("--limit must be 1 or more.") }
     }
 
     func run() throws {

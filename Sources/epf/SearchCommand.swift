@@ -50,7 +50,9 @@ struct SearchCommand: ParsableCommand {
 
     func validate() throws {
         guard !term.joined().allSatisfy(\.isWhitespace) else { throw ValidationError("Give words to search for.") }
-        guard limit >= 0 else { throw ValidationError("--limit must be 0 or more.") }
+        guard limit >= ResultAssembly.fewestResults else {
+            throw ValidationError("--limit must be \(ResultAssembly.fewestResults) or more (the API answers limit=0 with a 400 too).")
+        }
         guard offset >= 0 else { throw ValidationError("--offset must be 0 or more.") }
         guard AppleMedia.all.contains(media) else {
             throw ValidationError("--media must be one of \(AppleMedia.all.joined(separator: ", ")), not '\(media)'.")
@@ -77,7 +79,17 @@ struct SearchCommand: ParsableCommand {
             Console.message("epf search: \(error.description)")
             throw ExitCode(1)
         }
-        if response.results.isEmpty { Console.message("epf search: no application matches '\(text)'") }
+        if response.results.isEmpty { Console.message(Self.nothingFound(text, offset: offset, catalog: catalog, storefront: storefront, entity: entity)) }
         Console.out(try ResultOutput.render(response, as: format))
+    }
+
+    /// Why a search printed nothing: no match, or an offset past them all
+    /// (said with how many there are).
+    static func nothingFound(_ text: String, offset: Int, catalog: any CatalogQuerying, storefront: Storefront, entity: String?) -> String {
+        guard offset > 0,
+            let total = try? catalog.searchCount(term: text, in: storefront, entity: entity.flatMap(SoftwareEntity.init(apiName:))),
+            total > 0
+        else { return "epf search: no application matches '\(text)'" }
+        return "epf search: \(total) application\(total == 1 ? "" : "s") match '\(text)'; --offset \(offset) is past them (give --offset \(total - 1) or less)"
     }
 }

@@ -32,6 +32,36 @@ struct SearchCommandTests {
         #expect(Set(nextIDs).isDisjoint(with: apps.compactMap { $0["trackId"] as? Int }))
     }
 
+    /// One rule for the command line and the API: a page of none is a
+    /// usage error (the server answers limit=0 with 400), for history too.
+    @Test func aLimitOfZeroIsRefused() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = try cli.importedCatalog()
+        let search = try cli.run(["search", "--db", db, "chess", "--limit", "0"])
+        #expect(search.status == 64, "\(search.stderr)")
+        #expect(search.stderr.contains("--limit must be 1 or more"), "\(search.stderr)")
+        let history = try cli.run(["history", "--db", db, "--limit", "0"])
+        #expect(history.status == 64, "\(history.stderr)")
+        #expect(history.stderr.contains("--limit must be 1 or more"), "\(history.stderr)")
+    }
+
+    /// An offset past the matches says how many there are, not that
+    /// nothing matches.
+    @Test func anOffsetPastTheMatchesSaysHowManyThereAre() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = try cli.importedCatalog()
+        let all = try Self.results(try cli.run(["search", "--db", db, "chess", "--limit", "200"])).count
+        #expect(all > 1)
+        let past = try cli.run(["search", "--db", db, "chess", "--offset", "1000"])
+        #expect(past.status == 0, "\(past.stderr)")
+        #expect(try Self.document(past)["resultCount"] as? Int == 0)
+        #expect(past.stderr.contains("\(all) applications match 'chess'; --offset 1000 is past them (give --offset \(all - 1) or less)"), "\(past.stderr)")
+        let none = try cli.run(["search", "--db", db, "zzzzqq", "--offset", "5"])
+        #expect(none.stderr.contains("no application matches 'zzzzqq'"), "\(none.stderr)")
+    }
+
     @Test func searchFindsCJKInsideATitleAndPricesInTheCountry() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }

@@ -27,6 +27,7 @@ public final class Catalog: CatalogQuerying {
         (String, Storefront, Language?, SoftwareEntity?, Int, Int) throws(CatalogError) -> SearchResponse
     @usableFromInline let searchInCountry:
         (String, String?, Language?, SoftwareEntity?, Int, Int) throws(CatalogError) -> SearchResponse
+    @usableFromInline let searchCountIn: (String, Storefront, SoftwareEntity?) throws(CatalogError) -> Int
     @usableFromInline let lastImportOf: () throws(CatalogError) -> String?
     /// The engine (a `CatalogReadEngine` of the backend's source), for the
     /// package's tools and tests.
@@ -49,6 +50,7 @@ public final class Catalog: CatalogQuerying {
         searchInCountry = { (term, country, language, entity, limit, offset) throws(CatalogError) in
             try engine.search(term: term, inCountry: country, language: language, entity: entity, limit: limit, offset: offset)
         }
+        searchCountIn = { (term, storefront, entity) throws(CatalogError) in try engine.searchCount(term: term, in: storefront, entity: entity) }
         lastImportOf = { () throws(CatalogError) in try engine.lastImportTime() }
     }
 
@@ -75,6 +77,10 @@ public final class Catalog: CatalogQuerying {
         term: String, inCountry country: String?, language: Language?, entity: SoftwareEntity?, limit: Int, offset: Int
     ) throws(CatalogError) -> SearchResponse {
         try searchInCountry(term, country, language, entity, limit, offset)
+    }
+
+    public func searchCount(term: String, in storefront: Storefront, entity: SoftwareEntity?) throws(CatalogError) -> Int {
+        try searchCountIn(term, storefront, entity)
     }
 
     public func lastImportTime() throws(CatalogError) -> String? {

@@ -50,6 +50,11 @@ public protocol CatalogQuerying: AnyObject {
         term: String, inCountry country: String?, language: Language?, entity: SoftwareEntity?, limit: Int, offset: Int
     ) throws(CatalogError) -> SearchResponse
 
+    /// How many applications a search for `term` finds in `storefront` in
+    /// all (whole-word and prefix-only matches; `search` pages through
+    /// them): what a page past them can say.
+    func searchCount(term: String, in storefront: Storefront, entity: SoftwareEntity?) throws(CatalogError) -> Int
+
     /// When the newest file of the import journal was applied
     /// (`YYYY-MM-DD HH:MM:SS`, UTC; nil before any import), read through
     /// this connection: a health check. Throws when the catalog cannot be

@@ -281,6 +281,24 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
         }
     }
 
+    /// How many applications `search(term:in:entity:...)` finds in all,
+    /// whole-word and prefix-only matches together: what a user whose
+    /// `offset` is past them is told.
+    @inlinable
+    package func searchCount(term: String, in storefront: Storefront, entity: SoftwareEntity?) throws(CatalogError) -> Int {
+        let index = SearchIndex.tableName(for: names("application"))
+        guard tables.contains(index) else { throw ResultAssembly.noSearchIndex(index) }
+        let queries = try CatalogSearchQueries(source, index: index, names: names, tables: tables, entity: entity)
+        let words = String(String.UnicodeScalarView(term.unicodeScalars.map { $0 == "\u{0}" ? " " : $0 }))
+        guard let match = try source.searchMatch(words) else { return 0 }
+        return try snapshot { () throws(CatalogError) -> Int in
+            try source.attempt("counting the matches of '\(term)'") { () throws(Source.Failure) -> Int in
+                let storefront = SQLValue.integer(storefront.id)
+                return try matchCount(queries, match.words, storefront) + matchCount(queries, match.prefixOnly, storefront)
+            }
+        }
+    }
+
     /// When the newest file the journal lists as applied was imported
     /// (`YYYY-MM-DD HH:MM:SS`, UTC); nil before any import. Throws when
     /// the catalog cannot be read, or is no longer where it was opened

@@ -11,11 +11,16 @@ package enum ResultAssembly {
         return ids.filter { seen.insert($0).inserted }
     }
 
-    /// Throws for a negative limit or offset.
+    /// The fewest results a page asks for: the rule of `epf search
+    /// --limit` and of the API's `limit` alike (a page of none answers
+    /// nothing a user asked).
+    package static let fewestResults = 1
+
+    /// Throws for a limit below `fewestResults` or a negative offset.
     @usableFromInline
     package static func checkPage(limit: Int, offset: Int) throws(CatalogError) {
-        guard limit >= 0, offset >= 0 else {
-            throw CatalogError(.usage, detail: "limit and offset must not be negative", hint: "Give --limit 20 --offset 0")
+        guard limit >= fewestResults, offset >= 0 else {
+            throw CatalogError(.usage, detail: "limit must be \(fewestResults) or more and offset 0 or more", hint: "Give --limit 20 --offset 0")
         }
     }
 
