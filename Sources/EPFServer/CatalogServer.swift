@@ -16,7 +16,7 @@ package enum CatalogServer {
         let router = Router(options: .autoGenerateHeadEndpoints)
         // Middleware first: it wraps only the routes added after it (and
         // the answer for an unknown path).
-        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: RequestLogMiddleware(accessLog: settings.accessLog))
         router.add(middleware: RequestGuardMiddleware(inFlight: inFlight))
         for route in APIRoute.allCases {
             router.get(RouterPath(route.name)) { request, context in
@@ -49,7 +49,8 @@ package enum CatalogServer {
             let answered = settings.eventLoopAnswered
             eventLoopReads = {
                 EventLoopReadHandler(
-                    pool: pool, inFlight: inFlight, logger: logger, serverName: serverName, idleTimeout: idleTimeout, answered: answered)
+                    pool: pool, inFlight: inFlight, logger: logger, accessLog: settings.accessLog, serverName: serverName, idleTimeout: idleTimeout,
+                    answered: answered)
             }
         } else {
             eventLoopReads = nil

@@ -71,6 +71,7 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
     private let pool: ReaderPool
     private let inFlight: InFlightGate
     private let logger: Logger
+    private let accessLog: Logger
     private let serverName: String
     private let idleTimeout: TimeAmount
     private let answered: (@Sendable () -> Void)?
@@ -84,9 +85,10 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
     private var removed = false
 
     init(
-        pool: ReaderPool, inFlight: InFlightGate, logger: Logger, serverName: String, idleTimeout: TimeAmount,
+        pool: ReaderPool, inFlight: InFlightGate, logger: Logger, accessLog: Logger, serverName: String, idleTimeout: TimeAmount,
         answered: (@Sendable () -> Void)? = nil
     ) {
+        self.accessLog = accessLog
         self.answered = answered
         self.pool = pool
         self.inFlight = inFlight
@@ -171,10 +173,15 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
     /// Reads the answer (here, or on a pool thread), then writes it.
     private func answer(_ taken: Taken, context: ChannelHandlerContext) {
         var logger = logger
-        if logger.logLevel <= .info { logger[metadataKey: "hb.request.id"] = "\(RequestID())" }
+        var accessLog = accessLog
+        if logger.logLevel <= .info || accessLog.logLevel <= .info {
+            let id: Logger.Metadata.Value = "\(RequestID())"
+            logger[metadataKey: "hb.request.id"] = id
+            accessLog[metadataKey: "hb.request.id"] = id
+        }
         guard inFlight.enter() else {
             state = .idle
-            return write(APIResponse.tooManyRequests, taken, logger: logger, context: context)
+            return write(APIResponse.tooManyRequests, taken, accessLog: accessLog, context: context)
         }
         state = .answering
         APIRead.answer(taken.route, query: taken.query, pool: pool, logger: logger, on: context.eventLoop).assumeIsolated().whenComplete {
@@ -183,20 +190,20 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
             guard !self.removed else { return }
             self.state = .idle
             switch outcome {
-            case .success(let answer): self.write(answer, taken, logger: logger, context: context)
-            case .failure: self.write(APIRead.unavailable(.stopped, logger: logger), taken, logger: logger, context: context)
+            case .success(let answer): self.write(answer, taken, accessLog: accessLog, context: context)
+            case .failure: self.write(APIRead.unavailable(.stopped, logger: logger), taken, accessLog: accessLog, context: context)
             }
         }
     }
 
-    private func write(_ answer: APIAnswer, _ taken: Taken, logger: Logger, context: ChannelHandlerContext) {
+    private func write(_ answer: APIAnswer, _ taken: Taken, accessLog: Logger, context: ChannelHandlerContext) {
         var head = HTTPResponse(status: answer.status, headerFields: answer.headerFields)
         head.headerFields[.date] = date.now
         head.headerFields[.server] = serverName
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        RequestLog.record(logger, method: .get, path: taken.path, status: answer.status, since: taken.start)
+        RequestLog.record(accessLog, method: .get, path: taken.path, status: answer.status, since: taken.start)
         answered?()
     }
 }

@@ -10,6 +10,9 @@ import NIOCore
 struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
 
+    /// Where the line goes (`ServerSettings.accessLog`).
+    let accessLog: Logger
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         let response: Response
@@ -22,7 +25,9 @@ struct RequestLogMiddleware: RouterMiddleware {
             context.logger.error("request failed", metadata: ["error": "\(error)"])
             response = APIResponse.object(["errorMessage": "Internal error"], status: .internalServerError).response
         }
-        RequestLog.record(context.logger, method: request.method, path: request.uri.path, status: response.status, since: start)
+        var log = accessLog
+        log[metadataKey: "hb.request.id"] = context.logger[metadataKey: "hb.request.id"]
+        RequestLog.record(log, method: request.method, path: request.uri.path, status: response.status, since: start)
         return response
     }
 }

@@ -1,4 +1,5 @@
 import EPFLocation
+import Logging
 import NIOCore
 
 /// How `epf-server` serves a catalog: where it listens, how many readers
@@ -34,6 +35,10 @@ package struct ServerSettings: Sendable {
     /// Called after each answer written on an event loop (the tests count
     /// them, to know which path answered); nil in the server.
     package var eventLoopAnswered: (@Sendable () -> Void)?
+    /// The access log: one line per request, from either path
+    /// (`RequestLog`); its destination is the logging system's handler for
+    /// `AccessLog.label` (`--access-log`).
+    package var accessLog = Logger(label: AccessLog.label)
 
     package init(
         location: CatalogLocation, tablePrefix: String? = nil, host: String = "127.0.0.1", port: Int = 8080,

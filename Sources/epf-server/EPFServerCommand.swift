@@ -50,21 +50,54 @@ struct EPFServerCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds a connection may stay idle before it is closed.")
     var idleTimeout: Int = 30
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How much is logged: trace, debug, info, notice, warning, error or critical (default: $LOG_LEVEL, else info).",
+            valueName: "level"))
+    var logLevel: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Where the access log (a line per request, at info) goes: stderr (with the other messages), off, or a file, appended to.",
+            valueName: "stderr|off|path"))
+    var accessLog: String = "stderr"
+
+    /// `--log-level`, else `$LOG_LEVEL`, else info.
+    var level: Logger.Level {
+        (logLevel ?? ProcessInfo.processInfo.environment["LOG_LEVEL"]).flatMap(Logger.Level.init(rawValue:)) ?? .info
+    }
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         if let readers, !(1...256).contains(readers) { throw ValidationError("--readers must be between 1 and 256.") }
         guard maxInFlight >= 1 else { throw ValidationError("--max-in-flight must be 1 or more.") }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more.") }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be 1 or more.") }
+        if let logLevel, Logger.Level(rawValue: logLevel) == nil {
+            throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), not '\(logLevel)'.")
+        }
+        if accessLog.isEmpty { throw ValidationError("--access-log must be stderr, off or a file's path.") }
         if let tablePrefix, !CatalogTableNames.isValid(prefix: tablePrefix) {
             throw ValidationError("--table-prefix may hold only letters, digits and '_'.")
         }
     }
 
     func run() async throws {
+        let level = self.level
+        let destination = AccessLog(accessLog)
+        let accessHandler: any LogHandler
+        do {
+            accessHandler = try destination.handler(label: AccessLog.label, level: level)
+        } catch {
+            FileHandle.standardError.write(Data("epf-server: cannot write the access log \(accessLog): \(error.localizedDescription)\n".utf8))
+            throw ExitCode(1)
+        }
         LoggingSystem.bootstrap { label in
+            if label == AccessLog.label { return accessHandler }
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+            handler.logLevel = level
             return handler
         }
         let logger = Logger(label: "epf-server")

@@ -228,6 +228,43 @@ struct ServerProcessTests {
         #expect(missing.stderr.components(separatedBy: none).count == 2, "\(missing.stderr)")
     }
 
+    /// The access log (a line per request) can be turned off, or sent to a
+    /// file of its own, on both paths (the event loop's `/lookup`, the
+    /// router's `/health`); the other messages stay on standard error.
+    @Test func theAccessLogGoesOffOrToAFile() async throws {
+        let catalog = try SampleCatalog()
+        let off = try await RunningServer(catalog, ["--access-log", "off"])
+        _ = try await URLSession.shared.data(from: URL(string: "\(off.base)/lookup?id=364709193")!)
+        _ = try await URLSession.shared.data(from: URL(string: "\(off.base)/health")!)
+        let quiet = try off.logText()
+        #expect(quiet.contains("listening on"), "\(quiet)")
+        #expect(!quiet.contains("GET /lookup 200") && !quiet.contains("GET /health 200"), "\(quiet)")
+
+        let file = catalog.folder.appendingPathComponent("access.log")
+        let logged = try await RunningServer(catalog, ["--access-log", file.path])
+        _ = try await URLSession.shared.data(from: URL(string: "\(logged.base)/lookup?id=364709193")!)
+        _ = try await URLSession.shared.data(from: URL(string: "\(logged.base)/health")!)
+        var lines = ""
+        for _ in 0..<50 where !lines.contains("GET /health 200") {
+            try await Task.sleep(for: .milliseconds(100))
+            lines = String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self)
+        }
+        #expect(lines.contains("GET /lookup 200") && lines.contains("GET /health 200"), "\(lines)")
+        #expect(lines.contains("hb.request.id="), "\(lines)")
+        #expect(!(try logged.logText()).contains("GET /lookup 200"))
+    }
+
+    /// `--log-level` takes swift-log's levels, and nothing else.
+    @Test func theLogLevelIsAnOption() throws {
+        let folder = try TemporaryFolder.create("epf-server-options")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bad = try EPFRunner.run(try Self.executable, ["--log-level", "loud"], in: folder)
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--log-level must be one of trace, debug, info, notice, warning, error, critical"), "\(bad.stderr)")
+        let help = try EPFRunner.run(try Self.executable, ["--help"], in: folder)
+        #expect(help.stdout.contains("--log-level") && help.stdout.contains("--access-log"), "\(help.stdout)")
+    }
+
     /// A port another program listens on: exit 1, with the address and
     /// what to do (NIO's own words were "bind(descriptor:ptr:bytes:):
     /// Address already in use) (errno: 98)").
