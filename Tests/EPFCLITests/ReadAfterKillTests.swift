@@ -66,6 +66,32 @@ struct ReadAfterKillTests {
     }
 
     /// A generated day imported into `catalogs/c.sqlite`.
+    /// A first import killed while it loaded `application`: the readers
+    /// say an import was interrupted and that running it again resumes, not
+    /// "import the itunes feed first"; and the rerun does resume.
+    @Test("After a first import killed mid-load, readers say it was interrupted and resumes")
+    func firstImportKilledMidLoad() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let feed = cli.path("itunes20261201")
+        #expect(try cli.run(["generate", "--out", feed, "--rows", "1500", "--storefronts", "0"]).status == 0)
+        let catalog = cli.path("first.sqlite")
+        var hooks = CrashResumeTests.hooks
+        hooks["EPF_TEST_FAULT"] = "checkpoint:1"
+        let killed = try cli.run(["import", "--db", catalog, feed], environment: hooks)
+        #expect(killed.status != 0)
+        for command in [["lookup", "300000000"], ["search", "chess"]] {
+            let result = try cli.run(command + ["--db", catalog])
+            #expect(result.status == 1, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("an import into \(catalog) was interrupted before its application table was applied"), "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("Run the same epf import again: it resumes where it stopped"), "\(command): \(result.stderr)")
+            #expect(!result.stderr.contains("Import the itunes feed first"), "\(command): \(result.stderr)")
+        }
+        let again = try cli.run(["import", "--db", catalog, feed])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try cli.run(["lookup", "300000000", "--db", catalog]).status == 0)
+    }
+
     static func importedCatalog() throws -> (cli: CLIRunner, catalog: String, feed: String) {
         let cli = try CLIRunner()
         let feed = cli.path("itunes20261201")

@@ -73,7 +73,7 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
         } catch {
             throw CatalogError(.failed, detail: "\(action): \(error)", hint: "")
         }
-        guard tables.contains(names("application")) else { throw names.noApplicationTable(in: catalog) }
+        guard tables.contains(names("application")) else { throw names.noApplicationTable(in: catalog, tables: tables) }
         let (applicationColumns, detailColumns, artistHasViewURL) = try source.attempt(action) { () throws(Source.Failure) in
             let present = Set(try source.columnNames(of: names("application")))
             let detail = tables.contains(names("application_detail")) ? DetailColumns.wanted(in: try source.columnNames(of: names("application_detail"))) : []

@@ -70,8 +70,16 @@ package struct CatalogTableNames: Sendable, Equatable {
     }
 
     /// The error of a catalog with no application table under these names.
-    package func noApplicationTable(in catalog: String) -> CatalogError {
-        CatalogError(
+    package func noApplicationTable(in catalog: String, tables: Set<String> = []) -> CatalogError {
+        // A first import that stopped while loading the table leaves its
+        // staging table, from which the same import resumes.
+        if tables.contains(CatalogTables.staging(for: self("application"))) {
+            return CatalogError(
+                .notFound,
+                detail: "an import into \(catalog) was interrupted before its \(self("application")) table was applied",
+                hint: "Run the same epf import again: it resumes where it stopped")
+        }
+        return CatalogError(
             .notFound,
             detail: "the catalog \(catalog) has no \(self("application")) table",
             hint: prefix.isEmpty
