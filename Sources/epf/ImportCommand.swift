@@ -28,7 +28,9 @@ struct ImportCommand: ParsableCommand {
             again; --restart starts them over. One import runs at a time per catalog.
 
             A summary per file goes to standard error; with --format json or csv it goes to \
-            standard output instead. Exit status 1 when any file failed.
+            standard output instead. Exit status 1 when any file failed, and with \
+            --require-feeds when the paths hold no feed at all (a nightly job with a wrong \
+            path); 0 when every file found was applied, now or before.
             """
     )
 
@@ -51,6 +53,8 @@ struct ImportCommand: ParsableCommand {
     var exclude: [String] = []
 
     @OptionGroup var load: LoadOptions
+
+    @OptionGroup var feeds: RequireFeedsOption
 
     @OptionGroup var separators: SeparatorOptions
 
@@ -121,7 +125,9 @@ struct ImportCommand: ParsableCommand {
 
         // Nothing found to import: say so and create nothing (no catalog, no lock file).
         if plan.fileCount == 0 {
-            Console.message("epf import: nothing to import: no table files or archives in \(paths.joined(separator: ", "))")
+            let found = "no table files or archives in \(paths.joined(separator: ", "))"
+            try feeds.noFeedFound("epf import: \(found)")
+            Console.message("epf import: nothing to import: \(found)")
             return
         }
 

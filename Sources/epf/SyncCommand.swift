@@ -23,7 +23,8 @@ struct SyncCommand: ParsableCommand {
             imported.
 
             Exit status 0 when everything was downloaded and applied (or there was nothing \
-            to do), 1 when something could not be downloaded or imported, 64 for usage errors.
+            to do), 1 when something could not be downloaded or imported (or, with \
+            --require-feeds, when the server lists no feed at all), 64 for usage errors.
             """
     )
 
@@ -32,6 +33,8 @@ struct SyncCommand: ParsableCommand {
     @OptionGroup var catalog: CatalogOption
 
     @OptionGroup var load: LoadOptions
+
+    @OptionGroup var feeds: RequireFeedsOption
 
     @Option(name: .long, help: "Where the import summary goes: table (standard error), json or csv (standard output).")
     var format: OutputFormat = .table
@@ -44,6 +47,7 @@ struct SyncCommand: ParsableCommand {
         let imports = SyncImports(run, options: options, tablePrefix: load.tablePrefix, files: session.plan.files)
         var failed: [RemoteFile] = []
         if session.plan.files.isEmpty {
+            try feeds.noFeedFound("epf sync: the server lists no feed at \(session.server.base.absoluteString)")
             Console.message("epf sync: nothing to fetch from \(session.server.base.absoluteString)")
         } else {
             try session.checkSpace(catalog: catalog.location.spaceCheckedPath)

@@ -136,4 +136,24 @@ struct NightlyEdgeTests {
         #expect(result.stderr.contains("nothing to import"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: cli.folder.path) == ["empty"])
     }
+
+    /// `--require-feeds`: a path with no feed at all fails the nightly job
+    /// (exit 1, saying so), while feeds all applied already stay a success.
+    @Test("--require-feeds: no feed at all exits 1; feeds already applied exit 0")
+    func requireFeeds() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let empty = cli.path("empty")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let db = cli.path("c.sqlite")
+        let none = try cli.run(["import", "--db", db, "--require-feeds", empty])
+        #expect(none.status == 1, "\(none.stderr)")
+        #expect(none.stderr.contains("epf import: no table files or archives in \(empty) (--require-feeds: exit 1)"), "\(none.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: db))
+        let first = try cli.run(["import", "--db", db, "--require-feeds", SampleFeeds.path("itunes20261101")])
+        #expect(first.status == 0, "\(first.stderr)")
+        let again = try cli.run(["import", "--db", db, "--require-feeds", SampleFeeds.path("itunes20261101")])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("nothing to import"), "\(again.stderr)")
+    }
 }

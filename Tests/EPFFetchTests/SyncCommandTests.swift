@@ -41,6 +41,24 @@ struct SyncCommandTests {
         #expect(try setup.catalog("synced.sqlite") == synced)
     }
 
+    /// `--require-feeds`: a server folder that lists no feed fails the
+    /// nightly job (exit 1, saying so); without the option it is "nothing
+    /// to fetch", exit 0.
+    @Test func requireFeedsFailsOnAServerThatListsNoFeed() throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        try FileManager.default.createDirectory(
+            at: setup.server.www.appendingPathComponent("empty/current"), withIntermediateDirectories: true)
+        let lenient = try sync(setup, "empty")
+        #expect(lenient.status == 0, "\(lenient.stderr)")
+        #expect(lenient.stderr.contains("epf sync: nothing to fetch"), "\(lenient.stderr)")
+        let strict = try sync(setup, "empty", ["--require-feeds"])
+        #expect(strict.status == 1, "\(strict.stderr)")
+        #expect(strict.stderr.contains("epf sync: the server lists no feed at \(setup.server.url("empty")) (--require-feeds: exit 1)"), "\(strict.stderr)")
+        let full = try sync(setup, "v5", ["--require-feeds"])
+        #expect(full.status == 0, "\(full.stderr)")
+    }
+
     /// A listed file that is not there: its feed is not imported (never
     /// half), the message says why, exit 1; no catalog table has its rows.
     @Test func aFeedThatDidNotDownloadWholeIsNotImported() throws {
