@@ -14,17 +14,23 @@ struct TabularOutput {
         }
     }
 
+    /// Columns padded to their widest cell in terminal columns
+    /// (`DisplayWidth`: CJK and emoji take two), numbers right-aligned, two
+    /// spaces between columns; only the line's trailing spaces are cut (a
+    /// number column first keeps its padding).
     private func table() -> String {
         let cells = rows.map { $0.map { ($0.textValue ?? "").replacingOccurrences(of: "\n", with: "⏎") } }
-        var widths = columns.map(\.count)
+        var widths = columns.map(DisplayWidth.of)
         for row in cells {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], DisplayWidth.of(cell)) }
         }
         func line(_ values: [String], numeric: [Bool]) -> String {
-            zip(values.indices, values).map { index, value in
-                let padding = String(repeating: " ", count: max(0, widths[index] - value.count))
+            var text = zip(values.indices, values).map { index, value in
+                let padding = String(repeating: " ", count: max(0, widths[index] - DisplayWidth.of(value)))
                 return numeric[index] ? padding + value : value + padding
-            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+            }.joined(separator: "  ")
+            while text.last == " " { text.removeLast() }
+            return text
         }
         let numeric = columns.indices.map { index in
             !rows.isEmpty && rows.allSatisfy { row in

@@ -32,6 +32,30 @@ struct SearchCommandTests {
         #expect(Set(nextIDs).isDisjoint(with: apps.compactMap { $0["trackId"] as? Int }))
     }
 
+    /// `--format table` lines up columns as a terminal shows them: a number
+    /// column first keeps its padding, and a CJK character takes two
+    /// columns, so the column after a Japanese or Chinese title starts where
+    /// its header does.
+    @Test func tablesLineUpInTerminalColumns() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = try cli.importedCatalog()
+        let sql = try cli.run(["sql", "--db", db, "--format", "table", "SELECT application_id AS id, title FROM application WHERE application_id IN (364709193, 412039587) ORDER BY 1"])
+        #expect(sql.status == 0, "\(sql.stderr)")
+        #expect(sql.stdout.hasPrefix("       id  title\n"), "\(sql.stdout)")
+        let search = try cli.run(["search", "--db", db, "象棋", "--format", "table"])
+        #expect(search.status == 0, "\(search.stderr)")
+        let lines = search.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count >= 2, "\(search.stdout)")
+        /// Terminal columns: the CJK ideographs of the samples take two.
+        func columns(_ text: Substring) -> Int { text.reduce(0) { $0 + (($1.unicodeScalars.first.map { (0x3000...0x9FFF).contains($0.value) } ?? false) ? 2 : 1) } }
+        func start(of column: String, in line: String) -> Int? { line.range(of: column).map { columns(line[..<$0.lowerBound]) } }
+        let header = try #require(start(of: "artistName", in: lines[0]))
+        for line in lines.dropFirst() where line.contains("Dragon Well") {
+            #expect(start(of: "Dragon Well", in: line) == header, "\(search.stdout)")
+        }
+    }
+
     /// One rule for the command line and the API: a page of none is a
     /// usage error (the server answers limit=0 with 400), for history too.
     @Test func aLimitOfZeroIsRefused() throws {
@@ -75,7 +99,8 @@ struct SearchCommandTests {
 
         let table = try cli.run(["search", "--db", db, "ECHECS", "--format", "table"])
         #expect(table.status == 0)
-        #expect(table.stdout.hasPrefix("trackId"))
+        // trackId is a number column: right-aligned, its header too.
+        #expect(table.stdout.hasPrefix("  trackId  "), "\(table.stdout)")
         #expect(table.stdout.contains("Échecs Café"))
     }
 
