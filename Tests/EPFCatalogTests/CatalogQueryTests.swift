@@ -262,7 +262,7 @@ struct CatalogQueryTests {
         #expect(try catalog.search(term: "chess", limit: 2).results.map(\.trackId) == Array(all[0..<2]))
         #expect(try catalog.search(term: "chess", limit: 2, offset: 2).results.map(\.trackId) == Array(all[2..<4]))
         #expect(try catalog.search(term: "chess", limit: 10, offset: 4).results.map(\.trackId) == [all[4]])
-        // A page of none is refused, as the API refuses limit=0 (issue 29).
+        // A page of none is refused, as the API refuses limit=0.
         #expect(try #require(throws: CatalogError.self) { try catalog.search(term: "chess", limit: 0) }.kind == .usage)
         #expect(throws: CatalogError.self) { try catalog.search(term: "chess", limit: -1) }
         #expect(try catalog.searchCount(term: "chess", in: try catalog.storefront(for: nil), entity: nil) == 5)

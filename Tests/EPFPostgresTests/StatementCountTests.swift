@@ -8,7 +8,7 @@ import Foundation
 import Testing
 
 /// A request costs a fixed number of statements, whatever its number of IDs
-/// or results (issue 28): counted by the database itself, every statement
+/// or results: counted by the database itself, every statement
 /// it ran (transaction control included), on a catalog with every table a
 /// result draws on. SQLite counts through `sqlite3_trace_v2`; PostgreSQL
 /// through `pg_stat_statements` (`scripts/pg-test-server` loads it).
