@@ -27,8 +27,11 @@ package final class ImportLock {
     /// the import that holds it.
     package init(catalogPath: String) throws(CatalogError) {
         path = catalogPath + ".lock"
-        madeFile = access(path, F_OK) != 0
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // O_EXCL says whether this lock made the file, with no window
+        // between asking and making it.
+        var descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        madeFile = descriptor >= 0
+        if descriptor < 0 && errno == EEXIST { descriptor = open(path, O_RDWR | O_CLOEXEC) }
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
             throw CatalogError(

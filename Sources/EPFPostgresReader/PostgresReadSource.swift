@@ -194,4 +194,3 @@ package final class PostgresReadSource: CatalogAdminSource {
     }
 }
 
-extension PostgresConnection: SQLReadConnection {}

@@ -71,9 +71,6 @@ package final class SQLiteReadSource: CatalogAdminSource {
         return (UInt64(status.st_dev), UInt64(status.st_ino))
     }
 
-    /// The read-only connection (`database`).
-    package var connection: SQLiteDatabase { database }
-
     package func parameter(_ number: Int) -> String { "?\(number)" }
 
     /// SQLite's default collation (BINARY) is bytewise.
@@ -182,4 +179,3 @@ package final class SQLiteReadSource: CatalogAdminSource {
     }
 }
 
-extension SQLiteDatabase: SQLReadConnection {}

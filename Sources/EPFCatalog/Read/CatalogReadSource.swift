@@ -10,10 +10,8 @@
 /// Not thread-safe: one connection, used from one thread at a time.
 @usableFromInline
 package protocol CatalogReadSource: AnyObject {
-    /// The connection queries run on.
-    associatedtype Connection: SQLReadConnection
     /// The backend's own error (`SQLiteError`, `PostgresError`).
-    typealias Failure = Connection.Failure
+    associatedtype Failure: CatalogErrorConvertible
     /// A row of a result, as `forEachRow` hands it over.
     associatedtype Row: ReadRow
 
@@ -23,9 +21,6 @@ package protocol CatalogReadSource: AnyObject {
     /// SQLite file was removed or replaced since (its connection would go
     /// on reading the old file). PostgreSQL: true (a query finds out).
     var isStillThere: Bool { get }
-    /// The connection: transactions (a snapshot per question) and
-    /// statements that return no rows.
-    var connection: Connection { get }
 
     // MARK: SQL spelling
 
