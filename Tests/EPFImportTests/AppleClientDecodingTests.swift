@@ -44,6 +44,28 @@ struct AppleClientDecodingTests {
         }
     }
 
+    /// The first FULL day alone (before the INCREMENTAL day fills them)
+    /// has an application whose icon URLs and download size are empty:
+    /// it decodes too, with `""` for them, and every other application
+    /// has its icon at 60 px, made from the URLs EPF holds.
+    @Test func aFullDayWithEmptyFieldsDecodesWithAClientsModel() throws {
+        try withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("catalog.sqlite").path
+            let reports = try runImport([SampleFeeds.url("itunes20261101").path, SampleFeeds.url("pricing20261101").path], catalog: path)
+            #expect(reports.allSatisfy { $0.status == .applied })
+            let catalog = try Catalog(path: path)
+            let ids = try #require(catalog.database).rows("SELECT application_id FROM application ORDER BY application_id")
+                .compactMap(\.first?.integerValue)
+            let response = try JSONDecoder().decode(AppleLookupResponse.self, from: Data(try catalog.lookup(ids: ids).jsonBytes()))
+            #expect(response.resultCount == ids.count && response.resultCount > 20)
+            let empty = try #require(response.results.first { $0.trackId == 586_004_127 })
+            #expect(empty.artworkUrl60 == "" && empty.artworkUrl100 == "" && empty.artworkUrl512 == "" && empty.fileSizeBytes == "")
+            for result in response.results where result.trackId != 586_004_127 {
+                #expect(result.artworkUrl60.hasSuffix("/\(result.trackId)/AppIcon-60x60bb.png"), "\(result.trackId)")
+            }
+        }
+    }
+
     /// The shape of a JP lookup, as Apple's JP responses write it.
     @Test func aJapaneseLookupIsWrittenAsApplesJapaneseLookups() throws {
         try Self.withSampleCatalog { catalog in

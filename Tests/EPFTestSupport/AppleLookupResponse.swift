@@ -6,7 +6,8 @@
 /// `PlayCover/Model/ITunesResponse.swift` (`struct ITunesResult`, every
 /// key non-optional, `price: Float`, `genreIds: [String]`,
 /// `primaryGenreId: Int`, `fileSizeBytes: String`), grouped by type. Here the keys Apple
-/// always sends for an app and that EPF holds are non-optional, as there;
+/// always sends for an app and that EPF holds or that are derived from it
+/// (`artworkUrl60`) are non-optional, as there;
 /// the keys EPF does not hold (docs/query.md, "not in EPF") are optional,
 /// since we never send them, and so are those Apple itself leaves out of
 /// some apps (`releaseNotes`, `sellerUrl`: absent from the 2022 US lookup
@@ -19,7 +20,7 @@ public struct AppleLookupResponse: Decodable, Sendable {
 public struct AppleLookupResult: Decodable, Sendable {
     // Always sent by Apple, held by EPF: non-optional.
     public var wrapperType, kind, trackName, trackCensoredName, trackViewUrl, artistName, artistViewUrl, sellerName: String
-    public var artworkUrl100, artworkUrl512, currency, formattedPrice, version, releaseDate, description: String
+    public var artworkUrl60, artworkUrl100, artworkUrl512, currency, formattedPrice, version, releaseDate, description: String
     public var primaryGenreName, contentAdvisoryRating, trackContentRating, fileSizeBytes: String
     public var trackId, artistId, primaryGenreId: Int
     public var screenshotUrls, ipadScreenshotUrls, supportedDevices, languageCodesISO2A, genres, genreIds: [String]
@@ -27,7 +28,7 @@ public struct AppleLookupResult: Decodable, Sendable {
     // Sent by Apple for some apps only.
     public var releaseNotes, sellerUrl: String?
     // Not in EPF: never sent by epf.
-    public var artworkUrl60, bundleId, minimumOsVersion, currentVersionReleaseDate: String?
+    public var bundleId, minimumOsVersion, currentVersionReleaseDate: String?
     public var features, advisories, appletvScreenshotUrls: [String]?
     public var isGameCenterEnabled, isVppDeviceBasedLicensingEnabled: Bool?
     public var averageUserRating: Float?

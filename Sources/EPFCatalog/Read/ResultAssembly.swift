@@ -41,13 +41,15 @@ package enum ResultAssembly {
         case "artist_name": result.artistName = text
         case "seller_name": result.sellerName = text
         case "view_url": result.trackViewUrl = text
-        case "artwork_url_small": result.artworkUrl100 = text
-        case "artwork_url_large": result.artworkUrl512 = text
+        // Empty is kept as "" (not left out): these are keys Apple always
+        // sends, and `finish` derives the icon sizes from them.
+        case "artwork_url_small": result.artworkUrl100 = text ?? ""
+        case "artwork_url_large": result.artworkUrl512 = text ?? ""
         case "version": result.version = text
         case "itunes_release_date": result.releaseDate = text.map(appleDate)
         case "description": result.description = text
         case "recommended_age": result.contentAdvisoryRating = text
-        case "download_size": result.fileSizeBytes = text
+        case "download_size": result.fileSizeBytes = text ?? ""
         default: break
         }
     }
@@ -113,15 +115,20 @@ package enum ResultAssembly {
             price, currencyCode: currency ?? "USD", free: PriceFormat.freeWord(countryCode: storefront.countryCode))
     }
 
-    /// What a result repeats or writes for its storefront, once its rows
-    /// are read: `trackCensoredName` (the name, in the language chosen),
-    /// `trackContentRating` (the age rating), and the App Store links of
-    /// the application and its developer in `storefront`
+    /// What a result repeats, derives or writes for its storefront, once
+    /// its rows are read: `trackCensoredName` (the name, in the language
+    /// chosen), `trackContentRating` (the age rating), the icons at 60,
+    /// 100 and 512 px from whichever EPF holds (`ArtworkURL`), and the App
+    /// Store links of the application and its developer in `storefront`
     /// (`ProductLink.storefrontLink`).
     @usableFromInline
     package static func finish(_ result: inout SoftwareResult, storefront: Storefront) {
         result.trackCensoredName = result.trackName
         result.trackContentRating = result.contentAdvisoryRating
+        if result.artworkUrl100 != nil || result.artworkUrl512 != nil {
+            (result.artworkUrl60, result.artworkUrl100, result.artworkUrl512) = ArtworkURL.sizes(
+                small: result.artworkUrl100, large: result.artworkUrl512)
+        }
         let country = storefront.countryCode.flatMap(CountryCode.alpha2(forAlpha3:))
         if let link = result.trackViewUrl { result.trackViewUrl = ProductLink.storefrontLink(link, country: country) }
         if let link = result.artistViewUrl { result.artistViewUrl = ProductLink.storefrontLink(link, country: country) }

@@ -42,6 +42,7 @@ extension SoftwareResult {
         if let artistViewUrl { key("artistViewUrl"); writer.string(artistViewUrl) }
         if let artworkUrl100 { key("artworkUrl100"); writer.string(artworkUrl100) }
         if let artworkUrl512 { key("artworkUrl512"); writer.string(artworkUrl512) }
+        if let artworkUrl60 { key("artworkUrl60"); writer.string(artworkUrl60) }
         if let contentAdvisoryRating { key("contentAdvisoryRating"); writer.string(contentAdvisoryRating) }
         if let currency { key("currency"); writer.string(currency) }
         if let description { key("description"); writer.string(description) }

@@ -36,6 +36,8 @@ public struct SearchResponse: Codable, Sendable, Equatable {
 ///
 /// Fields whose catalog table is absent (no pricing feed imported, no
 /// genres, no artists) are nil and left out of the JSON, never an error.
+/// The icon URLs and `fileSizeBytes`, which Apple always sends, are `""`
+/// when EPF's fields are empty and nothing derives them.
 /// Names are Apple's; `genreIds` and `fileSizeBytes` are strings, as Apple
 /// sends them. The lists Apple always sends (`screenshotUrls`,
 /// `ipadScreenshotUrls`, `languageCodesISO2A`, `supportedDevices`) are
@@ -65,9 +67,13 @@ public struct SoftwareResult: Codable, Sendable, Equatable {
     /// The title again: Apple's `trackCensoredName` of an application is
     /// its name (EPF has no censored title).
     public var trackCensoredName: String?
-    /// The small (100 px) icon.
+    /// The 60 px icon, derived from the URLs EPF holds (`ArtworkURL`).
+    public var artworkUrl60: String?
+    /// The 100 px icon (`artwork_url_small`, else derived from
+    /// `artwork_url_large`); `""` when EPF holds no icon URL.
     public var artworkUrl100: String?
-    /// The large (512 px) icon.
+    /// The 512 px icon (`artwork_url_large`, else derived from
+    /// `artwork_url_small`); `""` when EPF holds no icon URL.
     public var artworkUrl512: String?
     /// The price in the storefront asked for, in its currency; written
     /// with two decimals as Apple writes it (`0.00`, `2.99`, `120.00`).
@@ -94,7 +100,8 @@ public struct SoftwareResult: Codable, Sendable, Equatable {
     public var contentAdvisoryRating: String?
     /// The age rating again: Apple sends `recommended_age` under both keys.
     public var trackContentRating: String?
-    /// The download size in bytes, as a string.
+    /// The download size in bytes, as a string; `""` when EPF's field is
+    /// empty (Apple always sends the key).
     public var fileSizeBytes: String?
     /// What is new in this version (`application_detail.release_notes` in
     /// the language asked for).
