@@ -97,7 +97,7 @@ public final class Importer {
             if let feed = unit.feed?.feed, let failed = failedFeeds[feed] {
                 let blocked = blockedReports(unit, because: failed)
                 for report in blocked { events(.fileFinished(report)) }
-                let now = Timestamp.now()
+                let now = Timestamp.nowToTheMillisecond()
                 recordInJournal(blocked.map { journalEntry($0, started: now, status: .blocked, message: $0.error) })
                 events(.unitFinished(path: unit.path, reports: blocked))
                 reports += blocked
@@ -138,7 +138,7 @@ public final class Importer {
 
         /// Loads one file into staging; a failure is recorded as that file's.
         func stage(_ file: PlannedFile, open: () throws -> OpenedFile) {
-            let started = Timestamp.now()
+            let started = Timestamp.nowToTheMillisecond()
             let clock = ContinuousClock.now
             var report = FileReport(
                 path: file.path, table: file.table, feed: unit.feed?.feed, feedDate: unit.feed?.isoDate, mode: nil, exportDate: nil,
@@ -198,7 +198,7 @@ public final class Importer {
                     counts: LoadCounts(), outcome: nil, error: describe(error, file: archive.path), warnings: [],
                     originSize: archive.size, originMD5: archive.expectedMD5, originModified: archive.modified)
                 reports.append(report)
-                journalFailure(report, started: Timestamp.now())
+                journalFailure(report, started: Timestamp.nowToTheMillisecond())
                 events(.fileFinished(report))
             }
         } else if options.parallelTables > 1 && unit.files.count > 1 {
@@ -505,7 +505,7 @@ public final class Importer {
         return JournalEntry(
             feed: report.feed, feedDate: report.feedDate, table: report.table, exportDate: report.exportDate, mode: report.mode,
             rows: report.rows, repairedRows: report.repaired, skippedRows: report.skipped, sourcePath: report.path,
-            sourceSize: report.size, startedAt: started, finishedAt: Timestamp.now(), status: status,
+            sourceSize: report.size, startedAt: started, finishedAt: Timestamp.nowToTheMillisecond(), status: status,
             message: message ?? (report.warnings.isEmpty ? nil : report.warnings.joined(separator: "; ")),
             details: details.map { String(decoding: $0, as: UTF8.self) }, originSize: report.originSize,
             originMD5: report.originMD5, originHash: report.originHash, originModified: report.originModified)

@@ -186,7 +186,7 @@ package final class PostgresReadSource: CatalogAdminSource {
     }
 
     package func secondsBetween(_ start: String, _ end: String) -> String {
-        "round(extract(epoch FROM \(end)::timestamptz - \(start)::timestamptz))::bigint"
+        "round(extract(epoch FROM \(end)::timestamptz - \(start)::timestamptz), 3)::float8"
     }
 
     package func readOnlyQuery(_ sql: String) throws(ReadOnlyQueryError) -> (columns: [String], rows: [[SQLValue]]) {

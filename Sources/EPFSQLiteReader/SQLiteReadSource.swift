@@ -163,7 +163,7 @@ package final class SQLiteReadSource: CatalogAdminSource {
     }
 
     package func secondsBetween(_ start: String, _ end: String) -> String {
-        "CAST(round((julianday(\(end)) - julianday(\(start))) * 86400) AS INTEGER)"
+        "round((julianday(\(end)) - julianday(\(start))) * 86400, 3)"
     }
 
     package func readOnlyQuery(_ sql: String) throws(ReadOnlyQueryError) -> (columns: [String], rows: [[SQLValue]]) {

@@ -37,6 +37,10 @@ struct HistoryCommand: ParsableCommand {
         "skipped_rows", "seconds", "source_path", "message",
     ]
 
+    /// Seconds with two decimals and start times to the second in a table
+    /// and CSV; JSON has them as stored (to the millisecond).
+    static let forms: [String: ColumnForm] = ["seconds": .seconds, "started_at": .timestampToTheSecond]
+
     func validate() throws {
         guard limit >= 1 else { throw ValidationError("--limit must be 1 or more.") }
     }
@@ -56,6 +60,6 @@ struct HistoryCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if rows.isEmpty { Console.message("epf history: no journal rows match") }
-        Console.out(TabularOutput(columns: Self.columns, rows: rows).render(format))
+        Console.out(TabularOutput(columns: Self.columns, rows: rows, forms: Self.forms).render(format))
     }
 }

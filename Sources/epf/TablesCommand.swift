@@ -37,7 +37,8 @@ struct TablesCommand: ParsableCommand {
                     table.lastImport.map { .text($0) } ?? .null, table.exportDate.map { .integer($0) } ?? .null,
                     table.source.map { .text($0) } ?? .null, table.storefronts.map { .text($0) } ?? .null,
                 ]
-            })
+            },
+            forms: ["export_date": .epochMilliseconds])
         Console.out(output.render(format))
     }
 }

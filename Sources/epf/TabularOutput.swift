@@ -1,10 +1,48 @@
 import EPFCatalog
 import Foundation
 
+/// How a column is written for people (`--format table` and `csv`); JSON
+/// keeps the values as they are, numbers as numbers.
+enum ColumnForm {
+    /// Seconds with two decimals (`0.04`).
+    case seconds
+    /// Epoch milliseconds (EPF's `export_date`) as a date:
+    /// `2026-11-01T00:00:00Z`.
+    case epochMilliseconds
+    /// A stored ISO 8601 timestamp to the second.
+    case timestampToTheSecond
+
+    func text(_ value: SQLValue) -> String? {
+        switch (self, value) {
+        case (.seconds, .real(let number)) where number.isFinite: return String(format: "%.2f", number)
+        case (.seconds, .integer(let number)): return String(format: "%.2f", Double(number))
+        case (.epochMilliseconds, .integer(let milliseconds)): return Timestamp.string(fromEpochMilliseconds: milliseconds)
+        case (.timestampToTheSecond, .text(let text)): return Timestamp.toTheSecond(text)
+        default: return value.textValue
+        }
+    }
+
+    /// Whether the column lines up on the right, as numbers do.
+    var isNumeric: Bool { self == .seconds }
+}
+
 /// Rows with named columns, printed as an aligned table, CSV or JSON.
 struct TabularOutput {
     var columns: [String]
     var rows: [[SQLValue]]
+    /// How some columns are written in a table and in CSV, by name.
+    var forms: [String: ColumnForm] = [:]
+
+    init(columns: [String], rows: [[SQLValue]], forms: [String: ColumnForm] = [:]) {
+        self.columns = columns
+        self.rows = rows
+        self.forms = forms
+    }
+
+    /// The cells of a row as a table or CSV writes them.
+    private func texts(_ row: [SQLValue]) -> [String] {
+        zip(columns, row).map { column, value in (forms[column].map { $0.text(value) } ?? value.textValue) ?? "" }
+    }
 
     func render(_ format: OutputFormat) -> String {
         switch format {
@@ -19,7 +57,7 @@ struct TabularOutput {
     /// spaces between columns; only the line's trailing spaces are cut (a
     /// number column first keeps its padding).
     private func table() -> String {
-        let cells = rows.map { $0.map { ($0.textValue ?? "").replacingOccurrences(of: "\n", with: "⏎") } }
+        let cells = rows.map { texts($0).map { $0.replacingOccurrences(of: "\n", with: "⏎") } }
         var widths = columns.map(DisplayWidth.of)
         for row in cells {
             for (index, cell) in row.enumerated() { widths[index] = max(widths[index], DisplayWidth.of(cell)) }
@@ -33,7 +71,8 @@ struct TabularOutput {
             return text
         }
         let numeric = columns.indices.map { index in
-            !rows.isEmpty && rows.allSatisfy { row in
+            if let form = forms[columns[index]] { return form.isNumeric }
+            return !rows.isEmpty && rows.allSatisfy { row in
                 switch row[index] {
                 case .integer, .real, .null: return true
                 case .text: return false
@@ -52,7 +91,7 @@ struct TabularOutput {
         }
         var text = columns.map(field).joined(separator: ",") + "\n"
         for row in rows {
-            text += row.map { field($0.textValue ?? "") }.joined(separator: ",") + "\n"
+            text += texts(row).map(field).joined(separator: ",") + "\n"
         }
         return text
     }

@@ -32,7 +32,10 @@ struct HistoryAndSQLCommandTests {
         #expect(newest["mode"] as? String == "INCREMENTAL")
         #expect(newest["status"] as? String == "applied")
         #expect(newest["rows"] is Int)
-        #expect(newest["seconds"] is Int)
+        // To the millisecond, as stored.
+        #expect(newest["seconds"] is Double)
+        let started = try #require(newest["started_at"] as? String)
+        #expect(started.count == 24 && started.hasSuffix("Z") && Array(started)[19] == ".", "\(started)")
         #expect(newest["message"] is NSNull)
         #expect((newest["source_path"] as? String)?.contains("itunes20261102") == true)
     }
@@ -46,6 +49,28 @@ struct HistoryAndSQLCommandTests {
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 15)
         #expect(lines.first?.hasPrefix("id  started_at") == true)
+    }
+
+    /// A table and CSV show seconds with two decimals and the start to the
+    /// second; JSON has both to the millisecond (above).
+    @Test func historyShowsSecondsWithTwoDecimals() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = try cli.importedCatalog()
+        let csv = try cli.run(["history", "--db", db, "--format", "csv"])
+        let rows = csv.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(rows.count == 14)
+        for row in rows {
+            let seconds = String(row[10])
+            #expect(seconds.wholeMatch(of: /[0-9]+\.[0-9]{2}/) != nil, "\(seconds)")
+            #expect(row[1].wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z/) != nil, "\(row[1])")
+        }
+        let table = try cli.run(["history", "--db", db, "--limit", "1"]).stdout.split(separator: "\n")
+        let header = try #require(table.first)
+        let end = header.distance(from: header.startIndex, to: try #require(header.range(of: "seconds")).upperBound)
+        // Right-aligned under its header, as numbers are: `0.01` ends where `seconds` does.
+        let cell = table[1].prefix(end).split(separator: " ").last.map(String.init) ?? ""
+        #expect(cell.wholeMatch(of: /[0-9]+\.[0-9]{2}/) != nil, "\(table)")
     }
 
     @Test func historyFiltersByTableFeedStatusAndLimit() throws {

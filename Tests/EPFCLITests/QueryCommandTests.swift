@@ -21,6 +21,25 @@ struct QueryCommandTests {
         #expect(!tables.contains { ($0["table"] as? String)?.hasPrefix("epf_") == true })
     }
 
+    /// A table and CSV show `export_date` as a date (JSON keeps EPF's epoch
+    /// milliseconds, above).
+    @Test func tablesShowsTheExportDateAsADate() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = try cli.importedCatalog()
+        let csv = try cli.run(["tables", "--db", db, "--format", "csv"])
+        #expect(csv.status == 0)
+        let application = try #require(csv.stdout.split(separator: "\n").first { $0.hasPrefix("application,") })
+        #expect(application.contains(",2026-11-02T00:00:00Z,"), "\(application)")
+        let table = try cli.run(["tables", "--db", db])
+        let lines = table.stdout.split(separator: "\n")
+        let header = try #require(lines.first)
+        let column = header.distance(from: header.startIndex, to: try #require(header.range(of: "export_date")).lowerBound)
+        let row = try #require(lines.first { $0.hasPrefix("application ") })
+        #expect(row.dropFirst(column).hasPrefix("2026-11-02T00:00:00Z  "), "\(row)")
+        #expect(!table.stdout.contains("1793577600000"))
+    }
+
     @Test func tablesOnAMissingCatalogExitsOne() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }

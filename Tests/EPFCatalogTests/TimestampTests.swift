@@ -2,8 +2,9 @@ import EPFCatalog
 import Foundation
 import Testing
 
-/// The journal's timestamps: ISO 8601 in UTC to the second, the same text
-/// as Foundation's formatter writes.
+/// The catalog's timestamps: ISO 8601 in UTC to the second or the
+/// millisecond, the same text as Foundation's formatter writes; EPF's
+/// export dates and stored timestamps as `epf tables` and `epf history` show them.
 @Suite("Timestamps")
 struct TimestampTests {
     @Test(arguments: [0, 951_782_400, 1_764_021_541, 1_767_225_599, 4_102_444_800.9])
@@ -12,6 +13,23 @@ struct TimestampTests {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         #expect(Timestamp.string(from: date) == formatter.string(from: date))
+    }
+
+    @Test(arguments: [0, 951_782_400.5, 1_764_021_541.042, 1_767_225_599.999, 4_102_444_800.9])
+    func toTheMillisecondWritesWhatTheISOFormatterWrites(seconds: Double) {
+        let date = Date(timeIntervalSince1970: seconds)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        #expect(Timestamp.string(from: date, milliseconds: true) == formatter.string(from: date))
+    }
+
+    @Test func exportDatesAndStoredTimestampsAsDates() {
+        #expect(Timestamp.string(fromEpochMilliseconds: 1_793_491_200_000) == "2026-11-01T00:00:00Z")
+        #expect(Timestamp.string(fromEpochMilliseconds: 1_793_491_200_007) == "2026-11-01T00:00:00.007Z")
+        #expect(Timestamp.string(fromEpochMilliseconds: -1) == "1969-12-31T23:59:59.999Z")
+        #expect(Timestamp.toTheSecond("2026-11-24T21:59:01.250Z") == "2026-11-24T21:59:01Z")
+        #expect(Timestamp.toTheSecond("2026-11-24T21:59:01Z") == "2026-11-24T21:59:01Z")
+        #expect(Timestamp.toTheSecond("yesterday") == "yesterday")
     }
 
     @Test func aKnownMoment() {

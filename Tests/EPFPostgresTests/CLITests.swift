@@ -23,6 +23,11 @@ struct CLITests {
             let tables = try EPFRunner.run(["tables", "--db", database.url, "--format", "csv"], in: folder)
             #expect(tables.status == 0, "\(tables.stderr)")
             #expect(tables.stdout.contains("application_price,175,FULL"), "\(tables.stdout)")
+            #expect(tables.stdout.contains(",2026-11-01T00:00:00Z,"), "\(tables.stdout)")
+            // Seconds to the millisecond, shown with two decimals, as on SQLite.
+            let seconds = try EPFRunner.run(["history", "--db", database.url, "--format", "csv"], in: folder).stdout
+                .split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false)[10] }
+            #expect(seconds.count == 14 && seconds.allSatisfy { $0.wholeMatch(of: /[0-9]+\.[0-9]{2}/) != nil }, "\(seconds)")
             let history = try EPFRunner.run(["history", "--db", database.url, "--format", "json", "--table", "application"], in: folder)
             #expect(history.status == 0, "\(history.stderr)")
             #expect(history.stdout.contains("\"mode\":\"INCREMENTAL\"") || history.stdout.contains("\"mode\" : \"INCREMENTAL\""), "\(history.stdout)")

@@ -5,8 +5,9 @@ package protocol CatalogAdminSource: CatalogReadSource {
     /// The catalog's tables (not views), without the database's own
     /// (SQLite's `sqlite_...`), in any order.
     func baseTables() throws(Failure) -> [String]
-    /// SQL for the whole seconds between two ISO 8601 timestamps stored
-    /// as text, `start` and `end` (column names), as an integer.
+    /// SQL for the seconds between two ISO 8601 timestamps stored as
+    /// text, `start` and `end` (column names), to the millisecond, as a
+    /// floating-point number.
     func secondsBetween(_ start: String, _ end: String) -> String
     /// Runs exactly one statement that only reads: SQLite refuses writes
     /// when it prepares, PostgreSQL runs it in a READ ONLY transaction.
