@@ -110,6 +110,9 @@ public struct FileReport: Sendable, Encodable, Equatable {
 public enum ImportEvent: Sendable {
     /// A file is about to be read.
     case fileStarted(path: String, table: String, size: Int64)
+    /// The file's load resumes one an earlier run left (a `note` says
+    /// where): the bytes its next `progress` counts were loaded then.
+    case resumed(path: String)
     /// Rows loaded so far from the current file.
     case progress(path: String, bytesRead: Int64, totalBytes: Int64?, rows: Int)
     /// Every row of the file is loaded; its key index is being built.

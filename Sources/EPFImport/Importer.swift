@@ -343,6 +343,7 @@ public final class Importer {
                         resume.staged
                             ? "resuming \(file.path): staged completely before the import stopped; not read again"
                             : "resuming \(file.path) after record \(resume.records) (byte \(resume.byteOffset)), where the import stopped"))
+                events(.resumed(path: file.path))
             }
             if loader.resumedFrom?.staged != true {
                 try stream(source, first: first, header: header, path: file.path, into: loader)

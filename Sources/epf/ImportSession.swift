@@ -55,7 +55,9 @@ final class ImportSession {
         if let note = storefronts.note { say("note: \(note)") }
         let importer = Importer(store: store, options: options) { progress.show($0) }
         let clock = ContinuousClock.now
-        let applied = importer.run(schedule.plan(notes: plan.notes))
+        let scheduledPlan = schedule.plan(notes: plan.notes)
+        progress.start(scheduledPlan)
+        let applied = importer.run(scheduledPlan)
         progress.finish()
         elapsed += ContinuousClock.now - clock
         reports += applied

@@ -2,7 +2,9 @@ import EPFImport
 import Foundation
 
 /// Shows import events on standard error: a status line refreshed in place
-/// on a terminal, plain lines otherwise.
+/// on a terminal, plain lines otherwise. With a plan of more than one
+/// input (`start(_:)`), every line also says where the whole run is:
+/// `file 3 of 11, 1.2 GB of 4.5 GB (27%), ETA 12m` (`ImportPosition`).
 final class ProgressDisplay {
     let live: Bool
     private var current: (path: String, table: String, started: ContinuousClock.Instant)?
@@ -18,6 +20,9 @@ final class ProgressDisplay {
     /// but failed when its unit was applied (the shrink guard, a store
     /// error) is said when the unit finishes.
     private var errorsShown: Set<String> = []
+    /// The whole run's position, and when it started.
+    private var position: ImportPosition?
+    private var runStarted = ContinuousClock.now
 
     /// What the step after the last row is called (`buildingKey`).
     let keyStep: String
@@ -32,43 +37,54 @@ final class ProgressDisplay {
         self.say = say
     }
 
+    /// The plan about to run: lines say where in it the run is.
+    func start(_ plan: ImportPlan) {
+        position = ImportPosition(plan: plan)
+        runStarted = .now
+    }
+
     func show(_ event: ImportEvent) {
+        position?.record(event, at: Format.seconds(ContinuousClock.now - runStarted))
         switch event {
         case .fileStarted(let path, let table, let size):
             current = (path, table, .now)
             baseline = nil
             lastLogged = .now
             if live {
-                Console.status("\(table): reading \(Format.bytes(size))")
+                Console.status("\(table): reading \(Format.bytes(size))" + whole())
             } else {
-                say("\(table): reading \(path) (\(Format.bytes(size)))")
+                say("\(table): reading \(path) (\(Format.bytes(size)))" + whole())
             }
         case .progress(_, let bytesRead, let totalBytes, let rows):
             guard let current else { return }
-            guard let baseline else {
-                baseline = (bytesRead, .now)
-                return
-            }
+            if baseline == nil { baseline = (bytesRead, .now) }
             if !live {
                 guard ContinuousClock.now - lastLogged >= logInterval else { return }
                 lastLogged = .now
             }
-            // Bytes of the file as stored (compressed bytes for a compressed
-            // file or archive), read since the baseline.
-            let seconds = Format.seconds(ContinuousClock.now - baseline.at)
-            let rate = seconds > 0 ? Double(bytesRead - baseline.bytes) / seconds : 0
-            var line = "\(current.table): \(Format.count(rows)) rows, \(Format.bytes(Int64(rate)))/s read"
-            if let totalBytes, totalBytes > 0 {
-                line += String(format: ", %.0f%%", Double(bytesRead) / Double(totalBytes) * 100)
-                if rate > 0, bytesRead < totalBytes, seconds >= 1 {
+            // The whole run's position, when there is more than one input:
+            // its ETA is the one worth the room, the file's is left out.
+            let whole = whole()
+            var line = "\(current.table): \(Format.count(rows)) rows"
+            if let baseline {
+                // Bytes of the file as stored (compressed bytes for a
+                // compressed file or archive), read since the baseline.
+                let seconds = Format.seconds(ContinuousClock.now - baseline.at)
+                let rate = seconds > 0 ? Double(bytesRead - baseline.bytes) / seconds : 0
+                if let totalBytes, totalBytes > 0 {
+                    line += String(format: ", %.0f%%", Double(bytesRead) / Double(totalBytes) * 100)
+                }
+                if rate > 0 { line += ", \(Format.bytes(Int64(rate)))/s" }
+                if whole.isEmpty, let totalBytes, rate > 0, bytesRead < totalBytes, seconds >= 1 {
                     line += ", ETA \(Format.duration(Double(totalBytes - bytesRead) / rate))"
                 }
             }
+            line += whole
             if live { Console.status(line) } else { say(line) }
         case .buildingKey(_, let table):
-            show(status: "\(table): \(keyStep)")
+            show(status: "\(table): \(keyStep)" + whole())
         case .applying(let path, let tables):
-            show(status: "\(path): applying \(tables) table(s) in one transaction")
+            show(status: "\(path): applying \(tables) table(s) in one transaction" + whole())
         case .fileFinished(let report):
             if live { Console.clearStatus() }
             if report.status == .failed, let error = report.error {
@@ -88,7 +104,25 @@ final class ProgressDisplay {
             }
         case .note(let text):
             say("note: \(text)")
+        case .resumed:
+            break
         }
+    }
+
+    /// ` · file 3 of 11, 1.2 GB of 4.5 GB (27%), ETA 12m`: where the whole
+    /// run is, for a plan of more than one input; empty otherwise.
+    private func whole() -> String {
+        guard let position, position.inputCount > 1 else { return "" }
+        var text = " · file \(max(1, position.inputsStarted)) of \(position.inputCount)"
+        if position.totalBytes > 0 {
+            let done = position.bytesDone
+            text += ", \(Format.bytes(done, of: position.totalBytes))"
+            text += String(format: " (%.0f%%)", Double(done) / Double(position.totalBytes) * 100)
+        }
+        if let left = position.secondsLeft(at: Format.seconds(ContinuousClock.now - runStarted)), position.bytesDone < position.totalBytes {
+            text += ", ETA \(Format.duration(left))"
+        }
+        return text
     }
 
     /// A status line on a terminal; a log line elsewhere only when the
@@ -127,6 +161,14 @@ enum Format {
             unit += 1
         }
         return unit == 0 ? "\(value) B" : String(format: "%.1f %@", amount, units[unit])
+    }
+
+    /// `515.8 of 607.6 MB`; `900.0 KB of 1.2 MB` when the units differ.
+    static func bytes(_ value: Int64, of total: Int64) -> String {
+        let (part, whole) = (bytes(value), bytes(total))
+        let unit = whole.split(separator: " ").last
+        guard value > 0, part.split(separator: " ").last == unit, let unit, unit != "B" else { return "\(part) of \(whole)" }
+        return "\(part.dropLast(unit.count + 1)) of \(whole)"
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -86,6 +86,7 @@ struct VerifyCommand: ParsableCommand {
         let options = VerifyOptions(strict: strict, requireMD5: requireMD5, temporaryFolder: tempDir)
         let verifier = FeedVerifier(options: options, makeStore: CatalogLocation.keyCheckStore) { progress.show($0) }
         let clock = ContinuousClock.now
+        progress.start(plan)
         let reports = verifier.run(plan)
         progress.finish()
 

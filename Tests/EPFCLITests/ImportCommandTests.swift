@@ -15,6 +15,29 @@ struct ImportCommandTests {
         #expect(FileManager.default.fileExists(atPath: cli.path("catalog.sqlite")))
     }
 
+    /// Each file's line says where the whole run is: file N of all of
+    /// them, and the bytes done of all of them.
+    @Test func progressSaysWhereTheWholeRunIs() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let result = try cli.run(["import"] + SampleFeeds.pathsInOrder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let reading = result.stderr.split(separator: "\n").filter { $0.contains(": reading ") }
+        #expect(reading.count == 14, "\(result.stderr)")
+        let total = SampleFeeds.pathsInOrder.flatMap { folder in
+            (try? FileManager.default.contentsOfDirectory(atPath: folder))?.map { folder + "/" + $0 } ?? []
+        }.reduce(Int64(0)) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int64) ?? 0) }
+        let totalText = String(format: "%.1f KB", Double(total) / 1000)
+        for (index, line) in reading.enumerated() {
+            #expect(line.contains(" · file \(index + 1) of 14, "), "\(line)")
+            #expect(line.contains(" of \(totalText) ("), "\(line)")
+        }
+        #expect(reading.first?.contains("· file 1 of 14, 0 B of \(totalText) (0%)") == true, "\(reading)")
+        // A plan of one file says nothing of the whole: the file's line is all.
+        let one = try cli.run(["import", "--db", cli.path("one.sqlite"), SampleFeeds.path("itunes20261101") + "/genre"])
+        #expect(one.status == 0 && one.stderr.contains("genre: reading ") && !one.stderr.contains(" · file "), "\(one.stderr)")
+    }
+
     @Test func jsonSummaryGoesToStandardOutput() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
