@@ -15,11 +15,9 @@ import Darwin
 package enum Timestamp {
     package static func now() -> String { string(from: Date()) }
 
-    /// Now, to the millisecond: the journal's `started_at` and
-    /// `finished_at`, so that `epf history` tells a 0.04 s file from a
-    /// 0.9 s one.
-    package static func nowToTheMillisecond() -> String { string(from: Date(), milliseconds: true) }
-
+    /// `date` to the second, or to the millisecond (the journal's
+    /// `started_at` and `finished_at`, so that `epf history` tells a
+    /// 0.04 s file from a 0.9 s one).
     package static func string(from date: Date, milliseconds: Bool = false) -> String {
         let since1970 = date.timeIntervalSince1970
         let whole = since1970.rounded(.down)

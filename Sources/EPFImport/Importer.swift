@@ -97,7 +97,7 @@ public final class Importer {
             if let feed = unit.feed?.feed, let failed = failedFeeds[feed] {
                 let blocked = blockedReports(unit, because: failed)
                 for report in blocked { events(.fileFinished(report)) }
-                let now = Timestamp.nowToTheMillisecond()
+                let now = Date()
                 recordInJournal(blocked.map { journalEntry($0, started: now, status: .blocked, message: $0.error) })
                 events(.unitFinished(path: unit.path, reports: blocked))
                 reports += blocked
@@ -130,7 +130,7 @@ public final class Importer {
 
     /// Imports one unit.
     package func run(_ unit: ImportUnit) -> [FileReport] {
-        var staged: [(StagedTable, FileReport, String)] = []
+        var staged: [(StagedTable, FileReport, Date)] = []
         var reports: [FileReport] = []
         var failed = false
         // Guards the three above while files load in parallel.
@@ -138,7 +138,7 @@ public final class Importer {
 
         /// Loads one file into staging; a failure is recorded as that file's.
         func stage(_ file: PlannedFile, open: () throws -> OpenedFile) {
-            let started = Timestamp.nowToTheMillisecond()
+            let started = Date()
             let clock = ContinuousClock.now
             var report = FileReport(
                 path: file.path, table: file.table, feed: unit.feed?.feed, feedDate: unit.feed?.isoDate, mode: nil, exportDate: nil,
@@ -198,7 +198,7 @@ public final class Importer {
                     counts: LoadCounts(), outcome: nil, error: describe(error, file: archive.path), warnings: [],
                     originSize: archive.size, originMD5: archive.expectedMD5, originModified: archive.modified)
                 reports.append(report)
-                journalFailure(report, started: Timestamp.nowToTheMillisecond())
+                journalFailure(report, started: Date())
                 events(.fileFinished(report))
             }
         } else if options.parallelTables > 1 && unit.files.count > 1 {
@@ -265,7 +265,7 @@ public final class Importer {
 
     /// Drops staged tables that will not be applied and journals their files
     /// with `status`.
-    func refuse(_ staged: [(StagedTable, FileReport, String)], status: FileReport.Status, message: String) -> [FileReport] {
+    func refuse(_ staged: [(StagedTable, FileReport, Date)], status: FileReport.Status, message: String) -> [FileReport] {
         store.discard(staged.map(\.0))
         let journalStatus: JournalEntry.Status = status == .notApplied ? .notApplied : .failed
         var reports: [FileReport] = []
@@ -481,7 +481,7 @@ public final class Importer {
         }
     }
 
-    func journalFailure(_ report: FileReport, started: String) {
+    func journalFailure(_ report: FileReport, started: Date) {
         recordInJournal([journalEntry(report, started: started, status: .failed, message: report.error)])
     }
 
@@ -495,7 +495,10 @@ public final class Importer {
         }
     }
 
-    func journalEntry(_ report: FileReport, started: String, status: JournalEntry.Status, message: String?) -> JournalEntry {
+    /// The journal row of a file whose load started at `started` and took
+    /// `report.seconds` (its `finished_at`: the load's end, not the
+    /// unit's apply, so that `epf history` gives each file's own time).
+    func journalEntry(_ report: FileReport, started: Date, status: JournalEntry.Status, message: String?) -> JournalEntry {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let details = try? encoder.encode(
@@ -506,7 +509,8 @@ public final class Importer {
         return JournalEntry(
             feed: report.feed, feedDate: report.feedDate, table: report.table, exportDate: report.exportDate, mode: report.mode,
             rows: report.rows, repairedRows: report.repaired, skippedRows: report.skipped, sourcePath: report.path,
-            sourceSize: report.size, startedAt: started, finishedAt: Timestamp.nowToTheMillisecond(), status: status,
+            sourceSize: report.size, startedAt: Timestamp.string(from: started, milliseconds: true),
+            finishedAt: Timestamp.string(from: started.addingTimeInterval(report.seconds), milliseconds: true), status: status,
             message: message ?? (report.warnings.isEmpty ? nil : report.warnings.joined(separator: "; ")),
             details: details.map { String(decoding: $0, as: UTF8.self) }, originSize: report.originSize,
             originMD5: report.originMD5, originHash: report.originHash, originModified: report.originModified)

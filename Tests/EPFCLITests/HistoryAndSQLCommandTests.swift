@@ -1,4 +1,5 @@
 import EPFSQLite
+import EPFTestSupport
 import Foundation
 import Testing
 
@@ -49,6 +50,33 @@ struct HistoryAndSQLCommandTests {
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 15)
         #expect(lines.first?.hasPrefix("id  started_at") == true)
+    }
+
+    /// A file's `seconds` in the journal is its load, as the import's
+    /// summary says, not the time until its folder was applied: a small
+    /// file read before a big one does not take the big one's time.
+    @Test func historySecondsAreEachFilesOwnLoad() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let feed = cli.path("feed")
+        let generated = try cli.run(["generate", "--out", feed, "--rows", "40000", "--storefronts", "10"])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        // A small `application` first, then 400,000 price rows.
+        try FileManager.default.removeItem(atPath: feed + "/application")
+        try FileManager.default.copyItem(atPath: SampleFeeds.path("itunes20261101") + "/application", toPath: feed + "/application")
+        let imported = try cli.run(["import", "--db", cli.path("c.sqlite"), "--format", "json", feed])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])
+        let files = try #require(summary["files"] as? [[String: Any]])
+        let history = try Self.objects(try cli.run(["history", "--db", cli.path("c.sqlite"), "--format", "json"]).stdout)
+        #expect(files.count == 2 && history.count == 2)
+        for file in files {
+            let path = try #require(file["path"] as? String)
+            let loaded = try #require(file["seconds"] as? Double)
+            let row = try #require(history.first { $0["source_path"] as? String == path })
+            let journaled = try #require(row["seconds"] as? Double)
+            #expect(abs(journaled - loaded) < 0.005, "\(path): journal \(journaled) s, summary \(loaded) s")
+        }
     }
 
     /// A table and CSV show seconds with two decimals and the start to the
