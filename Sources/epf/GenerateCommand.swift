@@ -12,6 +12,14 @@ struct GenerateCommand: ParsableCommand {
         discussion: """
             The same --rows and --seed always give the same bytes. Rows are ~2 KB, like the \
             real application table: 1,000,000 rows make about 2 GB.
+
+            With --all-tables, --out gets the whole app feed set at the real feed's proportions: \
+            every app table of the itunes, pricing and popularity feeds for --rows applications \
+            (application_detail in several languages, a price per storefront, the charts), in the \
+            folders itunesYYYYMMDD, pricingYYYYMMDD and popularityYYYYMMDD of the first day, and \
+            with --days N the N days after it: INCREMENTAL (new applications, new versions, price \
+            changes), each seventh a FULL. `epf import DIR` takes them in date order. \
+            1,000,000 applications make about 19 GB a FULL day (docs/PERFORMANCE.md, "The real size").
             """)
 
     @Option(name: .long, help: ArgumentHelp("The folder to write (created if needed).", valueName: "dir"))
@@ -25,8 +33,16 @@ struct GenerateCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: "Storefronts per application in application_price (0 to leave the table out), up to 177: real storefront IDs, US and JP first.")
-    var storefronts: Int = 5
+        help: "Storefronts per application in application_price (0 to leave the table out), up to 177: real storefront IDs, US and JP first. (default: 5; 175 with --all-tables)")
+    var storefronts: Int?
+
+    @Flag(
+        name: .long,
+        help: "Write every app table of the itunes, pricing and popularity feeds at the real feed's proportions, in feed folders (see above).")
+    var allTables = false
+
+    @Option(name: .long, help: "With --all-tables: the days written after the first FULL (each seventh a FULL, the others INCREMENTAL).")
+    var days: Int = 0
 
     @Flag(
         name: .long,
@@ -55,10 +71,23 @@ struct GenerateCommand: ParsableCommand {
         if exportDate != nil && exportMilliseconds == nil { throw ValidationError("--export-date takes a day as YYYY-MM-DD.") }
         guard rows >= 0 else { throw ValidationError("--rows must be 0 or more.") }
         let most = CountryCode.storefrontIDs.count
-        guard (0...most).contains(storefronts) else { throw ValidationError("--storefronts must be between 0 and \(most).") }
+        if let storefronts, !(0...most).contains(storefronts) {
+            throw ValidationError("--storefronts must be between 0 and \(most).")
+        }
+        if allTables {
+            if catalogTables || incremental {
+                throw ValidationError("--all-tables writes every table and the INCREMENTAL days itself: leave out --catalog-tables and --incremental.")
+            }
+            guard (1...most).contains(storefronts ?? 1) else { throw ValidationError("--all-tables needs --storefronts 1 or more.") }
+            guard days >= 0 else { throw ValidationError("--days must be 0 or more.") }
+        } else if days != 0 {
+            throw ValidationError("--days goes with --all-tables.")
+        }
     }
 
     func run() throws {
+        if allTables { return try writeFeedSet() }
+        let storefronts = self.storefronts ?? 5
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             var generator = FeedGenerator(rows: rows, seed: seed, storefronts: storefronts)
@@ -78,6 +107,37 @@ struct GenerateCommand: ParsableCommand {
         } catch {
             Console.message("epf generate: \(error.localizedDescription)")
             throw ExitCode(1)
+        }
+    }
+
+    /// `--all-tables`: the feed set, a line per table file written.
+    private func writeFeedSet() throws {
+        var model = AppFeedModel(apps: rows, seed: seed, storefronts: Self.storefronts(storefronts ?? 175))
+        if let exportMilliseconds { model.firstExportDate = exportMilliseconds }
+        let clock = ContinuousClock.now
+        var total: Int64 = 0
+        do {
+            try AppFeedSet(model: model, days: days).write(to: out) { file in
+                total += file.bytes
+                Console.message("wrote \(file.path): \(Format.count(file.rows)) rows, \(Format.bytes(file.bytes))")
+            }
+        } catch {
+            Console.message("epf generate: \(error.localizedDescription)")
+            throw ExitCode(1)
+        }
+        Console.message(String(format: "%@ in %.1f s", Format.bytes(total), Format.seconds(ContinuousClock.now - clock)))
+    }
+
+    /// The first `count` storefronts: the United States and Japan, then the
+    /// others by their alpha-2 code; named in English.
+    static func storefronts(_ count: Int) -> [AppFeedSet.Storefront] {
+        let first: [Int64] = [143441, 143462]
+        let ids = first + CountryCode.storefrontIDs.filter { !first.contains($0) }
+        let english = Locale(identifier: "en_US")
+        return ids.prefix(count).map { id in
+            let alpha2 = CountryCode.alpha2(forStorefront: id) ?? ""
+            let code = CountryCode.alpha3(forStorefront: id) ?? alpha2
+            return AppFeedSet.Storefront(id: Int(id), code: code, name: english.localizedString(forRegionCode: alpha2) ?? code)
         }
     }
 }

@@ -47,6 +47,11 @@ package enum CountryCode {
         alpha2ByStorefront[id]
     }
 
+    /// The alpha-3 code of a storefront ID (143462 -> `JPN`).
+    package static func alpha3(forStorefront id: Int64) -> String? {
+        alpha2ByStorefront[id].flatMap { byAlpha2[$0]?.alpha3 }
+    }
+
     /// Every storefront ID of the table, in the order of its alpha-2 codes.
     package static let storefrontIDs: [Int64] = byAlpha2.keys.sorted().compactMap { byAlpha2[$0]?.storefront }
 

@@ -1,0 +1,39 @@
+import EPFTestSupport
+import Foundation
+import Testing
+
+/// `epf generate --all-tables`: the feed set in its feed folders, which
+/// `epf import` takes in date order and answers lookups from.
+@Suite("epf generate --all-tables")
+struct GenerateCommandTests {
+    @Test func writesEveryFeedFolderAndImportsInDateOrder() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let out = cli.path("feeds")
+        let generated = try cli.run(["generate", "--all-tables", "--rows", "300", "--days", "2", "--storefronts", "3", "--out", out])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        #expect(folders == ["itunes20261101", "itunes20261102", "itunes20261103", "popularity20261101", "popularity20261102",
+            "popularity20261103", "pricing20261101", "pricing20261102", "pricing20261103"])
+        #expect(generated.stderr.contains("wrote \(out)/itunes20261101/application_detail: "))
+        #expect(generated.stderr.contains("wrote \(out)/pricing20261101/application_price: 900 rows"), "\(generated.stderr)")
+        let imported = try cli.run(["import", "--db", cli.path("c.sqlite"), out])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("file(s) applied, 0 failed"))
+        // The first application, in Japan, with its details and charts.
+        let lookup = try cli.run(["lookup", "--db", cli.path("c.sqlite"), "--country", "JP", "300000000"])
+        #expect(lookup.status == 0 && lookup.stdout.contains("\"currency\":\"JPY\"") && lookup.stdout.contains("\"languageCodesISO2A\":["), "\(lookup.stdout)")
+        let prices = try cli.run(["sql", "--db", cli.path("c.sqlite"), "--format", "csv", "SELECT count(*) FROM application_price"])
+        #expect(prices.stdout.hasPrefix("count(*)\n") && Int(prices.stdout.split(separator: "\n")[1]) ?? 0 >= 900)
+    }
+
+    @Test func optionsThatDoNotGoTogetherExit64() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        for arguments in [["--days", "2"], ["--all-tables", "--catalog-tables"], ["--all-tables", "--incremental"], ["--all-tables", "--storefronts", "0"]] {
+            let result = try cli.run(["generate", "--out", cli.path("x")] + arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: cli.path("x")))
+    }
+}
