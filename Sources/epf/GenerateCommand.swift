@@ -44,6 +44,13 @@ struct GenerateCommand: ParsableCommand {
     @Option(name: .long, help: "With --all-tables: the days written after the first FULL (each seventh a FULL, the others INCREMENTAL).")
     var days: Int = 0
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --all-tables: write only day N (0 is the first FULL; a multiple of 7 is a FULL, others INCREMENTAL), the same bytes as with --days.",
+            valueName: "n"))
+    var onlyDay: Int?
+
     @Flag(
         name: .long,
         help: "Also write storefront, genre, genre_application, artist, artist_application, device_type and application_device_type (a catalog to query).")
@@ -80,8 +87,10 @@ struct GenerateCommand: ParsableCommand {
             }
             guard (1...most).contains(storefronts ?? 1) else { throw ValidationError("--all-tables needs --storefronts 1 or more.") }
             guard days >= 0 else { throw ValidationError("--days must be 0 or more.") }
-        } else if days != 0 {
-            throw ValidationError("--days goes with --all-tables.")
+            guard (onlyDay ?? 0) >= 0 else { throw ValidationError("--only-day must be 0 or more.") }
+            if onlyDay != nil && days != 0 { throw ValidationError("Give --days or --only-day, not both.") }
+        } else if days != 0 || onlyDay != nil {
+            throw ValidationError("--days and --only-day go with --all-tables.")
         }
     }
 
@@ -117,9 +126,15 @@ struct GenerateCommand: ParsableCommand {
         let clock = ContinuousClock.now
         var total: Int64 = 0
         do {
-            try AppFeedSet(model: model, days: days).write(to: out) { file in
+            let set = AppFeedSet(model: model, days: days)
+            let say = { (file: AppFeedSet.Written) in
                 total += file.bytes
                 Console.message("wrote \(file.path): \(Format.count(file.rows)) rows, \(Format.bytes(file.bytes))")
+            }
+            if let onlyDay {
+                try set.write(day: onlyDay, to: out).forEach(say)
+            } else {
+                try set.write(to: out, written: say)
             }
         } catch {
             Console.message("epf generate: \(error.localizedDescription)")

@@ -25,12 +25,20 @@ struct GenerateCommandTests {
         #expect(lookup.status == 0 && lookup.stdout.contains("\"currency\":\"JPY\"") && lookup.stdout.contains("\"languageCodesISO2A\":["), "\(lookup.stdout)")
         let prices = try cli.run(["sql", "--db", cli.path("c.sqlite"), "--format", "csv", "SELECT count(*) FROM application_price"])
         #expect(prices.stdout.hasPrefix("count(*)\n") && Int(prices.stdout.split(separator: "\n")[1]) ?? 0 >= 900)
+        // One day alone: the same bytes as in the whole set.
+        let alone = cli.path("alone")
+        let day = try cli.run(["generate", "--all-tables", "--rows", "300", "--only-day", "2", "--storefronts", "3", "--out", alone])
+        #expect(day.status == 0, "\(day.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: alone).sorted() == ["itunes20261103", "popularity20261103", "pricing20261103"])
+        for table in ["itunes20261103/application", "pricing20261103/application_price"] {
+            #expect(FileManager.default.contentsEqual(atPath: "\(alone)/\(table)", andPath: "\(out)/\(table)"), "\(table)")
+        }
     }
 
     @Test func optionsThatDoNotGoTogetherExit64() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        for arguments in [["--days", "2"], ["--all-tables", "--catalog-tables"], ["--all-tables", "--incremental"], ["--all-tables", "--storefronts", "0"]] {
+        for arguments in [["--days", "2"], ["--only-day", "1"], ["--all-tables", "--days", "2", "--only-day", "1"], ["--all-tables", "--catalog-tables"], ["--all-tables", "--incremental"], ["--all-tables", "--storefronts", "0"]] {
             let result = try cli.run(["generate", "--out", cli.path("x")] + arguments)
             #expect(result.status == 64, "\(arguments): \(result.stderr)")
         }
