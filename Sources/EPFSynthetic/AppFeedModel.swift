@@ -17,7 +17,9 @@ import Foundation
 /// every storefront and genre. Each day 0.2% of the first day's number of
 /// applications are new, 2.5% of the applications get a new version (new
 /// `application` and `application_detail` rows) and 0.4% change price (a
-/// new row in every storefront); the charts are written whole every day.
+/// new row in every storefront); the charts change every day. An
+/// INCREMENTAL day holds every change since the last FULL (as EPF's do),
+/// so the days of a week grow.
 public struct AppFeedModel: Sendable {
     /// Applications on the first day.
     public var apps: Int
@@ -99,22 +101,33 @@ public struct AppFeedModel: Sendable {
 
     // MARK: What a day's file of a table holds
 
+    /// The last FULL day up to `day` (Apple's weekly FULL: every seventh).
+    func lastFull(before day: Int) -> Int { (day - 1) / 7 * 7 }
+
     /// The units (applications, artists, charts, ...) of `table`'s file of
-    /// `day` in `mode`: every one there on a FULL day, the new and changed
-    /// ones on an INCREMENTAL day.
+    /// `day` in `mode`: every one there on a FULL day; on an INCREMENTAL
+    /// day the ones new or changed since the last FULL (an INCREMENTAL
+    /// export holds every change since the last FULL, so the week's days
+    /// grow), each as it is on `day`.
     func rows(of table: AppFeedTable, day: Int, mode: ExportMode) -> AppFeedRows {
         let full = mode == .full
+        let since = full ? day : lastFull(before: day)
+        let changedDays = (since + 1)..<(day + 1)
         switch table {
         case .application, .applicationDetail:
-            return full ? .range(0..<appCount(day: day)) : changedApps(day: day) { isUpdated($0, day: day) }
+            return full ? .range(0..<appCount(day: day)) : changedApps(since: since, day: day) { index in
+                changedDays.contains { isUpdated(index, day: $0) }
+            }
         case .applicationDeviceType, .genreApplication, .artistApplication:
-            return full ? .range(0..<appCount(day: day)) : .range(appCount(day: day - 1)..<appCount(day: day))
+            return full ? .range(0..<appCount(day: day)) : .range(appCount(day: since)..<appCount(day: day))
         case .applicationPrice:
-            return full ? .range(0..<appCount(day: day)) : changedApps(day: day) { isRepriced($0, day: day) }
+            return full ? .range(0..<appCount(day: day)) : changedApps(since: since, day: day) { index in
+                changedDays.contains { isRepriced(index, day: $0) }
+            }
         case .artist:
             if full { return .range(0..<artistCount(day: day)) }
-            let new = Array(artistCount(day: day - 1)..<artistCount(day: day))
-            let renamed = (0..<artistCount(day: day - 1)).filter { isRenamed(artist: $0, day: day) }
+            let new = Array(artistCount(day: since)..<artistCount(day: day))
+            let renamed = (0..<artistCount(day: since)).filter { artist in changedDays.contains { isRenamed(artist: artist, day: $0) } }
             return .list(renamed + new)
         case .storefront:
             return full ? .range(0..<storefronts.count) : .range(0..<0)
@@ -127,9 +140,10 @@ public struct AppFeedModel: Sendable {
         }
     }
 
-    /// The applications there before `day` for which `changed` holds, then `day`'s new ones.
-    private func changedApps(day: Int, _ changed: (Int) -> Bool) -> AppFeedRows {
-        .list((0..<appCount(day: day - 1)).filter(changed) + Array(appCount(day: day - 1)..<appCount(day: day)))
+    /// The applications there on day `since` for which `changed` holds,
+    /// then those new since.
+    private func changedApps(since: Int, day: Int, _ changed: (Int) -> Bool) -> AppFeedRows {
+        .list((0..<appCount(day: since)).filter(changed) + Array(appCount(day: since)..<appCount(day: day)))
     }
 
     // MARK: Genres

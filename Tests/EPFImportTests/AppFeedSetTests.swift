@@ -87,7 +87,12 @@ struct AppFeedSetTests {
             let set = AppFeedSet(model: AppFeedModel(apps: 1_500, seed: 3, storefronts: Self.storefronts), days: 7)
             let days = folder.appendingPathComponent("days").path
             let full = folder.appendingPathComponent("full").path
-            for day in 0...6 { _ = try set.write(day: day, to: days) }
+            var written: [Int: [AppFeedSet.Written]] = [:]
+            for day in 0...6 { written[day] = try set.write(day: day, to: days) }
+            // An INCREMENTAL day holds every change since the FULL: the week's days grow.
+            let applications = (1...6).map { day in written[day]?.first { $0.path.hasSuffix("/application") }?.rows ?? 0 }
+            #expect(zip(applications, applications.dropFirst()).allSatisfy { $0 < $1 }, "\(applications)")
+            #expect(applications[5] > applications[0] * 4, "\(applications)")
             let seventh = folder.appendingPathComponent("seventh").path
             _ = try set.write(day: 7, to: seventh, mode: .incremental)
             _ = try set.write(day: 7, to: full)
