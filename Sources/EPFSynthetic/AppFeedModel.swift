@@ -23,12 +23,14 @@ import Foundation
 public struct AppFeedModel: Sendable {
     /// Applications on the first day.
     public var apps: Int
+    /// Seed of every value: the same seed, the same bytes.
     public var seed: UInt64
     /// The storefronts, in the order prices are written.
     public var storefronts: [AppFeedSet.Storefront]
     /// The first day's `export_date` (epoch milliseconds, a UTC midnight).
     public var firstExportDate: Int64 = 1_793_491_200_000
 
+    /// `apps` applications on the first day, priced in `storefronts`.
     public init(apps: Int, seed: UInt64 = 1, storefronts: [AppFeedSet.Storefront]) {
         self.apps = apps
         self.seed = seed

@@ -15,10 +15,14 @@ import Foundation
 public struct AppFeedSet: Sendable {
     /// A storefront: its ID, ISO alpha-3 code and name.
     public struct Storefront: Sendable, Equatable {
+        /// The storefront ID (143441).
         public var id: Int
+        /// ISO 3166 alpha-3 (`USA`).
         public var code: String
+        /// The country's name.
         public var name: String
 
+        /// A storefront of `id`, `code` and `name`.
         public init(id: Int, code: String, name: String) {
             self.id = id
             self.code = code
@@ -47,8 +51,11 @@ public struct AppFeedSet: Sendable {
 
     /// A table written: its path, rows and bytes.
     public struct Written: Sendable {
+        /// The table file.
         public var path: String
+        /// Its rows (the footer's `#recordsWritten`).
         public var rows: Int
+        /// Its size.
         public var bytes: Int64
     }
 
