@@ -2,6 +2,7 @@ import ArgumentParser
 import EPFCatalog
 import EPFLocation
 import EPFStoreLocation
+import Foundation
 
 /// `epf compact [--db PATH|URL] [--format table|json|csv]`
 struct CompactCommand: ParsableCommand {
@@ -41,7 +42,7 @@ struct CompactCommand: ParsableCommand {
         } else {
             Console.message(
                 "epf compact: \(report.catalog): \(Format.bytes(report.bytesBefore)) -> \(Format.bytes(report.bytesAfter)), "
-                    + "\(Format.bytes(report.bytesReturned)) returned to the disk in \(Format.duration(report.seconds))")
+                    + "\(Format.bytes(report.bytesReturned)) returned to the disk in " + String(format: "%.1f s", report.seconds))
         }
         let output = TabularOutput(
             columns: ["catalog", "bytes_before", "bytes_after", "bytes_returned", "seconds"],
