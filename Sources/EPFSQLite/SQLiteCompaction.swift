@@ -49,6 +49,9 @@ package enum SQLiteCompaction {
     /// write-ahead log's frame headers, and room to spare.
     static let spareBytes: Int64 = 16 << 20
 
+    /// The page cache, in KiB, while the compact copy is written.
+    static let copyCacheKiB = 8_192
+
     /// Pages written back in one step (between two progress events).
     static let bytesPerStep = 16 << 20
 
@@ -117,7 +120,6 @@ package enum SQLiteCompaction {
         var notes: [String] = []
         let copy = copyPath(of: path)
         do {
-            try database.execute("PRAGMA cache_size = -\(SQLiteCatalogStore.cacheKiB)")
             if try database.scalar("PRAGMA journal_mode")?.textValue?.lowercased() != "wal" {
                 // Readers answer during the write back only in WAL mode
                 // (SQLite keeps the mode in the file; imports use it too).
@@ -137,7 +139,12 @@ package enum SQLiteCompaction {
             unlink(copy + "-journal")
             let version = try database.scalar("PRAGMA data_version")
             do {
+                // The copy gets the connection's page cache: a small one
+                // writes it out as it goes (its size is the progress), a
+                // large one mostly at the end, no faster.
+                try database.execute("PRAGMA cache_size = -\(copyCacheKiB)")
                 try copyCompacted(database, into: copy, liveBytes: liveBytes, progress: progress)
+                try database.execute("PRAGMA cache_size = -\(SQLiteCatalogStore.cacheKiB)")
             } catch {
                 unlink(copy)
                 throw error
