@@ -94,7 +94,7 @@ package final class ImportLock {
                 detail: "epf compact (\(who)) is compacting \(catalogPath)",
                 hint: purpose == .compacting
                     ? "One compaction runs at a time: wait for it to finish"
-                    : "An import waits for the compaction: run it again when the compaction is done (readers keep answering meanwhile)")
+                    : "Run the import again when the compaction is done (readers keep answering meanwhile)")
         }
         switch purpose {
         case .importing:

@@ -13,7 +13,7 @@ struct CompactCommand: ParsableCommand {
             A FULL re-import builds each table beside the one it replaces, and SQLite keeps the \
             old table's pages free inside the file: the catalog grows to about twice its size. \
             epf compact writes the catalog again without them. Lookups, searches and epf-server \
-            keep answering meanwhile; an import waits for it (and it for an import). It needs \
+            keep answering meanwhile. It does not run during an import, nor an import during it. It needs \
             free disk space of about twice the catalog's size in use, checked first. \
             PostgreSQL gives a replaced table's space back by itself: there, it says so.
             Prints what it did (catalog, bytes before and after, bytes returned, seconds) on \
