@@ -195,6 +195,9 @@ public protocol CatalogStore: AnyObject {
     /// Bytes free where the store keeps its data, when it can tell: an
     /// import refuses early a file that cannot fit.
     func freeBytes() -> Int64?
+    /// How a load uses the disk besides the table it writes, for the same
+    /// check.
+    func loadSpace() -> LoadSpace
     /// Staging tables dropped on open: left by imports that did not finish
     /// and that cannot resume.
     var droppedLeftovers: [String] { get }
@@ -211,12 +214,32 @@ extension CatalogStore {
     public func confirmUnchanged(_ downloads: [(id: Int64, modified: Int64)]) throws {}
     /// Unknown: no file is refused early for its size.
     public func freeBytes() -> Int64? { nil }
+    /// Nothing reused, nothing written beside the table.
+    public func loadSpace() -> LoadSpace { LoadSpace() }
     /// None.
     public var droppedLeftovers: [String] { [] }
     /// None.
     public var resumableLoads: [ResumableLoad] { [] }
     /// None.
     public var notes: [String] { [] }
+}
+
+/// How a load uses the disk besides the table it writes: what the check
+/// before a file loads adds to and takes from the table's size.
+public struct LoadSpace: Sendable, Equatable {
+    /// Bytes free inside the catalog that a load fills before it takes more
+    /// of the disk: SQLite's free pages, which a FULL re-import leaves
+    /// (the replaced table's) until `epf compact` returns them.
+    package var reusableBytes: Int64
+    /// The most a load writes beside its table for a while: SQLite's
+    /// write-ahead log, which holds the pages a load writes until they are
+    /// copied into the file (`WALCheckpointer` bounds it).
+    package var transientBytes: Int64
+
+    package init(reusableBytes: Int64 = 0, transientBytes: Int64 = 0) {
+        self.reusableBytes = reusableBytes
+        self.transientBytes = transientBytes
+    }
 }
 
 /// A file the import journal lists as applied.

@@ -7,7 +7,10 @@ import Darwin
 #endif
 
 /// One import at a time per catalog: an exclusive `flock` on `PATH.lock`,
-/// held while a `SQLiteCatalogStore` is open for importing.
+/// held while a `SQLiteCatalogStore` is open for importing, and while
+/// `epf compact` rewrites the catalog (an import and a compaction never
+/// run at once: the compaction copies the catalog as it is, and writes
+/// that copy back).
 ///
 /// SQLite alone would let two imports interleave (each waits for the
 /// other's transactions, then goes on), so a second import could stage or
@@ -23,9 +26,26 @@ package final class ImportLock {
     /// Whether this lock made its file (there was none before).
     private let madeFile: Bool
 
+    /// What a process holds the lock for; the lock file says it, so that
+    /// the process refused can say what it waits for.
+    package enum Purpose: Sendable {
+        /// `epf import`, `epf sync`: the note is `pid N, since T`.
+        case importing
+        /// `epf compact`: the note is `pid N, since T, epf compact`.
+        case compacting
+
+        /// What the lock file's note ends with.
+        var noteSuffix: String {
+            switch self {
+            case .importing: ""
+            case .compacting: ", epf compact"
+            }
+        }
+    }
+
     /// Takes the lock of the catalog at `catalogPath`, or throws naming
-    /// the import that holds it.
-    package init(catalogPath: String) throws(CatalogError) {
+    /// the import (or compaction) that holds it.
+    package init(catalogPath: String, for purpose: Purpose = .importing) throws(CatalogError) {
         path = catalogPath + ".lock"
         // O_EXCL says whether this lock made the file, with no window
         // between asking and making it.
@@ -42,13 +62,10 @@ package final class ImportLock {
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let holder = Self.holder(descriptor)
             close(descriptor)
-            throw CatalogError(
-                .busy,
-                detail: "another epf import\(holder.map { " (\($0))" } ?? "") is importing into \(catalogPath)",
-                hint: "One import runs at a time: wait for it to finish, or stop it and run this one again (it resumes where it stopped)")
+            throw Self.refusal(purpose, holder: holder, catalogPath: catalogPath)
         }
         self.descriptor = descriptor
-        let note = "pid \(getpid()), since \(Timestamp.now())\n"
+        let note = "pid \(getpid()), since \(Timestamp.now())\(purpose.noteSuffix)\n"
         _ = ftruncate(descriptor, 0)
         _ = note.withCString { pwrite(descriptor, $0, strlen($0), 0) }
     }
@@ -64,6 +81,33 @@ package final class ImportLock {
     /// above.)
     package func removeFileIfMade() {
         if madeFile { unlink(path) }
+    }
+
+    /// The error of a process that wanted the lock for `purpose` while the
+    /// process the lock file's note (`holder`) describes held it.
+    static func refusal(_ purpose: Purpose, holder: String?, catalogPath: String) -> CatalogError {
+        let compactionSuffix = Purpose.compacting.noteSuffix
+        if let holder, holder.hasSuffix(compactionSuffix) {
+            let who = String(holder.dropLast(compactionSuffix.count))
+            return CatalogError(
+                .busy,
+                detail: "epf compact (\(who)) is compacting \(catalogPath)",
+                hint: purpose == .compacting
+                    ? "One compaction runs at a time: wait for it to finish"
+                    : "Run the import again when the compaction is done (readers keep answering meanwhile)")
+        }
+        switch purpose {
+        case .importing:
+            return CatalogError(
+                .busy,
+                detail: "another epf import\(holder.map { " (\($0))" } ?? "") is importing into \(catalogPath)",
+                hint: "One import runs at a time: wait for it to finish, or stop it and run this one again (it resumes where it stopped)")
+        case .compacting:
+            return CatalogError(
+                .busy,
+                detail: "an epf import\(holder.map { " (\($0))" } ?? "") is importing into \(catalogPath): epf compact does not run during an import",
+                hint: "Run epf compact when the import is done; nothing was changed")
+        }
     }
 
     /// What the lock file says of the process holding it (which writes it

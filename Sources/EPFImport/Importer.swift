@@ -335,7 +335,7 @@ public final class Importer {
         let target = StagingTarget(table: file.table, header: header, sourceName: file.path, feed: report.feed, source: identity)
         let loader = try store.makeLoader(for: target, strict: options.strict)
         do {
-            try checkFreeSpace(for: file, resumingAt: loader.resumedFrom)
+            try checkFreeSpace(for: file, mode: header.exportMode, resumingAt: loader.resumedFrom)
             if let resume = loader.resumedFrom {
                 report.resumedRows = resume.counts.rowsRead
                 events(
@@ -372,10 +372,14 @@ public final class Importer {
 
     /// Refuses a file that cannot fit on the catalog's disk before loading
     /// it: about its size again (the staging table, then its key and search
-    /// index), less what an interrupted load already committed. A
+    /// index), less what an interrupted load already committed and the free
+    /// room the catalog holds inside (`LoadSpace.reusableBytes`), plus what
+    /// the load writes beside it for a while (SQLite's write-ahead log). A
     /// compressed file's size is estimated from typical EPF ratios (bzip2
-    /// 7.5x, gzip and zip 4.5x).
-    func checkFreeSpace(for file: PlannedFile, resumingAt resume: LoadCheckpoint?) throws {
+    /// 7.5x, gzip and zip 4.5x). A FULL file that replaces a live table
+    /// needs all of it beside that table: the old one's room is free only
+    /// once the new one is in.
+    func checkFreeSpace(for file: PlannedFile, mode: ExportMode, resumingAt resume: LoadCheckpoint?) throws {
         guard resume?.staged != true, let free = store.freeBytes() else { return }
         let ratio: Double
         switch file.format {
@@ -384,12 +388,25 @@ public final class Importer {
         case .gzip, .tarGzip, .zip: ratio = 4.5
         }
         let remaining = max(0, Double(file.size) * ratio - Double(resume?.byteOffset ?? 0))
-        let needed = Int64(remaining * 1.25)
+        let table = Int64(remaining * 1.25)
+        let space = store.loadSpace()
+        let reused = min(table, space.reusableBytes)
+        let transient = min(table, space.transientBytes)
+        let needed = table - reused + transient
         guard needed > free else { return }
+        var parts = ["the table's size again, with its indexes"]
+        let replacing = mode == .full && ((try? store.rowCount(of: file.table)) ?? nil) != nil
+        if replacing { parts[0] += ", built beside the \(file.table) it replaces, whose room is free only once the new one is in" }
+        if transient > 0 { parts.append("up to \(Self.size(transient)) of write-ahead log while it loads") }
+        if reused > 0 { parts.append("less \(Self.size(reused)) the catalog holds free inside and fills first") }
+        var hint = "Free space, or import into a catalog on a larger disk (--db); nothing of this file was applied"
+        if replacing {
+            hint += ". After a FULL re-import, epf compact gives the replaced tables' room back to the disk"
+        }
         throw CatalogError(
             .full,
-            detail: "not enough free disk space to load \(file.table): about \(Self.size(needed)) needed (the table's size again, with its indexes), \(Self.size(free)) free where the catalog is",
-            hint: "Free space, or import into a catalog on a larger disk (--db); nothing of this file was applied")
+            detail: "not enough free disk space to load \(file.table): about \(Self.size(needed)) needed (\(parts.joined(separator: "; "))), \(Self.size(free)) free where the catalog is",
+            hint: hint)
     }
 
     static func size(_ bytes: Int64) -> String {

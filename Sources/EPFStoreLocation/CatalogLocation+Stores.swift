@@ -40,4 +40,19 @@ extension CatalogLocation {
         case .lake(let path): return try LakeStore.appliedFiles(lakeAt: path)
         }
     }
+
+    /// `epf compact`: gives back to the disk the space a FULL re-import
+    /// left free inside the catalog (SQLite: `SQLiteCompaction`, safe while
+    /// readers read); on PostgreSQL there is none (`PostgresCompaction`
+    /// says why). `progress` hears how far it is.
+    package func compact(hooks: CompactionHooks, progress: (CompactionEvent) -> Void) throws(CatalogError) -> CompactionReport {
+        switch self {
+        case .sqlite(let path): return try SQLiteCompaction.compact(path: path, hooks: hooks, progress: progress)
+        case .postgres(let target): return try PostgresCompaction.compact(target: target)
+        case .lake(let path):
+            throw CatalogError(
+                .usage, detail: "\(path) is a Parquet lake: each import adds files of its own, and there is nothing to compact",
+                hint: "Name a SQLite or PostgreSQL catalog with --db")
+        }
+    }
 }

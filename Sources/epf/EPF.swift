@@ -16,6 +16,7 @@ struct EPF: ParsableCommand {
         version: EPFVersion.current,
         subcommands: [
             ImportCommand.self, VerifyCommand.self, TablesCommand.self, LookupCommand.self, SearchCommand.self, SQLCommand.self, HistoryCommand.self,
+            CompactCommand.self,
             FetchCommand.self, GenerateCommand.self, ServeCommand.self,
             SyncCommand.self, LakeCommand.self,
         ]

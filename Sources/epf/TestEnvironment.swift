@@ -18,8 +18,12 @@ import Foundation
 ///   `epf sync` is on the same disk, that disk).
 /// - `EPF_TEST_CACHE_KIB=N` gives the importer's SQLite connection a page
 ///   cache of N KiB (a small one leaves a hot journal when killed).
+/// - `EPF_TEST_COMPACT_STEP_MS=N` makes `epf compact` wait N ms after each
+///   step of its write back (readers' tests ask while the write is open);
+///   `EPF_TEST_FREE_BYTES` is its catalog's free space too.
 struct TestEnvironment {
     var hooks = LoadHooks()
+    var compactionHooks = CompactionHooks()
     var chunkBytes: Int?
     var retryDelay: TimeInterval?
     var downloadFreeBytes: Int64?
@@ -32,5 +36,7 @@ struct TestEnvironment {
         chunkBytes = environment["EPF_TEST_CHUNK_BYTES"].flatMap { Int($0) }
         downloadFreeBytes = environment["EPF_TEST_DOWNLOAD_FREE_BYTES"].flatMap { Int64($0) }
         retryDelay = environment["EPF_TEST_RETRY_DELAY_MS"].flatMap { Double($0) }.map { $0 / 1000 }
+        compactionHooks.freeBytes = hooks.freeBytes
+        compactionHooks.stepPause = environment["EPF_TEST_COMPACT_STEP_MS"].flatMap { Int($0) }.map { Duration.milliseconds($0) }
     }
 }

@@ -82,6 +82,56 @@ struct ServerProcessTests {
         #expect(text.contains("hb.request.id="), "\(text)")
     }
 
+    /// `epf compact` on the catalog the server reads: the server's readers
+    /// keep their connections (and their map of the file) through it and
+    /// answer every request, with the same answer; `/health` stays ok (the
+    /// file is the same file), and the file shrinks under them.
+    @Test func answersWhileEPFCompactRunsOnItsCatalog() async throws {
+        let catalog = try SampleCatalog()
+        let feed = catalog.folder.appendingPathComponent("itunes20261201").path
+        let generated = try EPFRunner.run(["generate", "--out", feed, "--rows", "8000", "--storefronts", "1"], in: catalog.folder)
+        try #require(generated.status == 0, "\(generated.stderr)")
+        for options in [[], ["--force"]] {
+            let imported = try EPFRunner.run(["import", "--db", catalog.path] + options + [feed], in: catalog.folder)
+            try #require(imported.status == 0, "\(imported.stderr)")
+        }
+        let size = { ((try? FileManager.default.attributesOfItem(atPath: catalog.path)[.size]) as? Int) ?? 0 }
+        let sizeBefore = size()
+        let server = try await RunningServer(catalog, ["--readers", "2", "--access-log", "off"])
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let search = try #require(URL(string: "\(server.base)/search?term=chess&limit=5"))
+        let health = try #require(URL(string: "\(server.base)/health"))
+        let (expected, first) = try await session.data(from: search)
+        try #require((first as? HTTPURLResponse)?.statusCode == 200)
+
+        let compaction = try EPFRunner.process(
+            ["compact", "--db", catalog.path], in: catalog.folder, environment: ["EPF_TEST_COMPACT_STEP_MS": "1500"])
+        compaction.standardOutput = FileHandle.nullDevice
+        compaction.standardError = FileHandle.nullDevice
+        try compaction.run()
+        var during = 0
+        var failures: [String] = []
+        while compaction.isRunning {
+            let (body, response) = try await session.data(from: search)
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            if status != 200 || body != expected { failures.append("\(status): \(String(decoding: body.prefix(300), as: UTF8.self))") }
+            if compaction.isRunning { during += 1 }
+        }
+        compaction.waitUntilExit()
+        #expect(compaction.terminationStatus == 0)
+        #expect(failures.isEmpty, "searches failed during the compaction: \(failures.prefix(3))")
+        // A search takes milliseconds (at most 13 ms during a compaction
+        // of 270 MB, measured); a few are enough on a loaded machine.
+        #expect(during >= 3, "only \(during) searches ran while the compaction did")
+        #expect(size() < sizeBefore * 2 / 3, "the file shrank under the server: \(sizeBefore) -> \(size())")
+        let (afterBody, _) = try await session.data(from: search)
+        #expect(afterBody == expected)
+        let (healthBody, healthResponse) = try await session.data(from: health)
+        #expect((healthResponse as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: healthBody, as: UTF8.self).contains(#""status":"ok""#), "\(String(decoding: healthBody, as: UTF8.self))")
+    }
+
     /// Past `--max-connections`, a new connection is not accepted (its
     /// request waits in the listen backlog) until an open one closes.
     @Test func connectionsBeyondTheMaximumWaitForOneToClose() async throws {
