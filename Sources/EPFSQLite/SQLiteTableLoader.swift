@@ -127,8 +127,13 @@ package final class SQLiteTableLoader: TableLoader {
                 indexName = built.index
                 progress.counts.duplicateKeys = built.duplicates
             }
-            // After the key: duplicate keys are gone, so no dead rows get indexed.
-            try LookupIndex.build(on: stagingName, catalogTable: target.table, key: key, in: database)
+            // After the key: duplicate keys are gone, so no dead rows get
+            // indexed. Only a FULL file's staging table becomes the live
+            // one; an INCREMENTAL one is read once, in order, by the upsert
+            // (the apply builds the index on the live table if it lacks it).
+            if target.header.exportMode == .full {
+                try LookupIndex.build(on: stagingName, catalogTable: target.table, key: key, in: database)
+            }
             try SearchIndexMaintenance.buildStaging(for: target, staging: stagingName, in: database)
             try SQLCheckpoints.save(progress.stagedCheckpoint, loadID: loadID, keyIndex: indexName, on: database, dialect: SQLiteDialect())
             try database.execute("COMMIT")
