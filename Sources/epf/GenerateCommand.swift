@@ -114,7 +114,7 @@ struct GenerateCommand: ParsableCommand {
             }
             Console.message(String(format: "%.1f s", Format.seconds(ContinuousClock.now - clock)))
         } catch {
-            Console.message("epf generate: \(error.localizedDescription)")
+            Console.message("epf generate: \(Self.cannotWrite(out, error))")
             throw ExitCode(1)
         }
     }
@@ -137,10 +137,28 @@ struct GenerateCommand: ParsableCommand {
                 try set.write(to: out, written: say)
             }
         } catch {
-            Console.message("epf generate: \(error.localizedDescription)")
+            Console.message("epf generate: \(Self.cannotWrite(out, error))")
             throw ExitCode(1)
         }
         Console.message(String(format: "%@ in %.1f s", Format.bytes(total), Format.seconds(ContinuousClock.now - clock)))
+    }
+
+    /// Why `folder` could not be written, naming it and what to do
+    /// (Foundation's own words name neither).
+    static func cannotWrite(_ folder: String, _ error: any Error) -> String {
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder)
+        let why: String
+        if exists && !isFolder.boolValue {
+            why = "it is a file, not a folder"
+        } else {
+            var text = error.localizedDescription
+            let preamble = "The operation could not be completed. "
+            if text.hasPrefix(preamble) { text.removeFirst(preamble.count) }
+            while text.last == "." { text.removeLast() }
+            why = text.prefix(1).lowercased() + text.dropFirst()
+        }
+        return "cannot write the feed into \(folder): \(why). Give --out a folder you can write (it is made if missing)"
     }
 
     /// The first `count` storefronts: the United States and Japan, then the

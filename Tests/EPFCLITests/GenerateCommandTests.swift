@@ -44,4 +44,16 @@ struct GenerateCommandTests {
         }
         #expect(!FileManager.default.fileExists(atPath: cli.path("x")))
     }
+
+    /// An --out that cannot be written is named, with why and what to do.
+    @Test func aFileAsTheOutputFolderIsNamed() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        FileManager.default.createFile(atPath: cli.path("notes.txt"), contents: Data("x".utf8))
+        for mode in [["--all-tables"], []] {
+            let result = try cli.run(["generate", "--rows", "10", "--out", cli.path("notes.txt")] + mode)
+            #expect(result.status == 1, "\(mode): \(result.stderr)")
+            #expect(result.stderr.contains("cannot write the feed into \(cli.path("notes.txt")): it is a file, not a folder"), "\(result.stderr)")
+        }
+    }
 }
