@@ -49,7 +49,7 @@ struct GenerateCommandTests {
     @Test func aFileAsTheOutputFolderIsNamed() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        FileManager.default.createFile(atPath: cli.path("notes.txt"), contents: Data("x".utf8))
+        #expect(FileManager.default.createFile(atPath: cli.path("notes.txt"), contents: Data("x".utf8)))
         for mode in [["--all-tables"], []] {
             let result = try cli.run(["generate", "--rows", "10", "--out", cli.path("notes.txt")] + mode)
             #expect(result.status == 1, "\(mode): \(result.stderr)")
