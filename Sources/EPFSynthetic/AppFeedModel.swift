@@ -55,25 +55,15 @@ public struct AppFeedModel: Sendable {
     func isRepriced(_ index: Int, day: Int) -> Bool { day > createdDay(index) && hash(index, day, 2) % 1000 < 4 }
 
     /// How many new versions application `index` has had by `day`.
-    func version(_ index: Int, day: Int) -> Int {
-        var count = 0
-        var day = day
-        while day > createdDay(index) {
-            if isUpdated(index, day: day) { count += 1 }
-            day -= 1
-        }
-        return count
-    }
+    func version(_ index: Int, day: Int) -> Int { changes(of: index, by: day, isUpdated) }
 
     /// How many price changes application `index` has had by `day`.
-    func priceVersion(_ index: Int, day: Int) -> Int {
-        var count = 0
-        var day = day
-        while day > createdDay(index) {
-            if isRepriced(index, day: day) { count += 1 }
-            day -= 1
-        }
-        return count
+    func priceVersion(_ index: Int, day: Int) -> Int { changes(of: index, by: day, isRepriced) }
+
+    /// The days after application `index` appeared, up to `day`, on which `changed` holds.
+    private func changes(of index: Int, by day: Int, _ changed: (Int, Int) -> Bool) -> Int {
+        let first = createdDay(index) + 1
+        return first <= day ? (first...day).filter { changed(index, $0) }.count : 0
     }
 
     /// Artists on `day`: one per three applications.
