@@ -106,7 +106,7 @@ struct ServerProcessTests {
         try #require((first as? HTTPURLResponse)?.statusCode == 200)
 
         let compaction = try EPFRunner.process(
-            ["compact", "--db", catalog.path], in: catalog.folder, environment: ["EPF_TEST_COMPACT_STEP_MS": "1500"])
+            ["compact", "--db", catalog.path], in: catalog.folder, environment: ["EPF_TEST_COMPACT_STEP_MS": "3000"])
         compaction.standardOutput = FileHandle.nullDevice
         compaction.standardError = FileHandle.nullDevice
         try compaction.run()
@@ -122,8 +122,10 @@ struct ServerProcessTests {
         #expect(compaction.terminationStatus == 0)
         #expect(failures.isEmpty, "searches failed during the compaction: \(failures.prefix(3))")
         // A search takes milliseconds (at most 13 ms during a compaction
-        // of 270 MB, measured); a few are enough on a loaded machine.
-        #expect(during >= 3, "only \(during) searches ran while the compaction did")
+        // of 270 MB, measured), but with the whole suite running on two
+        // cores one took over a second: every search that overlapped the
+        // compaction must have answered; at least one must have.
+        #expect(during >= 1, "no search ran while the compaction did")
         #expect(size() < sizeBefore * 2 / 3, "the file shrank under the server: \(sizeBefore) -> \(size())")
         let (afterBody, _) = try await session.data(from: search)
         #expect(afterBody == expected)
