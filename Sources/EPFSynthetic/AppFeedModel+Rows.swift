@@ -21,7 +21,8 @@ extension AppFeedModel {
             for device in devices { bytes.row(date, [.int(applicationID(item)), .int(device)]) }
             return devices.count
         case .artist:
-            let name = "Studio \(item)" + (renames(ofArtist: item, by: day) > 0 ? " \(renames(ofArtist: item, by: day) + 1)" : "")
+            let renames = renames(ofArtist: item, by: day)
+            let name = "Studio \(item)" + (renames > 0 ? " \(renames + 1)" : "")
             let id = FeedGenerator.artistID(item)
             bytes.row(date, [.int(id), .text(name), .int(1), .text("https://apps.apple.com/us/developer/studio-\(item)/id\(id)?mt=8"), .int(7)])
             return 1

@@ -22,7 +22,7 @@ package enum ArtworkURL {
             guard let other else { return "" }
             return resized(other, to: size) ?? other
         }
-        let url60 = [small, large].lazy.compactMap { $0.flatMap { resized($0, to: 60) } }.first ?? small ?? large ?? ""
+        let url60 = small.flatMap { resized($0, to: 60) } ?? large.flatMap { resized($0, to: 60) } ?? small ?? large ?? ""
         return (url60, at(100, own: small, other: large), at(512, own: large, other: small))
     }
 
@@ -30,24 +30,30 @@ package enum ArtworkURL {
     /// path component, both numbers the same: icons are square) made
     /// `size`x`size`; nil when the file name names no size.
     package static func resized(_ url: String, to size: Int) -> String? {
-        let bytes = Array(url.utf8)
-        let end = bytes.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) ?? bytes.count
-        let nameStart = (bytes[..<end].lastIndex(of: UInt8(ascii: "/")) ?? -1) + 1
-        let isDigit: (UInt8) -> Bool = { $0 >= 0x30 && $0 <= 0x39 }
-        var x = end - 1
-        while x > nameStart {
-            defer { x -= 1 }
-            guard bytes[x] == UInt8(ascii: "x") else { continue }
-            var widthStart = x
-            while widthStart > nameStart, isDigit(bytes[widthStart - 1]) { widthStart -= 1 }
-            var heightEnd = x + 1
-            while heightEnd < end, isDigit(bytes[heightEnd]) { heightEnd += 1 }
-            let width = bytes[widthStart..<x]
-            let height = bytes[(x + 1)..<heightEnd]
-            guard !width.isEmpty, width.elementsEqual(height) else { continue }
-            return String(decoding: bytes[..<widthStart], as: UTF8.self) + "\(size)x\(size)"
-                + String(decoding: bytes[heightEnd...], as: UTF8.self)
+        // Read in place (a lookup makes this once per result): no copy of
+        // the URL's bytes, one string for the answer.
+        var url = url
+        return url.withUTF8 { bytes -> String? in
+            let end = bytes.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) ?? bytes.count
+            let nameStart = (bytes[..<end].lastIndex(of: UInt8(ascii: "/")) ?? -1) + 1
+            let isDigit: (UInt8) -> Bool = { $0 >= 0x30 && $0 <= 0x39 }
+            var x = end - 1
+            while x > nameStart {
+                defer { x -= 1 }
+                guard bytes[x] == UInt8(ascii: "x") else { continue }
+                var widthStart = x
+                while widthStart > nameStart, isDigit(bytes[widthStart - 1]) { widthStart -= 1 }
+                var heightEnd = x + 1
+                while heightEnd < end, isDigit(bytes[heightEnd]) { heightEnd += 1 }
+                let width = bytes[widthStart..<x]
+                guard !width.isEmpty, width.elementsEqual(bytes[(x + 1)..<heightEnd]) else { continue }
+                var answer = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<widthStart]), as: UTF8.self)
+                answer.reserveCapacity(bytes.count + 8)
+                answer += "\(size)x\(size)"
+                answer += String(decoding: UnsafeBufferPointer(rebasing: bytes[heightEnd...]), as: UTF8.self)
+                return answer
+            }
+            return nil
         }
-        return nil
     }
 }
