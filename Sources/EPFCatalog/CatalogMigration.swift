@@ -32,6 +32,10 @@ package enum CatalogMigration: String, CaseIterable, Sendable {
     /// progress are kept (PostgreSQL's from before resuming existed, which
     /// no load can resume, go with what they kept).
     case checkpointsShared = "checkpoints-shared"
+    /// The table info keeps each table's row count as the last apply left
+    /// it (`row_count`), so that an INCREMENTAL file of a large table does
+    /// not count the whole table after its upsert.
+    case tableInfoRowCount = "table-info-row-count"
 
     /// Whether an earlier step may already have made what this one makes,
     /// on a catalog that had neither (SQLite's `checkpoints` creates the
@@ -55,6 +59,7 @@ package enum CatalogMigration: String, CaseIterable, Sendable {
         case .journalOriginModified: [("epf_journal", ["origin_mtime"])]
         case .journalOriginHash: [("epf_journal", ["origin_hash"])]
         case .checkpointsShared: [("epf_checkpoint", ["load_id", "records"])]
+        case .tableInfoRowCount: [("epf_table_info", ["row_count"])]
         }
     }
 }

@@ -184,8 +184,13 @@ public protocol CatalogStore: AnyObject {
     /// were found with new modification times but the same md5, so later
     /// runs know them by the cheap check again instead of reading them.
     func confirmUnchanged(_ downloads: [(id: Int64, modified: Int64)]) throws
-    /// Rows of a live table; nil when the table does not exist.
+    /// Rows of a live table (SQL stores: as the last apply left them, kept
+    /// in the table info, so that large tables are not counted); nil when
+    /// the table does not exist.
     func rowCount(of table: String) throws -> Int?
+    /// Whether a live table exists: what an INCREMENTAL file asks before it
+    /// loads, without counting rows (a count reads the whole table).
+    func hasTable(_ table: String) throws -> Bool
     /// Called once when an import run is over: what the store does to let
     /// readers in while later imports run (SQLite: switch a new catalog to
     /// WAL).
@@ -210,6 +215,8 @@ public protocol CatalogStore: AnyObject {
 extension CatalogStore {
     /// Nothing to do when an import is over.
     public func importFinished() throws {}
+    /// Whether `rowCount(of:)` finds the table.
+    public func hasTable(_ table: String) throws -> Bool { try rowCount(of: table) != nil }
     /// Nothing recorded: the store keeps no download times.
     public func confirmUnchanged(_ downloads: [(id: Int64, modified: Int64)]) throws {}
     /// Unknown: no file is refused early for its size.

@@ -322,7 +322,7 @@ public final class Importer {
                     : "an INCREMENTAL file whose key columns (\(declared.joined(separator: ", "))) are not among its columns cannot be applied",
                 hint: "Import the next FULL file of this table instead")
         }
-        if header.exportMode == .incremental, !options.allowIncrementalWithoutFull, try store.rowCount(of: file.table) == nil {
+        if header.exportMode == .incremental, !options.allowIncrementalWithoutFull, try !store.hasTable(file.table) {
             throw IncrementalWithoutFull(table: file.table, feed: report.feed, feedDate: report.feedDate)
         }
         if header.columns.count > store.maximumColumns {
@@ -395,7 +395,7 @@ public final class Importer {
         let needed = table - reused + transient
         guard needed > free else { return }
         var parts = ["the table's size again, with its indexes"]
-        let replacing = mode == .full && ((try? store.rowCount(of: file.table)) ?? nil) != nil
+        let replacing = mode == .full && (try? store.hasTable(file.table)) == true
         if replacing { parts[0] += ", built beside the \(file.table) it replaces, whose room is free only once the new one is in" }
         if transient > 0 { parts.append("up to \(Self.size(transient)) of write-ahead log while it loads") }
         if reused > 0 { parts.append("less \(Self.size(reused)) the catalog holds free inside and fills first") }

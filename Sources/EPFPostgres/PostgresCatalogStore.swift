@@ -209,8 +209,12 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     /// Records new modification times of downloads found unchanged by md5.
     public func confirmUnchanged(_ downloads: [(id: Int64, modified: Int64)]) throws { try confirmUnchangedDownloads(downloads) }
 
-    /// Rows of a live table; nil when the table does not exist.
+    /// Rows of a live table, as the table info keeps them (counted when it
+    /// has none); nil when the table does not exist.
     public func rowCount(of table: String) throws -> Int? { try liveRowCount(of: table) }
+
+    /// Whether a live table exists, from the schema alone.
+    public func hasTable(_ table: String) throws -> Bool { try liveTableExists(table) }
 
     /// The applied files of the catalog at `target`, read without creating
     /// anything (for `--dry-run`); none when it has no journal yet.

@@ -12,7 +12,7 @@ extension PostgresCatalogStore {
             case .checkpoints: return PostgresCheckpointTable.createSQL
             case .checkpointResumeColumns: return PostgresCheckpointTable.resumeColumnsSQL
             case .checkpointsShared: return PostgresCheckpointTable.sharedFormSQL
-            case .journalOriginSizeMD5, .journalOriginModified, .journalOriginHash: return ""
+            case .journalOriginSizeMD5, .journalOriginModified, .journalOriginHash, .tableInfoRowCount: return ""
             }
         }
     }

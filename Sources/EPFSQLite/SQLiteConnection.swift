@@ -33,6 +33,7 @@ package struct SQLiteDialect: SQLDialect {
     /// `WHERE true` keeps `ON CONFLICT` from being read as the join's;
     /// rowid order applies a key's rows in load order (the last one wins).
     package var upsertSourceClause: String { " WHERE true ORDER BY rowid" }
+    package var insertsAboveLargestRowid: Bool { true }
 
     /// Rows are numbered as loaded: the largest rowid of a key is its last row.
     package func keepLastOfEachKey(in staging: String, key: String) -> String {

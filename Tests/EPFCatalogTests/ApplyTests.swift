@@ -54,6 +54,29 @@ struct ApplyTests {
         ])
     }
 
+    @Test func theRowCountIsKeptNotCountedAfterAnIncremental() throws {
+        let catalog = try TemporaryCatalog()
+        try catalog.apply(Self.apps(rows: [["1", "one", "10"], ["2", "two", "20"], ["3", "three", "30"]]), as: "app")
+        #expect(try catalog.rows("SELECT row_count FROM epf_table_info WHERE table_name = 'app'") == [[.integer(3)]])
+        var statements: [String] = []
+        catalog.store.database.traceStatements { statements.append($0) }
+        let outcome = try catalog.apply(Self.apps("INCREMENTAL", rows: [["2", "two v2", "21"], ["4", "four", "40"], ["5", "five", "50"]]), as: "app")
+        catalog.store.database.traceStatements(nil)
+        #expect([outcome.rowsAfter, outcome.inserted, outcome.updated] == [5, 2, 1])
+        #expect(try catalog.rows("SELECT row_count, (SELECT count(*) FROM app) FROM epf_table_info WHERE table_name = 'app'") == [[.integer(5), .integer(5)]])
+        // Neither the load nor the apply counted the live table: its rows are
+        // the kept count and the rows the upsert added above the largest rowid.
+        #expect(statements.filter { $0.contains("count(*) FROM \"app\"") && !$0.contains("WHERE rowid >") }.isEmpty)
+        #expect(try catalog.store.rowCount(of: "app") == 5)
+        #expect(try catalog.store.hasTable("app") && !catalog.store.hasTable("nothing"))
+
+        // A catalog from before the count was kept counts once, then keeps it.
+        try catalog.store.database.execute("UPDATE epf_table_info SET row_count = NULL")
+        let next = try catalog.apply(Self.apps("INCREMENTAL", rows: [["6", "six", "60"]]), as: "app")
+        #expect([next.rowsAfter, next.inserted, next.updated] == [6, 1, 0])
+        #expect(try catalog.rows("SELECT row_count FROM epf_table_info WHERE table_name = 'app'") == [[.integer(6)]])
+    }
+
     @Test func incrementalForANewTableCreatesItWithAKey() throws {
         let catalog = try TemporaryCatalog()
         try catalog.apply(Self.apps("INCREMENTAL", rows: [["7", "seven", "70"], ["7", "seven again", "71"]]), as: "fresh")

@@ -94,8 +94,9 @@ struct MigrationTests {
     @Test func aCatalogMadeBeforeTheSchemaTableHasItsStepsRecordedWithoutRunning() throws {
         // As the last version without epf_schema left a catalog: every
         // column there (running a step again would fail: duplicate column),
-        // and a load in progress. Only the one step it lacks runs: the
-        // checkpoint table takes the shared form, its row kept.
+        // and a load in progress. Only the steps it lacks run: the
+        // checkpoint table takes the shared form, its row kept, and the
+        // table info gets its row count.
         let folder = try Folder()
         do {
             let database = try SQLiteDatabase(path: folder.catalog)
@@ -118,14 +119,15 @@ struct MigrationTests {
                 """)
         }
         let tablesBefore = try SQLiteDatabase(path: folder.catalog).rows(
-            "SELECT name, sql FROM sqlite_schema WHERE name LIKE 'epf%' AND name <> 'epf_checkpoint' ORDER BY name")
+            "SELECT name, sql FROM sqlite_schema WHERE name LIKE 'epf%' AND name NOT IN ('epf_checkpoint', 'epf_table_info') ORDER BY name")
         let store = try SQLiteCatalogStore(path: folder.catalog)
         #expect(try Self.recorded(store.database) == Self.everyStep)
         #expect(store.resumableLoads.map(\.table) == ["genre"])
         #expect(
             try store.database.rows(
-                "SELECT name, sql FROM sqlite_schema WHERE name LIKE 'epf%' AND name NOT IN ('epf_schema', 'epf_checkpoint') ORDER BY name")
+                "SELECT name, sql FROM sqlite_schema WHERE name LIKE 'epf%' AND name NOT IN ('epf_schema', 'epf_checkpoint', 'epf_table_info') ORDER BY name")
                 == tablesBefore)
+        #expect(try store.database.columnNames(of: "epf_table_info").suffix(2) == ["applied_at", "row_count"])
         #expect(
             try store.database.rows("SELECT load_id, staging_name, table_name, byte_offset, records, phase, updated_at FROM epf_checkpoint")
                 == [[.integer(1), .text("epf_stage_genre"), .text("genre"), .integer(120), .integer(7), .text("loading"),
@@ -149,7 +151,7 @@ struct MigrationTests {
         #expect(
             try Self.recorded(store.database)
                 == ["journal-and-table-info", "journal-origin-size-md5", "journal-origin-mtime", "checkpoints",
-                    "checkpoint-resume-columns", "journal-origin-hash", "checkpoints-shared"])
+                    "checkpoint-resume-columns", "journal-origin-hash", "checkpoints-shared", "table-info-row-count"])
         #expect(try store.database.columnNames(of: "epf_journal").last == "origin_hash")
         #expect(try store.appliedFiles().first?.originModified == 1_700_000_000)
     }

@@ -94,7 +94,7 @@ struct PostgresMigrationTests {
         #expect(
             try Self.recorded(connection)
                 == ["journal-and-table-info", "journal-origin-size-md5", "checkpoints", "checkpoint-resume-columns",
-                    "journal-origin-mtime", "journal-origin-hash", "checkpoints-shared"])
+                    "journal-origin-mtime", "journal-origin-hash", "checkpoints-shared", "table-info-row-count"])
         #expect(Set(try Self.columns(of: "epf_journal", connection)).isSuperset(of: ["origin_hash", "origin_mtime"]))
         #expect(Set(try Self.columns(of: "epf_checkpoint", connection)).isSuperset(of: ["source", "header", "key_index"]))
         #expect(try connection.scalar("SELECT count(*) FROM epf_journal") == "2")

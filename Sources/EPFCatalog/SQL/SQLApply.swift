@@ -12,11 +12,13 @@ extension SQLStoreBackend {
         let outcomes = try connection.transaction {
             var outcomes: [ApplyOutcome] = []
             for table in staged {
+                let outcome: ApplyOutcome
                 switch table.target.header.exportMode {
-                case .full: outcomes.append(try replace(with: table))
-                case .incremental: outcomes.append(try upsert(table))
+                case .full: outcome = try replace(with: table)
+                case .incremental: outcome = try upsert(table)
                 }
-                try saveTableInfo(table)
+                outcomes.append(outcome)
+                try saveTableInfo(table, rows: outcome.rowsAfter)
                 // The load is done; what it kept beside its rows stays.
                 try SQLCheckpoints.delete(staging: table.stagingName, on: connection, dialect: dialect)
             }
@@ -51,9 +53,14 @@ extension SQLStoreBackend {
         let staging = quoteIdentifier(table.stagingName)
         let key = header.primaryKey
         var added: [String] = []
+        // Rows before, as the table info kept them: counting a table of
+        // hundreds of millions of rows costs more than a day's upsert.
+        var rowsBefore: Int?
         if try !connection.tableExists(liveName) {
             try connection.execute("CREATE TABLE \(live) (\(dialect.columnDefinitions(header)))")
+            rowsBefore = 0
         } else {
+            rowsBefore = try storedRowCount(of: liveName)
             let existing = Set(try connection.columnNames(of: liveName))
             for (name, type) in zip(header.columns, header.types) where !existing.contains(name) {
                 try connection.execute("ALTER TABLE \(live) ADD COLUMN \(dialect.columnDefinition(name, type))")
@@ -85,6 +92,12 @@ extension SQLStoreBackend {
         let inserted: Int
         if let counting = dialect.countingInserts(statement) {
             inserted = Int(try connection.scalar(counting)?.asInteger ?? 0)
+        } else if dialect.insertsAboveLargestRowid,
+            let largest = try connection.scalar("SELECT coalesce(max(rowid), 0) FROM \(live)")?.asInteger, largest < Int64.max
+        {
+            // At the largest rowid SQLite would pick free rowids at random.
+            try connection.execute(statement)
+            inserted = Int(try connection.scalar("SELECT count(*) FROM \(live) WHERE rowid > \(largest)")?.asInteger ?? 0)
         } else {
             let matches = key.map { "l.\(quoteIdentifier($0)) = s.\(quoteIdentifier($0))" }.joined(separator: " AND ")
             let updated = Int(
@@ -95,7 +108,7 @@ extension SQLStoreBackend {
         }
         try didUpsert(table, pending)
         try connection.execute("DROP TABLE \(staging)")
-        let rowsAfter = Int(try connection.scalar("SELECT count(*) FROM \(live)")?.asInteger ?? 0)
+        let rowsAfter = try rowsBefore.map { $0 + inserted } ?? Int(try connection.scalar("SELECT count(*) FROM \(live)")?.asInteger ?? 0)
         return ApplyOutcome(rowsAfter: rowsAfter, inserted: inserted, updated: stored - inserted, addedColumns: added)
     }
 }

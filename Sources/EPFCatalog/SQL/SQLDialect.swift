@@ -19,6 +19,11 @@ package protocol SQLDialect: Sendable {
     /// number of rows it inserted (not updated), if the database can tell
     /// in the same statement; nil to count the updated keys beforehand.
     func countingInserts(_ upsert: String) -> String?
+    /// Whether a row an INSERT adds gets a `rowid` above every row the
+    /// table held (SQLite's rowid tables, below the largest rowid): the rows
+    /// an upsert inserted are then counted by a range of rowids, not by a
+    /// lookup of each staged key in the live table.
+    var insertsAboveLargestRowid: Bool { get }
     /// The integer type of the importer's own tables (64-bit).
     var integerType: String { get }
     /// The key column of a table whose rows are numbered as inserted.
@@ -36,6 +41,7 @@ extension SQLDialect {
     package var uniqueIndexSuffix: String { "" }
     package var upsertSourceClause: String { "" }
     package func countingInserts(_ upsert: String) -> String? { nil }
+    package var insertsAboveLargestRowid: Bool { false }
     package var integerType: String { "BIGINT" }
 
     /// One column of a `CREATE TABLE` or `ADD COLUMN` for an EPF column.

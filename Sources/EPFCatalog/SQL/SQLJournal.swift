@@ -70,7 +70,8 @@ extension SQLStoreBackend {
     /// `epf_table_info`, inside the apply's transaction. The columns are
     /// listed in the live table's order with their declared EPF types;
     /// columns an INCREMENTAL file lacks keep the types known before.
-    package func saveTableInfo(_ table: StagedTable) throws {
+    /// `rows` is the live table's row count after the apply.
+    package func saveTableInfo(_ table: StagedTable, rows: Int) throws {
         let connection = applyConnection
         let header = table.target.header
         var known: [String: String] = [:]
@@ -92,16 +93,25 @@ extension SQLStoreBackend {
         let keyJSON = String(decoding: try encoder.encode(header.primaryKey), as: UTF8.self)
         try connection.change(
             """
-            INSERT INTO \(CatalogTables.tableInfo) (table_name, feed, export_mode, export_date, columns, primary_key, source_path, applied_at)
-            VALUES (\(dialect.parameters(8)))
+            INSERT INTO \(CatalogTables.tableInfo) (table_name, feed, export_mode, export_date, columns, primary_key, source_path, applied_at, row_count)
+            VALUES (\(dialect.parameters(9)))
             ON CONFLICT (table_name) DO UPDATE SET feed = excluded.feed, export_mode = excluded.export_mode,
                 export_date = excluded.export_date, columns = excluded.columns, primary_key = excluded.primary_key,
-                source_path = excluded.source_path, applied_at = excluded.applied_at
+                source_path = excluded.source_path, applied_at = excluded.applied_at, row_count = excluded.row_count
             """,
             [
                 .text(table.target.table), .optional(table.target.feed), .text(header.exportMode.rawValue),
                 .optional(table.firstExportDate), .text(columnsJSON), .text(keyJSON), .text(table.target.sourceName),
-                .text(Timestamp.now()),
+                .text(Timestamp.now()), .integer(Int64(rows)),
             ])
+    }
+
+    /// The row count `epf_table_info` keeps for `table` (what the last
+    /// apply left); nil when it has none (a catalog from before the count
+    /// was kept, or a table the importer did not make).
+    package func storedRowCount(of table: String) throws -> Int? {
+        try applyConnection.scalar(
+            "SELECT row_count FROM \(CatalogTables.tableInfo) WHERE table_name = \(dialect.parameter(1))", [.text(table)]
+        )?.asInteger.map { Int($0) }
     }
 }

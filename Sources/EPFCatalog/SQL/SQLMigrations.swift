@@ -65,6 +65,8 @@ package struct SQLMigrations<Connection: SQLConnection, Dialect: SQLDialect>: Ca
             shared = "ALTER TABLE \(journal) ADD COLUMN origin_mtime \(integer)"
         case .journalOriginHash:
             shared = "ALTER TABLE \(journal) ADD COLUMN origin_hash TEXT"
+        case .tableInfoRowCount:
+            shared = "ALTER TABLE \(CatalogTables.tableInfo) ADD COLUMN row_count \(integer)"
         }
         return [shared, own(step)].filter { !$0.isEmpty }.joined(separator: ";\n")
     }

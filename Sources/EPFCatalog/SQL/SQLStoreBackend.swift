@@ -119,11 +119,19 @@ extension SQLStoreBackend {
         }
     }
 
+    /// `CatalogStore.hasTable`.
+    package func liveTableExists(_ table: String) throws -> Bool {
+        try withApplyConnection {
+            try applyConnection.doing("looking for the table \(table)") { try applyConnection.tableExists(table) }
+        }
+    }
+
     /// `CatalogStore.rowCount`.
     package func liveRowCount(of table: String) throws -> Int? {
         try withApplyConnection {
             try applyConnection.doing("counting the rows of \(table)") {
                 guard try applyConnection.tableExists(table) else { return nil }
+                if let stored = try storedRowCount(of: table) { return stored }
                 return Int(try applyConnection.scalar("SELECT count(*) FROM \(quoteIdentifier(table))")?.asInteger ?? 0)
             }
         }
