@@ -126,4 +126,11 @@ public enum ImportEvent: Sendable {
     case unitFinished(path: String, reports: [FileReport])
     /// Something worth telling that is not about one file.
     case note(String)
+    /// A unit of the plan (or, as `what` says, some of its tables) is left
+    /// out by the schedule, and why (applied before, superseded by a newer
+    /// FULL, older than the catalog's day).
+    case skipped(what: String, reason: String)
+    /// What will be imported, once the plan is scheduled: the plan's units
+    /// that are left, in order.
+    case scheduled(ImportPlan)
 }

@@ -82,6 +82,11 @@ public struct ImportPlan: Sendable, Equatable {
 
     /// Files known before reading (a feed archive counts as one).
     public var fileCount: Int { units.reduce(0) { $0 + $1.files.count + ($1.archive == nil ? 0 : 1) } }
+    /// Compressed files and archives that have no `.md5` file beside them:
+    /// their md5 is not checked (`ImportOptions.requireMD5` fails them).
+    public var pathsWithoutMD5: [String] {
+        units.flatMap(\.files).filter(\.lacksMD5).map(\.path) + units.compactMap(\.archive).filter { $0.expectedMD5 == nil }.map(\.path)
+    }
 }
 
 /// Which tables to import: `--include` / `--exclude` regular expressions,
@@ -95,6 +100,14 @@ public struct TableFilter: Sendable {
     /// Tables whose name matches some `include` pattern (any table when
     /// there is none) and no `exclude` pattern. Throws when a pattern is
     /// not a regular expression.
+    /// Every table.
+    public static let everyTable = TableFilter(checked: [], [])
+
+    private init(checked include: [String], _ exclude: [String]) {
+        self.include = include
+        self.exclude = exclude
+    }
+
     public init(include: [String] = [], exclude: [String] = []) throws(PlanError) {
         for pattern in include + exclude {
             do {
@@ -137,7 +150,8 @@ public enum ImportPlanner {
     /// `extensions` (EPF Flat) file names may carry an extension, which is
     /// not part of the table's name (`application.txt` is `application`).
     public static func plan(
-        paths: [String], filter: TableFilter, tablePrefix: String = "", separators: Separators = .relational, extensions: Bool = false
+        paths: [String], filter: TableFilter = .everyTable, tablePrefix: String = "", separators: Separators = .relational,
+        extensions: Bool = false
     ) throws(PlanError) -> ImportPlan {
         let naming = Naming(extensions: extensions)
         var units: [ImportUnit] = []

@@ -108,7 +108,7 @@ public struct ImportPosition: Sendable {
             }
         case .unitFinished(let path, _):
             for input in unitInputs[path] ?? [] { finish(input) }
-        case .applying, .note:
+        case .applying, .note, .skipped, .scheduled:
             break
         }
     }

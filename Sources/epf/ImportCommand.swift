@@ -134,7 +134,7 @@ struct ImportCommand: ParsableCommand {
         let run = ImportRun(
             location: location, command: "import", strict: load.strict, requireMD5: requireMD5, allowShrink: load.allowShrink, restart: load.restart,
             exclusive: load.exclusive, force: force, jobs: jobs, format: format,
-            storefronts: try storefront.map(StorefrontSet.parse))
+            storefronts: try storefront.map { try StorefrontSet.parse($0).map { .only($0) } ?? .all } ?? .catalogs)
         if !(try run.apply(plan)) {
             throw ExitCode(1)
         }

@@ -5,10 +5,10 @@ import EPFLocation
 import EPFStoreLocation
 import Foundation
 
-/// Applies an import plan to the catalog: what `epf import` does once its
-/// paths are planned, and `epf sync` once the download is over. Opens the
-/// store, schedules the plan against the import journal, imports, prints
-/// the summary.
+/// How `epf import` and `epf sync` run a `CatalogImport`: the store opened
+/// from the command's options with a message for each thing worth telling,
+/// each plan's events shown as progress, the summary printed in
+/// `--format`, and failures mapped to exit status 1.
 struct ImportRun {
     /// Where the import goes (`--db`, or whatever store the command names).
     var location: CatalogLocation
@@ -22,23 +22,21 @@ struct ImportRun {
     var force = false
     var jobs = 2
     var format: OutputFormat = .table
-    /// `--storefront`: nil when not given (the catalog's set is kept),
-    /// `.some(nil)` for `all` (`StorefrontChoice`).
-    var storefronts: StorefrontSet?? = nil
+    var storefronts: CatalogImport.Storefronts = .catalogs
 
     /// Imports `plan`. Returns whether every file was applied (true also
     /// when there was nothing to import); throws `ExitCode(1)` when the
     /// catalog cannot be opened or read.
     func apply(_ plan: ImportPlan) throws -> Bool {
-        let session = try open()
-        try session.apply(plan)
-        return session.finish()
+        let run = try open()
+        try apply(plan, to: run)
+        return finish(run)
     }
 
     /// Opens the store (a message for each thing worth telling about how it
     /// was opened), for plans to be applied to it one after another.
     /// Throws `ExitCode(1)` when it cannot be opened.
-    func open() throws -> ImportSession {
+    func open() throws -> CatalogImport {
         let testing = TestEnvironment()
         let store: any CatalogStore
         do {
@@ -58,9 +56,43 @@ struct ImportRun {
                 "note: an interrupted load of \(load.table) (\(load.records) rows committed) resumes if this import reads the same file\(filter); --restart starts over")
         }
         var options = ImportOptions(
-            strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, parallelTables: location.loadsTablesAtOnce ? jobs : 1,
-            allowIncrementalWithoutFull: force)
+            strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, parallelTables: location.loadsTablesAtOnce ? jobs : 1)
         if let chunkBytes = testing.chunkBytes { options.chunkSize = chunkBytes }
-        return ImportSession(run: self, store: store, options: options)
+        return CatalogImport(store: store, options: options, force: force, storefronts: storefronts)
+    }
+
+    /// Applies `plan` through `run`, its events shown by a progress display
+    /// whose messages go to `say` (`epf sync` while it downloads: below the
+    /// download's status line, and no status line of its own: `live`
+    /// false). Throws `ExitCode(1)` when the journal cannot be read or the
+    /// storefronts asked for conflict with the catalog's.
+    @discardableResult
+    func apply(_ plan: ImportPlan, to run: CatalogImport, say: @escaping (String) -> Void = { Console.message($0) }, live: Bool = Console.messagesAreTerminal)
+        throws -> [FileReport]
+    {
+        let progress = ProgressDisplay(live: live, say: say)
+        defer { progress.finish() }
+        do {
+            return try run.apply(plan) { progress.show($0) }
+        } catch {
+            Console.message("epf \(command): \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// Prints the summary (`--format`) of every plan `run` applied.
+    /// Returns whether every file was applied (true also when there was
+    /// nothing to import).
+    func finish(_ run: CatalogImport) -> Bool {
+        if run.unitsScheduled == 0 {
+            Console.message("epf \(command): nothing to import")
+        }
+        let summary = run.summary(catalog: location.displayName)
+        switch format {
+        case .table: Console.message(summary.table())
+        case .json: Console.out(summary.json())
+        case .csv: Console.out(summary.csv())
+        }
+        return summary.allApplied
     }
 }

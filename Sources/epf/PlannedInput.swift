@@ -20,9 +20,7 @@ enum PlannedInput {
             throw ExitCode(1)
         }
         for note in plan.notes { Console.message("note: \(note)") }
-        let unchecked = plan.units.flatMap(\.files).filter(\.lacksMD5).map(\.path)
-            + plan.units.compactMap(\.archive).filter { $0.expectedMD5 == nil }.map(\.path)
-        for path in unchecked where !requireMD5 {
+        for path in plan.pathsWithoutMD5 where !requireMD5 {
             Console.message("note: \(path): no .md5 beside it; its md5 is not checked")
         }
         return plan

@@ -104,6 +104,10 @@ final class ProgressDisplay {
             }
         case .note(let text):
             say("note: \(text)")
+        case .skipped(let what, let reason):
+            say("skipped: \(what): \(reason)")
+        case .scheduled(let plan):
+            start(plan)
         case .resumed:
             break
         }

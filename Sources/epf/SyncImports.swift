@@ -8,7 +8,7 @@ import Foundation
 /// `epf import DIR` plans it, less what `IncompleteFeeds` holds back (the
 /// days of files that failed or are still downloading, and the later days
 /// of their feed), less the days this run already imported; what is left is
-/// applied at once, in plan order, through one `ImportSession`, while the
+/// applied at once, in plan order, through one `CatalogImport`, while the
 /// later files keep downloading. When the download is over, a last pass
 /// applies the rest and says why anything was held back.
 ///
@@ -31,7 +31,7 @@ final class SyncImports: @unchecked Sendable {
     private var started = false
     private let done = DispatchSemaphore(value: 0)
     private var progress: DownloadProgress?
-    private var session: ImportSession?
+    private var session: CatalogImport?
     /// The units handed to the session, by path.
     private var imported: Set<String> = []
     /// Feeds a unit of which failed to import: their later days wait for
@@ -98,7 +98,7 @@ final class SyncImports: @unchecked Sendable {
             Console.message("epf \(run.command): nothing to import: \(nothing)")
             return true
         }
-        return session?.finish() ?? true
+        return session.map(run.finish) ?? true
     }
 
     /// Runs a pass each time something changed, until the last pass.
@@ -162,21 +162,16 @@ final class SyncImports: @unchecked Sendable {
 
         let session = try self.session ?? run.open()
         self.session = session
-        if let progress, !last {
-            session.say = { progress.message($0) }
-            session.live = false
-        } else {
-            session.say = { Console.message($0) }
-            session.live = Console.messagesAreTerminal
-        }
-        let reports = try session.apply(plan)
+        let say: (String) -> Void
+        if let progress, !last { say = { progress.message($0) } } else { say = { Console.message($0) } }
+        let reports = try run.apply(plan, to: session, say: say, live: last || progress == nil ? Console.messagesAreTerminal : false)
         imported.formUnion(plan.units.map(\.path))
         for unit in plan.units {
             let own = reports.filter { report in unit.files.contains { $0.path == report.path } || unit.archive?.path == report.path }
             let applied = own.filter { $0.status == .applied }.count
             if applied < own.count, let name = unit.feed, brokenFeeds[name.feed] == nil { brokenFeeds[name.feed] = unit.path }
             if !last && !own.isEmpty && !pending.isEmpty {
-                session.say(
+                say(
                     "epf \(run.command): \(unit.path): \(applied) file(s) applied, \(own.count - applied) failed, while \(pending.count) file(s) still download")
             }
         }
