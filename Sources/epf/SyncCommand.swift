@@ -44,23 +44,54 @@ struct SyncCommand: ParsableCommand {
         let run = ImportRun(
             location: catalog.location, command: "sync", strict: load.strict, allowShrink: load.allowShrink, restart: load.restart,
             exclusive: load.exclusive, format: format)
-        let imports = SyncImports(run, options: options, tablePrefix: load.tablePrefix, files: session.plan.files)
+        let files = session.plan.files
+        let progress = files.isEmpty ? nil : session.makeProgress()
+        // Passes while files download speak below the download's status
+        // line; the last one as epf import does.
+        let during = ProgressDisplay(live: false) { progress?.message($0) ?? Console.message($0) }
+        let after = ProgressDisplay(live: Console.messagesAreTerminal)
+        let source = SyncImports.Source(
+            folder: options.to, filter: try TableFilter(include: options.include, exclude: options.exclude), feeds: options.feeds,
+            tablePrefix: load.tablePrefix)
+        let imports = SyncImports(source, files: files, open: run.open) { event in
+            switch event {
+            case .imported(let event, let duringDownload): (duringDownload ? during : after).show(event)
+            case .unitImported(let path, let applied, let failed, let downloading):
+                during.say("epf sync: \(path): \(applied) file(s) applied, \(failed) failed, while \(downloading) file(s) still download")
+            case .note(let text): Console.message("note: \(text)")
+            }
+        }
         var failed: [RemoteFile] = []
-        if session.plan.files.isEmpty {
-            try feeds.noFeedFound("epf sync: the server lists no feed at \(session.server.base.absoluteString)")
-            Console.message("epf sync: nothing to fetch from \(session.server.base.absoluteString)")
-        } else {
+        if let progress {
             try session.checkSpace(catalog: catalog.location.spaceCheckedPath)
-            let progress = session.makeProgress()
-            imports.start(progress)
+            imports.start()
             do {
                 failed = try session.download(progress) { imports.fileEnded($0) }.failed
             } catch {
                 imports.abort()
                 throw error
             }
+        } else {
+            try feeds.noFeedFound("epf sync: the server lists no feed at \(session.server.base.absoluteString)")
+            Console.message("epf sync: nothing to fetch from \(session.server.base.absoluteString)")
         }
-        let applied = try imports.finish(failed: failed)
+        let outcome: SyncImports.Outcome
+        do {
+            defer { after.finish() }
+            outcome = try imports.finish(failed: failed)
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            Console.message("epf sync: \(error)")
+            throw ExitCode(1)
+        }
+        let applied: Bool
+        if let nothing = outcome.nothing {
+            Console.message("epf sync: nothing to import: \(nothing)")
+            applied = true
+        } else {
+            applied = outcome.importer.map(run.finish) ?? true
+        }
         if !applied || !failed.isEmpty { throw ExitCode(1) }
     }
 }
