@@ -68,14 +68,15 @@ struct FetchOptions: ParsableArguments {
     }
 }
 
-/// One download run of `epf fetch` or `epf sync`: the server, its plan, and
-/// the fetching of the plan's files, with the messages of each step.
+/// One download run of `epf fetch` or `epf sync` (`FeedDownload`), with
+/// the messages of each step and failures mapped to exit status 1.
 struct FetchSession {
     let options: FetchOptions
     /// `fetch` or `sync`, for messages.
     let command: String
-    let server: FeedServer
-    let plan: RemotePlan
+    let download: FeedDownload
+    var server: FeedServer { download.server }
+    var plan: RemotePlan { download.plan }
 
     /// Reads the listings and plans (messages and exit 1 on failure).
     init(_ options: FetchOptions, command: String) throws {
@@ -83,57 +84,29 @@ struct FetchSession {
         self.command = command
         let base = URL(string: options.url)!
         do {
-            server = try FeedServer(base: base, credentials: Self.credentials(for: base))
-        } catch {
-            Console.message("epf \(command): \(error)")
-            throw ExitCode(1)
-        }
-        do {
-            let listings = RetryingListingReader(server, retry: options.retryPolicy) { event in
+            download = try FeedDownload(
+                base: base, credentials: Self.credentials(for: base), folder: options.to, feeds: options.feeds,
+                filter: try TableFilter(include: options.include, exclude: options.exclude), retry: options.retryPolicy, jobs: options.jobs
+            ) { event in
                 Console.message("retry: \(event.error) (try \(event.attempt) of \(event.attempts))")
             }
-            plan = try RemotePlanner.plan(
-                listings, feeds: options.feeds, filter: try TableFilter(include: options.include, exclude: options.exclude))
-        } catch let error as FetchError {
+        } catch {
             Console.message("epf \(command): \(error)")
             throw ExitCode(1)
         }
         for note in plan.notes { Console.message("note: \(note)") }
     }
 
-    /// What a download run did.
-    struct Result {
-        var downloaded = 0
-        var present = 0
-        var bytes: Int64 = 0
-        /// The files that could not be fetched.
-        var failed: [RemoteFile] = []
-    }
-
     /// Refuses the plan (a message, exit 1) when what it still has to
-    /// download (listed sizes, less the `.part`s) does not fit in the free
-    /// space of the download folder's disk; with `catalog` (`epf sync` into
-    /// a SQLite file), also when the room the catalog needs to import it
-    /// (`DiskSpace.catalogGrowth`) does not fit on the catalog's disk, the
-    /// two added up when it is the same disk.
+    /// download does not fit on the download folder's disk, or, with
+    /// `catalog` (`epf sync` into a SQLite file), the room importing it
+    /// takes does not fit on the catalog's (`FeedDownload.shortfalls`).
     func checkSpace(catalog: String? = nil) throws {
         let folder = options.to
-        var needs = [
-            DiskSpace.Need(what: "the files to download need", path: folder, bytes: DiskSpace.needed(plan, folder: folder), counted: "their listed sizes")
-        ]
-        if let catalog {
-            let exists = FileManager.default.fileExists(atPath: catalog)
-            let factor = DiskSpace.catalogGrowthFactor(catalogExists: exists)
-            needs.append(
-                DiskSpace.Need(
-                    what: "the catalog needs about", path: catalog, bytes: DiskSpace.catalogGrowth(plan, folder: folder, factor: factor),
-                    counted: String(format: "%g x their listed sizes, to import them into %@ catalog", factor, exists ? "this" : "a new")))
-        }
         let testing = TestEnvironment()
-        let shortfalls = DiskSpace.shortfalls(
-            needs,
-            free: { path in (path == folder ? testing.downloadFreeBytes : testing.hooks.freeBytes) ?? DiskSpace.free(at: path) },
-            device: { DiskSpace.device(at: $0) })
+        let shortfalls = download.shortfalls(catalog: catalog) { path in
+            (path == folder ? testing.downloadFreeBytes : testing.hooks.freeBytes) ?? DiskSpace.free(at: path)
+        }
         guard !shortfalls.isEmpty else { return }
         let elsewhere = catalog == nil ? "a download folder (--to)" : "a download folder (--to) or a catalog (--db)"
         Console.message(
@@ -147,14 +120,10 @@ struct FetchSession {
     /// Throws `ExitCode(1)` when the server refused the credentials (which
     /// stops everything); other failures are in the result. `onFile` hears
     /// of each file as it ends, from the thread that fetched it.
-    func download(_ progress: DownloadProgress? = nil, onFile: @escaping @Sendable (FetchRecord) -> Void = { _ in }) throws -> Result {
+    func download(_ progress: DownloadProgress? = nil, onFile: @escaping @Sendable (FetchRecord) -> Void = { _ in }) throws -> FeedDownload.Result {
         let folder = options.to
         let progress = progress ?? makeProgress()
-        var fetcher = FileFetcher(server: server, folder: folder, retry: options.retryPolicy) { event in
-            progress.message(Self.describe(event, folder: folder))
-        }
-        fetcher.onBytes = { progress.add($0) }
-        let records = fetcher.fetchAll(plan.files, jobs: options.jobs) { record in
+        let result = download.run(onBytes: { progress.add($0) }, onRetry: { progress.message(Self.describe($0, folder: folder)) }) { record in
             let path = record.file.localPath(in: folder)
             switch record.result {
             case .success(.present): progress.message("present: \(path)")
@@ -166,23 +135,11 @@ struct FetchSession {
             onFile(record)
         }
         progress.finish()
-        var result = Result()
-        for record in records {
-            switch record.result {
-            case .success(.present): result.present += 1
-            case .success(.downloaded(let received, _)):
-                result.downloaded += 1
-                result.bytes += received
-            case .failure(let error):
-                result.failed.append(record.file)
-                if error.kind == .unauthorized {
-                    Console.message("epf \(command): stopped: the server refused the credentials")
-                    throw ExitCode(1)
-                }
-            case nil: result.failed.append(record.file)
-            }
+        if result.refused {
+            Console.message("epf \(command): stopped: the server refused the credentials")
+            throw ExitCode(1)
         }
-        Console.message(String(Self.table(records, folder: folder).render(.table).dropLast()))
+        Console.message(String(Self.table(result.records, folder: folder).render(.table).dropLast()))
         Console.message(
             "epf \(command): \(result.downloaded) file(s) downloaded (\(result.bytes) bytes), \(result.present) already there, \(result.failed.count) failed, into \(folder)"
         )
@@ -192,7 +149,7 @@ struct FetchSession {
     /// The status line of the whole plan (on a terminal), whose messages
     /// every message of the download goes through.
     func makeProgress() -> DownloadProgress {
-        DownloadProgress(live: Console.messagesAreTerminal, total: DiskSpace.needed(plan, folder: options.to))
+        DownloadProgress(live: Console.messagesAreTerminal, total: download.bytesToDownload)
     }
 
     /// One row per file of the plan, in its order: file, size (listed, else
