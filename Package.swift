@@ -100,13 +100,16 @@ let package = Package(
         // rules), ranged resumable downloads checked by md5. HTTP through
         // the toolchain's FoundationNetworking: no package to build.
         .target(name: "EPFFetch", dependencies: ["EPFImport", "EPFInput", "EPFCatalog"]),
-        // Where a catalog is (`--db`): the one module of the executables
-        // that names the backends; `epf` and `epf-server` open catalogs
-        // through it to read them. It links the readers only: no store, no
-        // lake (no Parquet, no zstd).
+        // Where a catalog is (`--db`): with EPFStoreLocation, one of the two
+        // modules above the backends that name them; this one names their
+        // readers. `epf`, `epf-server` and EPFServer open catalogs through
+        // it to read them. It links the readers only: no store, no lake (no
+        // Parquet, no zstd).
         .target(name: "EPFLocation", dependencies: ["EPFCatalog", "EPFSQLiteReader", "EPFPostgresReader"]),
         // The stores of a location (`openStore`: SQLite, PostgreSQL, the
-        // lake), for the commands that write; only `epf` links it.
+        // lake), for the commands that write: the other module that names
+        // the backends, kept apart so that epf-server links no store. Only
+        // `epf` links it.
         .target(name: "EPFStoreLocation", dependencies: ["EPFLocation", "EPFCatalog", "EPFSQLite", "EPFPostgres", "EPFLake"]),
         // HTTP: /lookup, /search and /health over the read engine
         // (Hummingbird); SQLite reads on the event loops, PostgreSQL reads on
