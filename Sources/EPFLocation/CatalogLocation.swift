@@ -4,9 +4,10 @@ import EPFPostgresReader
 import Foundation
 
 /// Where the catalog is, parsed once from `--db`: a SQLite file, or a
-/// PostgreSQL database for a `postgres://` or `postgresql://` URL. The one
-/// place of the executables (`epf`, `epf-server`) that knows which backends
-/// there are; they ask it for a store or a reader and never name a backend.
+/// PostgreSQL database for a `postgres://` or `postgresql://` URL. With
+/// EPFStoreLocation (which opens the stores of a location), the only
+/// place that knows which backends there are: the executables (`epf`,
+/// `epf-server`) ask for a store or a reader and never name a backend.
 ///
 /// This module opens catalogs to read them (`openReader`, `openAdmin`)
 /// through the backends' readers (EPFSQLiteReader, EPFPostgresReader), and

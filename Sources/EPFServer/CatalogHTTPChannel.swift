@@ -19,7 +19,8 @@ struct CatalogHTTPChannel: HTTPChannelHandler {
     /// Timeouts and decoder limits, as for `HTTP1Channel`.
     let configuration: HTTP1Channel.Configuration
     /// The handler answering on the event loop, one per connection; nil
-    /// for none (PostgreSQL catalogs).
+    /// when every request goes through the router
+    /// (`ServerSettings.readsOnEventLoops` false).
     let eventLoopReads: (@Sendable () -> EventLoopReadHandler)?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {

@@ -28,9 +28,10 @@ package struct ServerSettings: Sendable {
     /// Seconds a connection may stay idle (no request, or a request sent
     /// too slowly) before it is closed.
     package var idleTimeoutSeconds: Int64
-    /// Whether a SQLite catalog's `/lookup` and `/search` are answered on
-    /// the event loops (`EventLoopReadHandler`); false sends every
-    /// request through the router (the tests of both paths).
+    /// Whether `/lookup` and `/search` are answered on the event loops
+    /// (`EventLoopReadHandler`), on either backend; false sends every
+    /// request through the router (the tests of both paths, and
+    /// `EPF_SERVER_EVENT_LOOP_READS=0`).
     package var readsOnEventLoops = true
     /// Called after each answer written on an event loop (the tests count
     /// them, to know which path answered); nil in the server.
