@@ -1,3 +1,4 @@
+import EPFCatalog
 import Foundation
 
 /// One file of a plan, fetched (or not) by `FileFetcher.fetchAll`.
@@ -25,10 +26,7 @@ extension FileFetcher {
                 while let index = queue.take() {
                     let start = ContinuousClock.now
                     let result = Result { () throws(FetchError) in try fetch(files[index]) }
-                    let elapsed = ContinuousClock.now - start
-                    let record = FetchRecord(
-                        file: files[index], result: result,
-                        seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                    let record = FetchRecord(file: files[index], result: result, seconds: (ContinuousClock.now - start).inSeconds)
                     var unauthorized = false
                     if case .failure(let error) = result, error.kind == .unauthorized { unauthorized = true }
                     queue.finish(index, record, stop: unauthorized)

@@ -534,8 +534,7 @@ public final class Importer {
     }
 
     func seconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        (ContinuousClock.now - start).inSeconds
     }
 }
 

@@ -55,10 +55,8 @@ package enum PostgresCompaction {
         } catch {
             throw CatalogError(error, while: action)
         }
-        let elapsed = ContinuousClock.now - started
         return CompactionReport(
-            catalog: target.redacted, bytesBefore: bytes, bytesAfter: bytes,
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            catalog: target.redacted, bytesBefore: bytes, bytesAfter: bytes, seconds: (ContinuousClock.now - started).inSeconds,
             nothingToDo: nothingToDo, notes: notes)
     }
 }

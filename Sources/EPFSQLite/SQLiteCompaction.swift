@@ -99,10 +99,7 @@ package enum SQLiteCompaction {
             throw compactionError(error, while: "opening the catalog \(path)")
         }
         let before = diskBytes(of: path)
-        func seconds() -> Double {
-            let elapsed = ContinuousClock.now - started
-            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        }
+        func seconds() -> Double { (ContinuousClock.now - started).inSeconds }
         guard freePages > 0 else {
             return CompactionReport(
                 catalog: path, bytesBefore: before, bytesAfter: before, seconds: seconds(),
@@ -225,7 +222,7 @@ package enum SQLiteCompaction {
             let total = Int64(sqlite3_backup_pagecount(backup))
             let done = total - Int64(sqlite3_backup_remaining(backup))
             progress(.writingBack(done: done * pageSize, total: total * pageSize))
-            if let pause { Thread.sleep(forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18) }
+            if let pause { Thread.sleep(forTimeInterval: pause.inSeconds) }
         }
         finished = true
         let code = sqlite3_backup_finish(backup)

@@ -29,7 +29,7 @@ extension SQLiteDatabase {
     ///   holds the catalog (an `--exclusive` or first import writing)
     ///   before it gives up.
     package static func openForReading(path: String, busyTimeout: Duration = .seconds(10)) throws(CatalogError) -> SQLiteDatabase {
-        let milliseconds = Int32(clamping: busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(clamping: busyTimeout.inMilliseconds)
         let firstRead = { (readOnly: Bool) in Self.firstRead(path, readOnly: readOnly, busyMilliseconds: milliseconds) }
         let first: SQLiteError
         switch firstRead(true) {

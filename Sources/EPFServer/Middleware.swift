@@ -1,3 +1,4 @@
+import EPFCatalog
 import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
@@ -39,8 +40,7 @@ enum RequestLog {
     /// milliseconds as metadata. Costs nothing below `info`.
     static func record(_ logger: Logger, method: HTTPRequest.Method, path: String, status: HTTPResponse.Status, since start: ContinuousClock.Instant) {
         guard logger.logLevel <= .info else { return }
-        let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let milliseconds = (ContinuousClock.now - start).inSeconds * 1000
         logger.info(
             "\(method) \(path) \(status.code)",
             metadata: [
