@@ -203,7 +203,7 @@ public final class Importer {
             }
         } else if options.parallelTables > 1 && unit.files.count > 1 {
             // Several tables at once; `stage` records results under `lock`.
-            inParallel(unit.files.count, width: options.parallelTables) { index in
+            inParallel(unit.files.count, width: options.parallelTables, threadName: "epf-table-loader") { index, _ in
                 stage(unit.files[index]) { try open(unit.files[index]) }
             }
             // Applied (and journaled) in the unit's file order.
@@ -536,47 +536,6 @@ public final class Importer {
     func seconds(since start: ContinuousClock.Instant) -> Double {
         (ContinuousClock.now - start).inSeconds
     }
-}
-
-/// Runs `body(0..<count)` on up to `width` threads at once (the calling
-/// thread waits) and returns when every call has returned.
-///
-/// Invariant: `body` guards whatever it shares (the importer's `stage`
-/// records its results under a lock; each table's loader is used by one
-/// thread only; the store's own connection is locked by the store), which
-/// is why the unchecked box below may carry it to the threads.
-func inParallel(_ count: Int, width: Int, _ body: (Int) -> Void) {
-    withoutActuallyEscaping(body) { body in
-        let work = UncheckedBox<((Int) -> Void)?>(body)
-        let next = UncheckedBox(NSLock())
-        nonisolated(unsafe) var index = 0
-        let done = DispatchGroup()
-        for _ in 0..<min(width, count) {
-            done.enter()
-            let thread = Thread {
-                defer { done.leave() }
-                while true {
-                    next.value.lock()
-                    let mine = index
-                    index += 1
-                    next.value.unlock()
-                    guard mine < count else { return }
-                    work.value?(mine)
-                }
-            }
-            thread.name = "epf-table-loader"
-            thread.start()
-        }
-        done.wait()
-        // The threads may outlive this call; the closure must not.
-        work.value = nil
-    }
-}
-
-/// Carries a value to another thread; see `inParallel` for the invariant.
-final class UncheckedBox<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
 }
 
 struct JournalDetails: Codable {
