@@ -198,7 +198,9 @@ public protocol CatalogStore: AnyObject {
     /// The most columns one of its tables may have.
     var maximumColumns: Int { get }
     /// Bytes free where the store keeps its data, when it can tell: an
-    /// import refuses early a file that cannot fit.
+    /// import refuses early a file that cannot fit. On a local disk, what
+    /// an unprivileged process may still write there
+    /// (`FileSystemSpace.availableBytes`).
     func freeBytes() -> Int64?
     /// How a load uses the disk besides the table it writes, for the same
     /// check.

@@ -1,3 +1,4 @@
+import EPFCatalog
 import Foundation
 
 #if canImport(Glibc)
@@ -98,9 +99,7 @@ package enum DiskSpace {
     /// holds `path` (or, when it does not exist yet, its nearest parent that
     /// does); nil when it cannot be read.
     package static func free(at path: String) -> Int64? {
-        var stats = statvfs()
-        guard statvfs(existing(path), &stats) == 0 else { return nil }
-        return Int64(stats.f_bavail) * Int64(stats.f_frsize)
+        FileSystemSpace.availableBytes(at: existing(path))
     }
 
     /// The file system (device number) that holds `path` or its nearest

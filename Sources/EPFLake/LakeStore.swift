@@ -185,11 +185,9 @@ public final class LakeStore: CatalogStore {
     /// Parquet sets no limit; the decoder's per-column tables stay small.
     public var maximumColumns: Int { 10_000 }
 
+    /// Bytes free to unprivileged writers on the lake's file system
+    /// (`FileSystemSpace.availableBytes`).
     public func freeBytes() -> Int64? {
-        if let free = hooks.freeBytes { return free }
-        guard let attributes = try? FileManager.default.attributesOfFileSystem(forPath: path),
-            let free = attributes[.systemFreeSize] as? NSNumber
-        else { return nil }
-        return free.int64Value
+        hooks.freeBytes ?? FileSystemSpace.availableBytes(at: path)
     }
 }

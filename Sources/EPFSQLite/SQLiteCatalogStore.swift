@@ -194,13 +194,10 @@ public final class SQLiteCatalogStore: CatalogStore {
         try applyStaged(staged, journal: journal)
     }
 
-    /// Bytes free to unprivileged writers on the catalog's file system.
+    /// Bytes free to unprivileged writers on the catalog's file system
+    /// (`FileSystemSpace.availableBytes`).
     public func freeBytes() -> Int64? {
-        if let bytes = hooks.freeBytes { return bytes }
-        var stats = statvfs()
-        let folder = (database.path as NSString).deletingLastPathComponent
-        guard statvfs(folder.isEmpty ? "." : folder, &stats) == 0 else { return nil }
-        return Int64(stats.f_bavail) * Int64(stats.f_frsize)
+        hooks.freeBytes ?? FileSystemSpace.availableBytes(besideFile: database.path)
     }
 
     /// The catalog's free pages (a load fills them first), and in WAL mode

@@ -107,7 +107,7 @@ package enum SQLiteCompaction {
         }
         let liveBytes = (pageCount - freePages) * pageSize
         let needed = 2 * liveBytes + spareBytes
-        if let free = hooks.freeBytes ?? freeBytes(near: path), needed > free {
+        if let free = hooks.freeBytes ?? FileSystemSpace.availableBytes(besideFile: path), needed > free {
             throw CatalogError(
                 .full,
                 detail:
@@ -254,14 +254,6 @@ package enum SQLiteCompaction {
     private static func size(of path: String) -> Int64 {
         var status = stat()
         return stat(path, &status) == 0 ? Int64(status.st_size) : 0
-    }
-
-    /// Bytes free to unprivileged writers on the file system of `path`.
-    private static func freeBytes(near path: String) -> Int64? {
-        var stats = statvfs()
-        let folder = (path as NSString).deletingLastPathComponent
-        guard statvfs(folder.isEmpty ? "." : folder, &stats) == 0 else { return nil }
-        return Int64(stats.f_bavail) * Int64(stats.f_frsize)
     }
 
     private static func quoteLiteral(_ text: String) -> String {
