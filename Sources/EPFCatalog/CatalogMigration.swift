@@ -44,22 +44,19 @@ package enum CatalogMigration: String, CaseIterable, Sendable {
     /// the columns costs a new catalog as much as a small load.
     package var mayBeMadeByAnEarlierStep: Bool { self == .checkpointsShared }
 
-    /// The table that records the steps applied to a catalog.
-    package static let schemaTable = "epf_schema"
-
     /// What the step leaves in a catalog, by table: the columns it adds, or
     /// none for a table it creates. A catalog made before `epf_schema`
     /// existed has had the step when all of them are there.
     package var adds: [(table: String, columns: [String])] {
         switch self {
-        case .journalAndTableInfo: [("epf_journal", []), ("epf_table_info", [])]
-        case .journalOriginSizeMD5: [("epf_journal", ["origin_size", "origin_md5"])]
-        case .checkpoints: [("epf_checkpoint", [])]
-        case .checkpointResumeColumns: [("epf_checkpoint", ["source", "header", "counts", "first_export_date", "key_index"])]
-        case .journalOriginModified: [("epf_journal", ["origin_mtime"])]
-        case .journalOriginHash: [("epf_journal", ["origin_hash"])]
-        case .checkpointsShared: [("epf_checkpoint", ["load_id", "records"])]
-        case .tableInfoRowCount: [("epf_table_info", ["row_count"])]
+        case .journalAndTableInfo: [(CatalogTables.journal, []), (CatalogTables.tableInfo, [])]
+        case .journalOriginSizeMD5: [(CatalogTables.journal, ["origin_size", "origin_md5"])]
+        case .checkpoints: [(CatalogTables.checkpoints, [])]
+        case .checkpointResumeColumns: [(CatalogTables.checkpoints, ["source", "header", "counts", "first_export_date", "key_index"])]
+        case .journalOriginModified: [(CatalogTables.journal, ["origin_mtime"])]
+        case .journalOriginHash: [(CatalogTables.journal, ["origin_hash"])]
+        case .checkpointsShared: [(CatalogTables.checkpoints, ["load_id", "records"])]
+        case .tableInfoRowCount: [(CatalogTables.tableInfo, ["row_count"])]
         }
     }
 }

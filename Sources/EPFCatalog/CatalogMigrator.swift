@@ -68,14 +68,14 @@ package enum CatalogMigrator {
     static func recordedOrRecognised<Database: CatalogMigrationDatabase>(
         _ database: Database
     ) throws(Database.Failure) -> Set<String> {
-        if try !database.columnNames(of: CatalogMigration.schemaTable).isEmpty {
+        if try !database.columnNames(of: CatalogTables.schema).isEmpty {
             return Set(try database.recordedSteps())
         }
         var had: [CatalogMigration] = []
         try transaction(database) { () throws(Database.Failure) in
             for step in CatalogMigration.allCases where try hasHad(step, database) { had.append(step) }
             try database.execute(
-                "CREATE TABLE \(CatalogMigration.schemaTable) (identifier TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+                "CREATE TABLE \(CatalogTables.schema) (identifier TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
             for step in had { try database.record(step.rawValue) }
         }
         return Set(had.map(\.rawValue))

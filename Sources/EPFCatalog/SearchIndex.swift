@@ -45,7 +45,7 @@ package struct SearchIndex: Sendable, Equatable {
 
     /// The search table of catalog table `table`.
     @usableFromInline
-    package static func tableName(for table: String) -> String { "epf_search_" + table }
+    package static func tableName(for table: String) -> String { CatalogTables.search(for: table) }
 
     /// The index of catalog table `table`, whose key is `key` and whose
     /// columns include `columns`, if the catalog indexes it.

@@ -90,10 +90,10 @@ extension CatalogReadSource {
     /// recorded it; nil when the catalog has every storefront (or no
     /// journal). `tables` are the catalog's relations.
     package func storefrontSet(tables: Set<String>) throws(Failure) -> StorefrontSet? {
-        guard tables.contains(ImporterTables.journal) else { return nil }
+        guard tables.contains(CatalogTables.journal) else { return nil }
         var details: String?
         try forEachRow(
-            "SELECT details FROM \(quoteIdentifier(ImporterTables.journal)) WHERE status = 'applied' ORDER BY id DESC LIMIT 1",
+            "SELECT details FROM \(quoteIdentifier(CatalogTables.journal)) WHERE status = 'applied' ORDER BY id DESC LIMIT 1",
             SQLArguments()
         ) { row in details = row.text(0) }
         return StorefrontSet.recorded(inDetails: details)

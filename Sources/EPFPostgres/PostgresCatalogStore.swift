@@ -73,12 +73,6 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     let connection: PostgresConnection
     let lock = NSLock()
 
-    package static let journalTable = CatalogTables.journal
-    package static let tableInfoTable = CatalogTables.tableInfo
-    package static let checkpointTable = "epf_checkpoint"
-    package static let unfitTable = "epf_unfit_values"
-    static let stagingPrefix = CatalogTables.stagingPrefix
-
     /// Connects, takes the import lock, creates the importer's tables if
     /// needed and drops what a killed import left that cannot resume.
     ///
@@ -221,7 +215,7 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     package static func appliedFiles(at target: PostgresTarget) throws -> [AppliedFile] {
         do {
             let connection = try PostgresConnection(target, applicationName: "epf import --dry-run")
-            guard try connection.scalar("SELECT to_regclass($1) IS NOT NULL", [journalTable]) == "t" else { return [] }
+            guard try connection.scalar("SELECT to_regclass($1) IS NOT NULL", [CatalogTables.journal]) == "t" else { return [] }
             return try SQLJournal.appliedFiles(on: connection)
         } catch let error as PostgresError {
             throw CatalogError(error, while: "reading the import journal of \(target.redacted)")
@@ -242,8 +236,8 @@ extension PostgresCatalogStore: SQLStoreBackend {
         try PostgresSearchIndex.replace(live: table.target.table, staging: table.stagingName, on: connection)
         try connection.change(
             """
-            DELETE FROM \(Self.unfitTable) WHERE table_name = $1
-            AND load_id NOT IN (SELECT load_id FROM \(Self.checkpointTable) WHERE staging_name = $2)
+            DELETE FROM \(CatalogTables.unfitValues) WHERE table_name = $1
+            AND load_id NOT IN (SELECT load_id FROM \(CatalogTables.checkpoints) WHERE staging_name = $2)
             """, [table.target.table, table.stagingName])
     }
 
@@ -260,7 +254,7 @@ extension PostgresCatalogStore: SQLStoreBackend {
     }
 
     package func dropStagingSearchIndex(_ staging: String) throws {
-        try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(PostgresSearchIndex.tableName(for: staging)))")
+        try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(SearchIndex.tableName(for: staging)))")
     }
 
     /// Passwords never reach the journal.

@@ -37,7 +37,7 @@ package enum PostgresCheckpointTable {
     /// it goes, with its values; its staging table is dropped on open as
     /// any other that no checkpoint resumes.
     static let sharedFormSQL = """
-        DELETE FROM \(PostgresCatalogStore.unfitTable) WHERE load_id IN (
+        DELETE FROM \(CatalogTables.unfitValues) WHERE load_id IN (
             SELECT load_id FROM \(name) WHERE source IS NULL OR header IS NULL OR counts IS NULL);
         DELETE FROM \(name) WHERE source IS NULL OR header IS NULL OR counts IS NULL;
         ALTER TABLE \(name) RENAME COLUMN rows TO records;
@@ -51,7 +51,7 @@ package enum PostgresCheckpointTable {
     /// loads kept (in the caller's transaction, if any).
     static func delete(staging: String, on connection: PostgresConnection) throws {
         try connection.change(
-            "DELETE FROM \(PostgresCatalogStore.unfitTable) WHERE load_id IN (SELECT load_id FROM \(name) WHERE staging_name = $1)",
+            "DELETE FROM \(CatalogTables.unfitValues) WHERE load_id IN (SELECT load_id FROM \(name) WHERE staging_name = $1)",
             [staging])
         try SQLCheckpoints.delete(staging: staging, on: connection, dialect: PostgresDialect())
     }

@@ -18,7 +18,7 @@ extension PostgresCatalogStore {
     }
 
     static let unfitTableSQL = """
-        CREATE TABLE IF NOT EXISTS \(unfitTable) (
+        CREATE TABLE IF NOT EXISTS \(CatalogTables.unfitValues) (
             load_id BIGINT NOT NULL,
             table_name TEXT NOT NULL,
             source_path TEXT NOT NULL,
@@ -27,6 +27,6 @@ extension PostgresCatalogStore {
             declared_type TEXT NOT NULL,
             value TEXT NOT NULL
         );
-        CREATE INDEX IF NOT EXISTS \(unfitTable)_by_table ON \(unfitTable) (table_name, load_id)
+        CREATE INDEX IF NOT EXISTS \(CatalogTables.unfitValues)_by_table ON \(CatalogTables.unfitValues) (table_name, load_id)
         """
 }

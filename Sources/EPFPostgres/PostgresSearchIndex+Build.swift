@@ -26,7 +26,7 @@ extension PostgresSearchIndex {
     /// (one row per key) and while the staging table still has
     /// `epf_record`: indexes the staging table into its own search table.
     static func buildStaging(for target: StagingTarget, staging: String, on connection: PostgresConnection) throws(PostgresError) {
-        let name = tableName(for: staging)
+        let name = SearchIndex.tableName(for: staging)
         try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(name))")
         let header = target.header
         guard header.exportMode == .full, name.utf8.count <= PostgresSchema.maxIdentifierBytes,
@@ -39,8 +39,8 @@ extension PostgresSearchIndex {
     /// table (if any) replaces the live one; an old index the new table
     /// does not get is dropped.
     static func replace(live: String, staging: String, on connection: PostgresConnection) throws(PostgresError) {
-        let liveSearch = tableName(for: live)
-        let stagingSearch = tableName(for: staging)
+        let liveSearch = SearchIndex.tableName(for: live)
+        let stagingSearch = SearchIndex.tableName(for: staging)
         try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(liveSearch))")
         if try connection.scalar("SELECT to_regclass($1) IS NOT NULL", [quoteIdentifier(stagingSearch)]) == "t" {
             try connection.execute("ALTER TABLE \(quoteIdentifier(stagingSearch)) RENAME TO \(quoteIdentifier(liveSearch))")
@@ -53,7 +53,7 @@ extension PostgresSearchIndex {
     /// updated rows keep theirs). Builds the whole index when the live
     /// table has none, or one of another version.
     static func afterUpsert(live: String, staging: String, header: EPFHeader, on connection: PostgresConnection) throws(PostgresError) {
-        let name = tableName(for: live)
+        let name = SearchIndex.tableName(for: live)
         let columns = try connection.columnNames(of: live)
         guard let index = index(forTable: live, key: header.primaryKey, columns: columns), name.utf8.count <= PostgresSchema.maxIdentifierBytes
         else {

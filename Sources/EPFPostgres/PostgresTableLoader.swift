@@ -98,7 +98,7 @@ package final class PostgresTableLoader: TableLoader {
             if let resume {
                 loadID = resume.loadID
                 unfitKept = Int(
-                    try connection.scalar("SELECT count(*) FROM \(PostgresCatalogStore.unfitTable) WHERE load_id = $1", [String(loadID)]) ?? "0")
+                    try connection.scalar("SELECT count(*) FROM \(CatalogTables.unfitValues) WHERE load_id = $1", [String(loadID)]) ?? "0")
                     ?? 0
                 if !resume.checkpoint.staged {
                     try connection.execute("BEGIN")
@@ -265,7 +265,7 @@ package final class PostgresTableLoader: TableLoader {
         for value in pendingUnfit {
             try connection.change(
                 """
-                INSERT INTO \(PostgresCatalogStore.unfitTable) (load_id, table_name, source_path, record, column_name, declared_type, value)
+                INSERT INTO \(CatalogTables.unfitValues) (load_id, table_name, source_path, record, column_name, declared_type, value)
                 VALUES ($1, $2, $3, $4, $5, $6, $7)
                 """,
                 [String(loadID), target.table, target.sourceName, String(value.record), columns[value.column],

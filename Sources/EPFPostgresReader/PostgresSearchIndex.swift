@@ -54,9 +54,6 @@ package enum PostgresSearchIndex {
     static let version = 1
     package static let marker = "epf search v\(version)"
 
-    /// The search table of catalog table `table`.
-    package static func tableName(for table: String) -> String { "epf_search_" + table }
-
     /// Whether the search table `name` exists and is of this version.
     package static func isCurrent(_ name: String, on connection: PostgresConnection) throws(PostgresError) -> Bool {
         try connection.scalar("SELECT obj_description(to_regclass($1), 'pg_class')", [quoteIdentifier(name)]) == marker

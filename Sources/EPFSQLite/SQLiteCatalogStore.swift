@@ -65,10 +65,6 @@ public final class SQLiteCatalogStore: CatalogStore {
     /// Page cache, in KiB.
     package static let cacheKiB = 65_536
 
-    package static let journalTable = CatalogTables.journal
-    package static let tableInfoTable = CatalogTables.tableInfo
-    static let stagingPrefix = CatalogTables.stagingPrefix
-
     /// Opens the catalog at `path` for importing, creating it if needed.
     /// Throws when another import holds the catalog (`ImportLock`).
     ///
@@ -258,7 +254,7 @@ public final class SQLiteCatalogStore: CatalogStore {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         let database = try SQLiteDatabase.openForReading(path: path)
         do {
-            guard try database.tableExists(journalTable) else { return [] }
+            guard try database.tableExists(CatalogTables.journal) else { return [] }
             return try SQLJournal.appliedFiles(on: database)
         } catch {
             throw database.catalogError(error, while: "reading the import journal of \(path)")

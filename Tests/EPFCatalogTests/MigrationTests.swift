@@ -61,10 +61,10 @@ struct MigrationTests {
         let folder = try Folder()
         let store = try SQLiteCatalogStore(path: folder.catalog)
         #expect(try Self.recorded(store.database) == Self.everyStep)
-        let journal = try store.database.columnNames(of: SQLiteCatalogStore.journalTable)
+        let journal = try store.database.columnNames(of: CatalogTables.journal)
         #expect(journal.suffix(4) == ["origin_size", "origin_md5", "origin_mtime", "origin_hash"])
         #expect(try store.database.tableExists("epf_checkpoint"))
-        #expect(try store.database.tableExists(SQLiteCatalogStore.tableInfoTable))
+        #expect(try store.database.tableExists(CatalogTables.tableInfo))
     }
 
     @Test func aFirstVersionCatalogIsUpgradedOnOpenKeepingItsRows() throws {

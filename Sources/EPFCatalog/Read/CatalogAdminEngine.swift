@@ -20,19 +20,19 @@ package final class CatalogAdminEngine<Source: CatalogAdminSource>: CatalogAdmin
     package func tables(prefix: String? = nil) throws(CatalogError) -> [CatalogTableSummary] {
         try source.attempt("listing the catalog's tables") { () throws(Source.Failure) -> [CatalogTableSummary] in
             let relations = try source.relations()
-            let hasInfo = relations.contains(ImporterTables.tableInfo)
+            let hasInfo = relations.contains(CatalogTables.tableInfo)
             var applied = Set<String>()
             if hasInfo {
-                try source.forEachRow("SELECT table_name FROM \(quoteIdentifier(ImporterTables.tableInfo))", SQLArguments()) { row in
+                try source.forEachRow("SELECT table_name FROM \(quoteIdentifier(CatalogTables.tableInfo))", SQLArguments()) { row in
                     if let name = row.text(0) { applied.insert(name) }
                 }
             }
             let names = try source.baseTables()
-                .filter { (!$0.hasPrefix(ImporterTables.prefix) || applied.contains($0)) && $0.hasPrefix(prefix ?? "") }
+                .filter { (!$0.hasPrefix(CatalogTables.prefix) || applied.contains($0)) && $0.hasPrefix(prefix ?? "") }
                 .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             let storefronts = try source.storefrontSet(tables: relations)
             let info =
-                "SELECT export_mode, applied_at, export_date, source_path, primary_key FROM \(quoteIdentifier(ImporterTables.tableInfo)) WHERE table_name = \(source.parameter(1))"
+                "SELECT export_mode, applied_at, export_date, source_path, primary_key FROM \(quoteIdentifier(CatalogTables.tableInfo)) WHERE table_name = \(source.parameter(1))"
             var summaries: [CatalogTableSummary] = []
             for name in names {
                 var summary = CatalogTableSummary(name: name, rows: 0)
@@ -64,7 +64,7 @@ package final class CatalogAdminEngine<Source: CatalogAdminSource>: CatalogAdmin
 
     package func journal(feed: String?, table: String?, status: String?, limit: Int) throws(CatalogError) -> [[SQLValue]]? {
         try source.attempt("reading the import journal") { () throws(Source.Failure) -> [[SQLValue]]? in
-            guard try source.relations().contains(ImporterTables.journal) else { return nil }
+            guard try source.relations().contains(CatalogTables.journal) else { return nil }
             var conditions: [String] = []
             var arguments = SQLArguments()
             for (column, value) in [("feed", feed), ("table_name", table), ("status", status)] {
@@ -79,7 +79,7 @@ package final class CatalogAdminEngine<Source: CatalogAdminSource>: CatalogAdmin
                 """
                 SELECT id, started_at, feed, feed_date, table_name, mode, status, rows, repaired_rows, skipped_rows,
                     \(source.secondsBetween("started_at", "finished_at")), source_path, message
-                FROM \(quoteIdentifier(ImporterTables.journal))
+                FROM \(quoteIdentifier(CatalogTables.journal))
                 \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
                 ORDER BY id DESC LIMIT \(source.parameter(arguments.count))
                 """, arguments

@@ -310,11 +310,11 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
                 .notFound, detail: "\(source.displayName): the catalog was removed or replaced since it was opened",
                 hint: "Open it again (restart the server), or import into it")
         }
-        guard tables.contains(ImporterTables.journal) else { return nil }
+        guard tables.contains(CatalogTables.journal) else { return nil }
         return try source.attempt("reading the import journal") { () throws(Source.Failure) -> String? in
             var started: String?
             try source.forEachRow(
-                "SELECT started_at FROM \(quoteIdentifier(ImporterTables.journal)) WHERE status = 'applied' ORDER BY id DESC LIMIT 1",
+                "SELECT started_at FROM \(quoteIdentifier(CatalogTables.journal)) WHERE status = 'applied' ORDER BY id DESC LIMIT 1",
                 SQLArguments()
             ) { row in started = row.text(0) }
             return started

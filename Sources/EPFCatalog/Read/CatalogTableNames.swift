@@ -44,7 +44,7 @@ package struct CatalogTableNames: Sendable, Equatable {
     }
 
     /// What the importer's staging, search and SQLite's own tables start with.
-    static let internalPrefixes = ["epf_stage_", "epf_search_", "sqlite_"]
+    static let internalPrefixes = [CatalogTables.stagingPrefix, CatalogTables.searchPrefix, "sqlite_"]
 
     /// The names to read the catalog `catalog` (as messages name it) with:
     /// `given` (`--table-prefix`) when there is one; else none when the

@@ -80,12 +80,12 @@ package struct SQLMigrations<Connection: SQLConnection, Dialect: SQLDialect>: Ca
     }
 
     package func recordedSteps() throws -> [String] {
-        try connection.rows("SELECT identifier FROM \(CatalogMigration.schemaTable)", []).compactMap { $0.first?.textValue }
+        try connection.rows("SELECT identifier FROM \(CatalogTables.schema)", []).compactMap { $0.first?.textValue }
     }
 
     package func record(_ identifier: String) throws {
         try connection.change(
-            "INSERT INTO \(CatalogMigration.schemaTable) (identifier, applied_at) VALUES (\(dialect.parameters(2)))",
+            "INSERT INTO \(CatalogTables.schema) (identifier, applied_at) VALUES (\(dialect.parameters(2)))",
             [.text(identifier), .text(Timestamp.now())])
     }
 

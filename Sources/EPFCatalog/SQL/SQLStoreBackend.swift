@@ -142,15 +142,3 @@ extension TableLoader {
     /// The staging table a SQL store's load fills.
     package var stagingName: String { CatalogTables.staging(for: target.table) }
 }
-
-/// The importer's own tables, named alike in every SQL catalog.
-package enum CatalogTables {
-    package static let journal = "epf_journal"
-    package static let tableInfo = "epf_table_info"
-    package static let checkpoints = "epf_checkpoint"
-    /// Prefix of the tables files load into before they are applied.
-    package static let stagingPrefix = "epf_stage_"
-
-    /// The staging table of a catalog table.
-    package static func staging(for table: String) -> String { stagingPrefix + table }
-}

@@ -1,0 +1,30 @@
+/// The importer's own tables, by name: the one place their names are
+/// spelled, for the stores and the readers of every backend. Each starts
+/// with `prefix`, which is how `epf tables` tells them from EPF tables.
+///
+/// A shipped migration step's SQL keeps its text as it shipped; where it
+/// names these tables it says the same names.
+package enum CatalogTables {
+    /// What the importer's own tables start with.
+    package static let prefix = "epf_"
+    /// The import journal: one row per file applied or refused.
+    package static let journal = "epf_journal"
+    /// How each EPF table was last applied.
+    package static let tableInfo = "epf_table_info"
+    /// The checkpoints of loads in progress (`SQLCheckpoints`).
+    package static let checkpoints = "epf_checkpoint"
+    /// The migration steps applied to the catalog (`CatalogMigration`).
+    package static let schema = "epf_schema"
+    /// The values that did not fit their column (PostgreSQL catalogs).
+    package static let unfitValues = "epf_unfit_values"
+    /// Prefix of the tables files load into before they are applied.
+    package static let stagingPrefix = "epf_stage_"
+    /// Prefix of the search table of an indexed table (`SearchIndex`).
+    package static let searchPrefix = "epf_search_"
+
+    /// The staging table of a catalog table.
+    package static func staging(for table: String) -> String { stagingPrefix + table }
+
+    /// The search table of a catalog table.
+    package static func search(for table: String) -> String { searchPrefix + table }
+}
