@@ -534,11 +534,46 @@ struct ZipCentralDirectory {
     var start: Int64
 
     init(path: String, input: FileInput, size: Int64) throws(InputError) {
-        func damaged(_ what: String) -> InputError {
-            InputError(path: path, detail: "damaged zip archive: \(what)", hint: "The archive is damaged; download it again")
+        let location = try Self.locate(path: path, input: input, size: size)
+        start = location.start
+        let directory = try input.bytes(count: location.size, at: start)
+        guard directory.count == location.size else {
+            throw InputError(path: path, detail: "the file ends inside its central directory", hint: "Download it again")
         }
+        var records = try Self.entries(of: directory, at: location, path: path)
+        // More than 65535 entries without zip64: the count wrapped.
+        guard UInt64(records.count) == location.entryCount
+            || (!location.isZip64 && UInt64(records.count) & 0xFFFF == location.entryCount)
+        else {
+            throw Self.damaged(path, "the central directory holds \(records.count) entries, the end record says \(location.entryCount)")
+        }
+        // Read in the order they are in the file.
+        records.sort { $0.entry.localHeaderOffset < $1.entry.localHeaderOffset }
+        try Self.checkNoOverlap(records, directoryStart: start, path: path)
+        self.records = records
+    }
 
-        // The end record: 22 bytes and a comment of up to 64 KB, last.
+    /// Where the central directory is, as the end records say.
+    struct Location {
+        /// Where it starts in the file (its recorded offset, moved by `shift`).
+        var start: Int64
+        /// Its bytes.
+        var size: Int
+        /// The entries it holds, as the end record says.
+        var entryCount: UInt64
+        /// Whether a zip64 end record gave the figures.
+        var isZip64: Bool
+        /// Bytes before the archive (a stub prepended to it): they move
+        /// every offset the archive records by the same amount.
+        var shift: Int64
+    }
+
+    /// Reads the end record (22 bytes and a comment of up to 64 KB, last in
+    /// the file) and, when a zip64 locator stands before it, the zip64 end
+    /// record whose fields replace its 16- and 32-bit ones; checks that the
+    /// archive is on one disk and that the directory lies where the records
+    /// end.
+    static func locate(path: String, input: FileInput, size: Int64) throws(InputError) -> Location {
         let tailStart = max(0, size - 22 - 0xFFFF)
         let tail = try input.bytes(count: Int(size - tailStart), at: tailStart)
         guard let endIndex = Self.findEndRecord(tail) else {
@@ -564,11 +599,11 @@ struct ZipCentralDirectory {
             guard le32(locator, 16) <= 1 else { throw Self.split(path) }
             let recordOffset = le64(locator, 8)
             guard recordOffset <= UInt64(endOffset - 20) else {
-                throw damaged("the zip64 locator points past itself (byte \(recordOffset))")
+                throw damaged(path, "the zip64 locator points past itself (byte \(recordOffset))")
             }
             let record = try input.bytes(count: 56, at: Int64(recordOffset))
             guard record.count == 56, le32(record, 0) == ZipReader.zip64EndSignature else {
-                throw damaged("no zip64 end of central directory record at byte \(recordOffset), where the zip64 locator points")
+                throw damaged(path, "no zip64 end of central directory record at byte \(recordOffset), where the zip64 locator points")
             }
             disk = le32(record, 16)
             directoryDisk = le32(record, 20)
@@ -578,7 +613,7 @@ struct ZipCentralDirectory {
             directoryOffset = le64(record, 48)
             directoryEnd = Int64(recordOffset)
         } else if directoryOffset == 0xFFFF_FFFF || directorySize == 0xFFFF_FFFF || entryCount == 0xFFFF {
-            throw damaged("the end record marks a zip64 archive, but there is no zip64 locator before it")
+            throw damaged(path, "the end record marks a zip64 archive, but there is no zip64 locator before it")
         }
         guard disk == 0, directoryDisk == 0, entriesOnDisk == entryCount else { throw Self.split(path) }
         guard directoryOffset <= UInt64(directoryEnd), directorySize <= UInt64(directoryEnd) else {
@@ -598,21 +633,20 @@ struct ZipCentralDirectory {
                 hint: "The download was cut short or damaged; download it again")
         }
         guard Int64(directorySize) <= ZipReader.centralDirectoryLimit else {
-            throw damaged("a central directory of \(directorySize) bytes")
+            throw damaged(path, "a central directory of \(directorySize) bytes")
         }
-        start = Int64(directoryOffset) + shift
-        let directory = try input.bytes(count: Int(directorySize), at: start)
-        guard directory.count == Int(directorySize) else {
-            throw InputError(path: path, detail: "the file ends inside its central directory", hint: "Download it again")
-        }
+        return Location(
+            start: Int64(directoryOffset) + shift, size: Int(directorySize), entryCount: entryCount, isZip64: isZip64, shift: shift)
+    }
 
-        // The entries, each a 46-byte header, its name, extra field and
-        // comment.
+    /// The entries of the central directory `directory`, each a 46-byte
+    /// header, its name, extra field and comment, in the directory's order.
+    static func entries(of directory: [UInt8], at location: Location, path: String) throws(InputError) -> [ZipReader.Record] {
         var records: [ZipReader.Record] = []
         var cursor = 0
         while cursor + 46 <= directory.count {
             guard le32(directory, cursor) == ZipReader.centralHeaderSignature else {
-                throw damaged("the central directory's entry \(records.count + 1) has no header signature (byte \(start + Int64(cursor)))")
+                throw damaged(path, "the central directory's entry \(records.count + 1) has no header signature (byte \(location.start + Int64(cursor)))")
             }
             let flags = le16(directory, cursor + 8)
             let method = le16(directory, cursor + 10)
@@ -627,61 +661,69 @@ struct ZipCentralDirectory {
             let nameStart = cursor + 46
             let next = nameStart + nameLength + extraLength + commentLength
             guard next <= directory.count else {
-                throw damaged("the central directory's entry \(records.count + 1) runs past its end")
+                throw damaged(path, "the central directory's entry \(records.count + 1) runs past its end")
             }
             let nameBytes = Array(directory[nameStart..<nameStart + nameLength])
             let name = String(decoding: nameBytes, as: UTF8.self)
-
-            // The zip64 extra field holds, in this order, the 64-bit values
-            // of those fields that are all ones.
             if uncompressed == 0xFFFF_FFFF || compressed == 0xFFFF_FFFF || localOffset == 0xFFFF_FFFF || diskStart == 0xFFFF {
                 let extra = directory[(nameStart + nameLength)..<(nameStart + nameLength + extraLength)]
-                guard let zip64 = extraField(0x0001, in: extra) else {
-                    throw damaged("entry \(name) has a size or offset marked as zip64 but no zip64 extra field")
-                }
-                var field = 0
-                func value() throws(InputError) -> UInt64 {
-                    guard field + 8 <= zip64.count else {
-                        throw damaged("entry \(name) has a zip64 extra field too short for the values it should hold")
-                    }
-                    defer { field += 8 }
-                    return le64(zip64, field)
-                }
-                if uncompressed == 0xFFFF_FFFF { uncompressed = try value() }
-                if compressed == 0xFFFF_FFFF { compressed = try value() }
-                if localOffset == 0xFFFF_FFFF { localOffset = try value() }
-                if diskStart == 0xFFFF {
-                    guard field + 4 <= zip64.count else {
-                        throw damaged("entry \(name) has a zip64 extra field too short for the values it should hold")
-                    }
-                    diskStart = le32(zip64, field)
-                }
+                try readZip64Values(
+                    from: extra, entry: name, path: path, uncompressed: &uncompressed, compressed: &compressed,
+                    localOffset: &localOffset, diskStart: &diskStart)
             }
             guard diskStart == 0 else { throw Self.split(path) }
             guard uncompressed <= UInt64(Int64.max), compressed <= UInt64(Int64.max),
-                localOffset <= UInt64(start)
+                localOffset <= UInt64(location.start)
             else {
-                throw damaged("entry \(name) has a size or offset past the central directory")
+                throw damaged(path, "entry \(name) has a size or offset past the central directory")
             }
             let entry = ZipEntry(
                 name: name, method: method, flags: flags, crc32: crc, compressedSize: Int64(compressed),
-                size: Int64(uncompressed), localHeaderOffset: Int64(localOffset) + shift)
+                size: Int64(uncompressed), localHeaderOffset: Int64(localOffset) + location.shift)
             if method == 0 && entry.compressedSize != entry.size && !entry.isEncrypted {
-                throw damaged("entry \(name) is stored (not compressed) but its two sizes differ (\(compressed) and \(uncompressed))")
+                throw damaged(path, "entry \(name) is stored (not compressed) but its two sizes differ (\(compressed) and \(uncompressed))")
             }
             records.append(ZipReader.Record(entry: entry, nameBytes: nameBytes))
             cursor = next
         }
-        // More than 65535 entries without zip64: the count wrapped.
-        guard UInt64(records.count) == entryCount || (!isZip64 && UInt64(records.count) & 0xFFFF == entryCount) else {
-            throw damaged("the central directory holds \(records.count) entries, the end record says \(entryCount)")
-        }
+        return records
+    }
 
-        // Read in the order they are in the file: each one must end before
-        // the next starts (overlapping entries are damage, or a trick).
-        records.sort { $0.entry.localHeaderOffset < $1.entry.localHeaderOffset }
+    /// Reads an entry's zip64 extra field (in `extra`, its extra fields),
+    /// which holds, in this order, the 64-bit values of those of its fields
+    /// that are all ones.
+    static func readZip64Values(
+        from extra: ArraySlice<UInt8>, entry name: String, path: String, uncompressed: inout UInt64, compressed: inout UInt64,
+        localOffset: inout UInt64, diskStart: inout UInt32
+    ) throws(InputError) {
+        guard let zip64 = extraField(0x0001, in: extra) else {
+            throw damaged(path, "entry \(name) has a size or offset marked as zip64 but no zip64 extra field")
+        }
+        var field = 0
+        func value() throws(InputError) -> UInt64 {
+            guard field + 8 <= zip64.count else {
+                throw damaged(path, "entry \(name) has a zip64 extra field too short for the values it should hold")
+            }
+            defer { field += 8 }
+            return le64(zip64, field)
+        }
+        if uncompressed == 0xFFFF_FFFF { uncompressed = try value() }
+        if compressed == 0xFFFF_FFFF { compressed = try value() }
+        if localOffset == 0xFFFF_FFFF { localOffset = try value() }
+        if diskStart == 0xFFFF {
+            guard field + 4 <= zip64.count else {
+                throw damaged(path, "entry \(name) has a zip64 extra field too short for the values it should hold")
+            }
+            diskStart = le32(zip64, field)
+        }
+    }
+
+    /// Checks that each of `records` (sorted by local header offset) ends
+    /// before the next starts, the last before the central directory:
+    /// overlapping entries are damage, or a trick.
+    static func checkNoOverlap(_ records: [ZipReader.Record], directoryStart: Int64, path: String) throws(InputError) {
         for (index, record) in records.enumerated() {
-            let limit = index + 1 < records.count ? records[index + 1].entry.localHeaderOffset : start
+            let limit = index + 1 < records.count ? records[index + 1].entry.localHeaderOffset : directoryStart
             let minimumEnd = record.entry.localHeaderOffset + 30 + Int64(record.nameBytes.count) + record.entry.compressedSize
             guard minimumEnd <= limit else {
                 let what = index + 1 < records.count ? "entry \(records[index + 1].entry.name)" : "the central directory"
@@ -690,7 +732,10 @@ struct ZipCentralDirectory {
                     hint: "The archive is damaged; download it again")
             }
         }
-        self.records = records
+    }
+
+    static func damaged(_ path: String, _ what: String) -> InputError {
+        InputError(path: path, detail: "damaged zip archive: \(what)", hint: "The archive is damaged; download it again")
     }
 
     /// The offset in `tail` of the end of central directory record: the last
