@@ -61,7 +61,6 @@ public enum HeaderParser {
     public static func parse(
         _ bytes: UnsafeRawBufferPointer, isComplete: Bool, separators: Separators = .relational
     ) throws(FormatError) -> Result {
-        let rowEnd = separators.record.count
         let field = Character(UnicodeScalar(separators.field))
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0 else {
             if isComplete {
@@ -72,6 +71,26 @@ public enum HeaderParser {
             return .needMoreBytes
         }
         let end = bytes.count
+        guard let columns = try columnRow(base, end: end, isComplete: isComplete, separators: separators, field: field) else {
+            return .needMoreBytes
+        }
+        var tags = TagRows(position: columns.end + separators.record.count)
+        switch try tags.read(base, end: end, isComplete: isComplete, separators: separators, field: field) {
+        case .needMoreBytes: return .needMoreBytes
+        case .footer: break
+        case .headerEnd:
+            if !isComplete && tags.position >= end && end < maximumHeaderBytes { return .needMoreBytes }
+        }
+        return .header(try tags.header(columns: columns.names, separators: separators))
+    }
+
+    /// Row 1, the column names (`#name^Aname...`): the names and where the
+    /// row ends (its separator's first byte); nil when the bytes end inside
+    /// it and more may come. Throws when the file does not start like an
+    /// EPF table or names a column twice or not at all.
+    static func columnRow(
+        _ base: UnsafePointer<UInt8>, end: Int, isComplete: Bool, separators: Separators, field: Character
+    ) throws(FormatError) -> (names: [String], end: Int)? {
         guard base[0] == EPFByte.hash else {
             if looksBinary(base, count: min(end, 512)) {
                 throw FormatError(
@@ -84,14 +103,12 @@ public enum HeaderParser {
                 detail: "missing header: the first row does not start with '#' and column names",
                 hint: "The file was cut at its start or is not an EPF table; download it again")
         }
-
-        // Row 1: the column names.
         let firstTerminator = separators.findRecordEnd(base, from: 0, end: end)
         if separators.isRelational, findWindowsRowEnd(base, from: 0, end: firstTerminator ?? end) != nil {
             throw windowsLineEnds(row: 1, offset: 0)
         }
         guard let firstEnd = firstTerminator else {
-            if !isComplete && end < maximumHeaderBytes { return .needMoreBytes }
+            if !isComplete && end < maximumHeaderBytes { return nil }
             let binary = looksBinary(base, count: min(end, 512))
             throw FormatError(
                 binary ? .notEPF : .missingHeader, headerRow: 1, byteOffset: 0,
@@ -106,68 +123,104 @@ public enum HeaderParser {
                 .badHeader, headerRow: 1, byteOffset: 0, detail: problem,
                 hint: "The header row must name every column once; the file is damaged")
         }
+        return (columns, firstEnd)
+    }
 
+    /// The tagged rows after the column names (`#primaryKey:`, `#dbTypes:`,
+    /// `#exportMode:`, and `##legal:` rows, skipped), as far as they are
+    /// read.
+    struct TagRows {
         var declaredKey: [String]?
         var typeNames: [String]?
         var typesRow = (row: 0, offset: 0)
         var mode: ExportMode?
         var warnings: [String] = []
+        /// Header rows read.
         var row = 1
-        var position = firstEnd + rowEnd
+        /// Where the next row starts: once read, the first row after the
+        /// header (data or footer).
+        var position: Int
+        /// A row with no row end, where the bytes end.
         var cutRow: (row: Int, offset: Int)?
 
-        while position < end {
-            // A row that is not a tag ends the header.
-            guard base[position] == EPFByte.hash else { break }
-            let terminator = separators.findRecordEnd(base, from: position, end: end)
-            if separators.isRelational, findWindowsRowEnd(base, from: position, end: terminator ?? end) != nil {
-                throw windowsLineEnds(row: row + 1, offset: position)
-            }
-            guard let terminator else {
-                if !isComplete && end < maximumHeaderBytes { return .needMoreBytes }
-                // An unterminated tail: the record scanner reports it, unless
-                // the header it cut is incomplete (then `finish` says so).
-                cutRow = (row + 1, position)
-                break
-            }
-            let text = String(decoding: UnsafeRawBufferPointer(start: base + position, count: terminator - position), as: UTF8.self)
-            if text.hasPrefix("##") {
-                // ##legal: licence text.
-            } else if let colon = text.firstIndex(of: ":"), isTagName(text[text.index(after: text.startIndex)..<colon]) {
-                let tag = text[text.index(after: text.startIndex)..<colon]
-                let value = text[text.index(after: colon)...]
-                // A footer right after the header: a table with no rows.
-                if tag == "recordsWritten" { return .header(try finish()) }
-                row += 1
-                switch tag {
-                case "primaryKey":
-                    declaredKey = value.isEmpty ? [] : value.split(separator: field, omittingEmptySubsequences: false).map(String.init)
-                case "dbTypes":
-                    typeNames = value.split(separator: field, omittingEmptySubsequences: false).map(String.init)
-                    typesRow = (row, position)
-                case "exportMode":
-                    guard let parsed = ExportMode(rawValue: value.uppercased()) else {
-                        throw FormatError(
-                            .unknownExportMode, headerRow: row, byteOffset: Int64(position),
-                            detail: "unknown #exportMode '\(value)' (expected FULL or INCREMENTAL)",
-                            hint: "The importer cannot tell whether to replace or update the table; check the file")
-                    }
-                    mode = parsed
-                default:
-                    warnings.append("header row \(row): unknown tag #\(tag): skipped")
-                }
-                position = terminator + rowEnd
-                continue
-            } else {
-                break  // a data row that happens to start with '#'
-            }
-            row += 1
-            position = terminator + rowEnd
+        init(position: Int) {
+            self.position = position
         }
-        if !isComplete && position >= end && end < maximumHeaderBytes { return .needMoreBytes }
-        return .header(try finish())
 
-        func finish() throws(FormatError) -> EPFHeader {
+        /// What ended the reading of the tagged rows.
+        enum End {
+            /// A row that is not a tag (or the end of the bytes, or a row
+            /// cut by it).
+            case headerEnd
+            /// A `#recordsWritten:` footer: a table with no rows.
+            case footer
+            /// The bytes end inside a row and more may come.
+            case needMoreBytes
+        }
+
+        /// Reads tagged rows from `position` until a row that is not a tag.
+        mutating func read(
+            _ base: UnsafePointer<UInt8>, end: Int, isComplete: Bool, separators: Separators, field: Character
+        ) throws(FormatError) -> End {
+            let rowEnd = separators.record.count
+            while position < end {
+                // A row that is not a tag ends the header.
+                guard base[position] == EPFByte.hash else { break }
+                let terminator = separators.findRecordEnd(base, from: position, end: end)
+                if separators.isRelational, findWindowsRowEnd(base, from: position, end: terminator ?? end) != nil {
+                    throw windowsLineEnds(row: row + 1, offset: position)
+                }
+                guard let terminator else {
+                    if !isComplete && end < maximumHeaderBytes { return .needMoreBytes }
+                    // An unterminated tail: the record scanner reports it, unless
+                    // the header it cut is incomplete (then `header` says so).
+                    cutRow = (row + 1, position)
+                    break
+                }
+                let text = String(decoding: UnsafeRawBufferPointer(start: base + position, count: terminator - position), as: UTF8.self)
+                if text.hasPrefix("##") {
+                    // ##legal: licence text.
+                } else if let colon = text.firstIndex(of: ":"), isTagName(text[text.index(after: text.startIndex)..<colon]) {
+                    let tag = text[text.index(after: text.startIndex)..<colon]
+                    // A footer right after the header: a table with no rows.
+                    if tag == "recordsWritten" { return .footer }
+                    row += 1
+                    try take(tag, value: text[text.index(after: colon)...], field: field)
+                    position = terminator + rowEnd
+                    continue
+                } else {
+                    break  // a data row that happens to start with '#'
+                }
+                row += 1
+                position = terminator + rowEnd
+            }
+            return .headerEnd
+        }
+
+        /// Takes the tag row `#tag:value`, row `row`, starting at `position`.
+        mutating func take(_ tag: Substring, value: Substring, field: Character) throws(FormatError) {
+            switch tag {
+            case "primaryKey":
+                declaredKey = value.isEmpty ? [] : value.split(separator: field, omittingEmptySubsequences: false).map(String.init)
+            case "dbTypes":
+                typeNames = value.split(separator: field, omittingEmptySubsequences: false).map(String.init)
+                typesRow = (row, position)
+            case "exportMode":
+                guard let parsed = ExportMode(rawValue: value.uppercased()) else {
+                    throw FormatError(
+                        .unknownExportMode, headerRow: row, byteOffset: Int64(position),
+                        detail: "unknown #exportMode '\(value)' (expected FULL or INCREMENTAL)",
+                        hint: "The importer cannot tell whether to replace or update the table; check the file")
+                }
+                mode = parsed
+            default:
+                warnings.append("header row \(row): unknown tag #\(tag): skipped")
+            }
+        }
+
+        /// The header of a table with columns `columns` and these tags;
+        /// throws when a tag it needs is missing or does not fit them.
+        func header(columns: [String], separators: Separators) throws(FormatError) -> EPFHeader {
             if let cutRow, typeNames == nil || mode == nil {
                 throw FormatError(
                     .truncated, headerRow: cutRow.row, byteOffset: Int64(cutRow.offset),
@@ -192,6 +245,7 @@ public enum HeaderParser {
                     detail: "the header has no #exportMode: row",
                     hint: "The importer cannot tell whether to replace or update the table; the file is damaged")
             }
+            var warnings = warnings
             let types = typeNames.map(ColumnType.init(declared:))
             for (index, type) in types.enumerated() where type.kind == .unknown {
                 warnings.append("column \(columns[index]): unknown type '\(type.declared)': stored as text")
