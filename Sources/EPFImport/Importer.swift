@@ -128,51 +128,49 @@ public final class Importer {
         }
     }
 
-    /// Imports one unit.
+    /// Imports one unit: stages its files, applies them in one transaction
+    /// or refuses them all, and reports each file in the order it was read.
     package func run(_ unit: ImportUnit) -> [FileReport] {
+        let (staged, failures) = stageFiles(of: unit)
+        let reports = failures + applyOrRefuse(staged, of: unit, failed: !failures.isEmpty)
+        let ordered = inReadOrder(reports, of: unit, staged: staged)
+        events(.unitFinished(path: unit.path, reports: ordered))
+        return ordered
+    }
+
+    /// A file of a unit once its load is over.
+    enum StagedFile {
+        /// In staging: the table, the file's report, when its load started.
+        case staged(StagedTable, FileReport, Date)
+        /// Not staged; the report says why (and is journaled).
+        case failed(FileReport)
+
+        var report: FileReport {
+            switch self {
+            case .staged(_, let report, _), .failed(let report): report
+            }
+        }
+    }
+
+    /// Loads every file of `unit` into staging: an archive's entries as the
+    /// archive is read, several tables at once when `parallelTables` allows.
+    /// Returns the staged tables, in the unit's file order, and the reports
+    /// of the files that failed (the archive's own, when it is damaged).
+    func stageFiles(of unit: ImportUnit) -> (staged: [(StagedTable, FileReport, Date)], failures: [FileReport]) {
         var staged: [(StagedTable, FileReport, Date)] = []
-        var reports: [FileReport] = []
-        var failed = false
-        // Guards the three above while files load in parallel.
+        var failures: [FileReport] = []
+        // Guards the two above while files load in parallel.
         let lock = NSLock()
 
-        /// Loads one file into staging; a failure is recorded as that file's.
         func stage(_ file: PlannedFile, open: () throws -> OpenedFile) {
-            let started = Date()
-            let clock = ContinuousClock.now
-            var report = FileReport(
-                path: file.path, table: file.table, feed: unit.feed?.feed, feedDate: unit.feed?.isoDate, mode: nil, exportDate: nil,
-                status: .applied, size: file.size, rows: 0, repaired: 0, skipped: 0, seconds: 0,
-                counts: LoadCounts(), outcome: nil, error: nil, warnings: [],
-                originSize: unit.archive?.size ?? file.size, originMD5: unit.archive?.expectedMD5 ?? file.expectedMD5,
-                originModified: unit.archive?.modified ?? file.modified)
-            events(.fileStarted(path: file.path, table: file.table, size: file.size))
-            do {
-                let opened = try open()
-                let source = SourceIdentity(
-                    path: file.path, size: file.size, modified: report.originModified, storefronts: options.storefronts?.ids,
-                    separators: options.separators.isRelational ? nil : options.separators.stored)
-                let table = try load(file, from: opened.source, identity: source, into: &report)
-                do {
-                    if let fingerprint = try opened.finish() { report.originHash = fingerprint }
-                } catch {
-                    store.discard([table])
-                    throw error
+            let result = stageFile(file, of: unit, open: open)
+            lock.withLock {
+                switch result {
+                case .staged(let table, let report, let started): staged.append((table, report, started))
+                case .failed(let report): failures.append(report)
                 }
-                report.counts = table.counts
-                report.seconds = seconds(since: clock)
-                lock.withLock { staged.append((table, report, started)) }
-            } catch {
-                report.status = .failed
-                report.error = describe(error, file: file.path)
-                report.seconds = seconds(since: clock)
-                lock.withLock {
-                    failed = true
-                    reports.append(report)
-                }
-                journalFailure(report, started: started)
             }
-            events(.fileFinished(report))
+            events(.fileFinished(result.report))
         }
 
         if let archive = unit.archive {
@@ -191,13 +189,12 @@ public final class Importer {
                 }
             } catch {
                 // The archive itself is damaged: nothing of it is applied.
-                failed = true
                 let report = FileReport(
                     path: archive.path, table: "", feed: unit.feed?.feed, feedDate: unit.feed?.isoDate, mode: nil,
                     exportDate: nil, status: .failed, size: archive.size, rows: 0, repaired: 0, skipped: 0, seconds: 0,
                     counts: LoadCounts(), outcome: nil, error: describe(error, file: archive.path), warnings: [],
                     originSize: archive.size, originMD5: archive.expectedMD5, originModified: archive.modified)
-                reports.append(report)
+                failures.append(report)
                 journalFailure(report, started: Date())
                 events(.fileFinished(report))
             }
@@ -214,38 +211,83 @@ public final class Importer {
                 stage(file) { try open(file) }
             }
         }
+        return (staged, failures)
+    }
 
+    /// Loads one file of `unit` into staging; a failure is journaled and
+    /// reported as that file's.
+    func stageFile(_ file: PlannedFile, of unit: ImportUnit, open: () throws -> OpenedFile) -> StagedFile {
+        let started = Date()
+        let clock = ContinuousClock.now
+        var report = FileReport(
+            path: file.path, table: file.table, feed: unit.feed?.feed, feedDate: unit.feed?.isoDate, mode: nil, exportDate: nil,
+            status: .applied, size: file.size, rows: 0, repaired: 0, skipped: 0, seconds: 0,
+            counts: LoadCounts(), outcome: nil, error: nil, warnings: [],
+            originSize: unit.archive?.size ?? file.size, originMD5: unit.archive?.expectedMD5 ?? file.expectedMD5,
+            originModified: unit.archive?.modified ?? file.modified)
+        events(.fileStarted(path: file.path, table: file.table, size: file.size))
+        do {
+            let opened = try open()
+            let source = SourceIdentity(
+                path: file.path, size: file.size, modified: report.originModified, storefronts: options.storefronts?.ids,
+                separators: options.separators.isRelational ? nil : options.separators.stored)
+            let table = try load(file, from: opened.source, identity: source, into: &report)
+            do {
+                if let fingerprint = try opened.finish() { report.originHash = fingerprint }
+            } catch {
+                store.discard([table])
+                throw error
+            }
+            report.counts = table.counts
+            report.seconds = seconds(since: clock)
+            return .staged(table, report, started)
+        } catch {
+            report.status = .failed
+            report.error = describe(error, file: file.path)
+            report.seconds = seconds(since: clock)
+            journalFailure(report, started: started)
+            return .failed(report)
+        }
+    }
+
+    /// Applies the staged tables of `unit` and their journal entries in one
+    /// transaction, unless a file of the unit failed (`failed`) or a FULL
+    /// table would shrink its live table to less than half; then it refuses
+    /// them all, journaled. The reports of the staged files.
+    func applyOrRefuse(_ staged: [(StagedTable, FileReport, Date)], of unit: ImportUnit, failed: Bool) -> [FileReport] {
         if failed {
             let reason = "not applied: another file of \(unit.path) failed, and a feed folder is applied whole or not at all"
-            reports += refuse(staged, status: .notApplied, message: reason)
-        } else if let shrinking = shrinkingTable(staged.map(\.0)) {
+            return refuse(staged, status: .notApplied, message: reason)
+        }
+        if let shrinking = shrinkingTable(staged.map(\.0)) {
             let (table, rows, live) = shrinking
             let failedReason = "\(table.target.sourceName): this FULL file has \(rows) rows but the live table \(table.target.table) has \(live): applying it would remove more than half of the table. If the export really is that small, run again with --allow-shrink; otherwise download it again"
             let failedFile = staged.filter { $0.0.stagingName == table.stagingName }
             let others = staged.filter { $0.0.stagingName != table.stagingName }
-            reports += refuse(failedFile, status: .failed, message: failedReason)
-            reports += refuse(others, status: .notApplied, message: "not applied: \(table.target.sourceName) failed, and a feed folder is applied whole or not at all")
-        } else if !staged.isEmpty {
-            let entries = staged.map { journalEntry($0.1, started: $0.2, status: .applied, message: nil) }
-            events(.applying(path: unit.path, tables: staged.count))
-            do {
-                let outcomes = try store.apply(staged.map(\.0), journal: entries)
-                for ((_, report, _), outcome) in zip(staged, outcomes) {
-                    var report = report
-                    report.outcome = outcome
-                    reports.append(report)
-                }
-            } catch {
-                reports += refuse(staged, status: .failed, message: describe(error, file: unit.path))
-            }
+            return refuse(failedFile, status: .failed, message: failedReason)
+                + refuse(others, status: .notApplied, message: "not applied: \(table.target.sourceName) failed, and a feed folder is applied whole or not at all")
         }
-        // Keep the unit's files in the order they were read.
+        guard !staged.isEmpty else { return [] }
+        let entries = staged.map { journalEntry($0.1, started: $0.2, status: .applied, message: nil) }
+        events(.applying(path: unit.path, tables: staged.count))
+        do {
+            let outcomes = try store.apply(staged.map(\.0), journal: entries)
+            return zip(staged, outcomes).map { staged, outcome in
+                var report = staged.1
+                report.outcome = outcome
+                return report
+            }
+        } catch {
+            return refuse(staged, status: .failed, message: describe(error, file: unit.path))
+        }
+    }
+
+    /// `reports` in the order the unit's files were read.
+    func inReadOrder(_ reports: [FileReport], of unit: ImportUnit, staged: [(StagedTable, FileReport, Date)]) -> [FileReport] {
         let order = Dictionary(reports.map(\.path).enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let readOrder = Dictionary(
             (unit.files.map(\.path) + staged.map(\.1.path)).enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        reports.sort { (readOrder[$0.path] ?? order[$0.path] ?? 0) < (readOrder[$1.path] ?? order[$1.path] ?? 0) }
-        events(.unitFinished(path: unit.path, reports: reports))
-        return reports
+        return reports.sorted { (readOrder[$0.path] ?? order[$0.path] ?? 0) < (readOrder[$1.path] ?? order[$1.path] ?? 0) }
     }
 
     /// The first staged FULL table that would shrink its live table to less
