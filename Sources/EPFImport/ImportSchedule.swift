@@ -50,29 +50,8 @@ package struct ImportSchedule: Sendable {
             return probed
         }
 
-        // Superseded: feeds in a download folder dated before their newest FULL.
-        var superseded: [String: String] = [:]  // unit path -> reason
-        let treeUnits = plan.units.filter { $0.fromDownloadTree && $0.feed != nil }
-        for (index, full) in FeedSupersession.superseded(treeUnits, feed: { $0.feed! }, isFull: { probe($0)?.mode == .full }) {
-            let newestFull = treeUnits[full]
-            superseded[treeUnits[index].path] = "superseded by the FULL export of \(newestFull.feed!.isoDate) (\(newestFull.path))"
-        }
-
-        // The newest day of each catalog table, per feed: applied before, or
-        // scheduled earlier in this run. A day older than that is never
-        // applied over it (per table: an earlier --include, --table-prefix or
-        // single file must not hold back the other tables).
-        var newest: [TableKey: String] = [:]
-        for file in applied {
-            guard let feed = file.feed, let date = file.feedDate else { continue }
-            let key = TableKey(feed: feed, table: file.table)
-            newest[key] = max(newest[key] ?? "", date)
-        }
-        func olderReason(_ feed: FeedName, table: String) -> String? {
-            guard !force, let last = newest[TableKey(feed: feed.feed, table: table)], feed.isoDate < last else { return nil }
-            return "older than the \(feed.feed) export of \(last) that \(table) already has; applying it would put older rows over newer ones (--force applies it anyway)"
-        }
-
+        let superseded = Self.superseded(plan.units, probe: probe)
+        var newest = NewestDays(applied: applied, force: force)
         var units: [ImportUnit] = []
         var skipped: [Skip] = []
         for unit in plan.units {
@@ -80,65 +59,13 @@ package struct ImportSchedule: Sendable {
                 skipped.append(Skip(unit: unit, reason: reason))
                 continue
             }
-            if let archive = unit.archive {
-                // What the journal lists as applied from this very archive.
-                let identity = DownloadIdentity(archive)
-                let fromArchive = applied.filter { file in
-                    file.feed == unit.feed?.feed && file.feedDate == unit.feed?.isoDate && identity.matches(file, fingerprints: fingerprints)
-                }
-                var remaining = unit
-                if !force { remaining.skipTables = Set(fromArchive.map(\.table)) }
-                // Known contents: skip the archive when every table wanted of it is in.
-                if !force, let contents = fromArchive.compactMap(\.archiveTables).first {
-                    let wanted = contents.filter { unit.filter?.accepts($0) ?? true }.map { unit.tablePrefix + $0 }
-                    let left = wanted.filter { !remaining.skipTables.contains($0) }
-                    if left.isEmpty {
-                        skipped.append(Skip(unit: unit, reason: "already applied (the journal lists every table of this archive, with the same content)"))
-                        continue
-                    }
-                    if let feed = unit.feed, let reason = left.lazy.compactMap({ olderReason(feed, table: $0) }).first {
-                        skipped.append(Skip(unit: unit, reason: reason))
-                        continue
-                    }
-                    for table in left { newest[TableKey(feed: unit.feed!.feed, table: table)] = unit.feed!.isoDate }
-                }
-                units.append(remaining)
-                continue
-            }
-            var remaining = unit
-            var older: [(PlannedFile, String)] = []
-            remaining.files = unit.files.filter { file in
-                if !force, applied.contains(where: { entry in
-                    Self.isApplied(file, unit: unit, entry: entry, probe: { probe(unit) }, fingerprints: fingerprints)
-                }) {
-                    return false
-                }
-                if let feed = unit.feed, let reason = olderReason(feed, table: file.table) {
-                    older.append((file, reason))
-                    return false
-                }
-                return true
-            }
-            let done = unit.files.filter { file in !remaining.files.contains(file) && !older.contains { $0.0 == file } }
-            if !done.isEmpty {
-                var doneUnit = unit
-                doneUnit.files = done
-                let what = done.count == unit.files.count ? "already applied" : "\(done.count) of its files already applied"
-                skipped.append(
-                    Skip(
-                        unit: doneUnit, reason: "\(what) (the journal lists the same feed, date and table, with the same content)",
-                        partial: done.count < unit.files.count))
-            }
-            if let (_, reason) = older.first {
-                var olderUnit = unit
-                olderUnit.files = older.map(\.0)
-                skipped.append(Skip(unit: olderUnit, reason: reason, partial: older.count < unit.files.count))
-            }
-            guard !remaining.isEmpty else { continue }
-            if let feed = unit.feed {
-                for file in remaining.files { newest[TableKey(feed: feed.feed, table: file.table)] = feed.isoDate }
-            }
-            units.append(remaining)
+            let (remaining, skips) =
+                unit.archive != nil
+                ? Self.scheduleArchive(unit, applied: applied, force: force, fingerprints: fingerprints, newest: &newest)
+                : Self.scheduleFiles(
+                    unit, applied: applied, force: force, fingerprints: fingerprints, probe: { probe(unit) }, newest: &newest)
+            skipped += skips
+            if let remaining { units.append(remaining) }
         }
         self.units = units
         self.skipped = skipped
@@ -150,6 +77,124 @@ package struct ImportSchedule: Sendable {
     struct TableKey: Hashable {
         var feed: String
         var table: String
+    }
+
+    /// The units of a download folder dated before their feed's newest
+    /// FULL, by path, with the reason they are superseded.
+    static func superseded(_ units: [ImportUnit], probe: (ImportUnit) -> UnitProbe?) -> [String: String] {
+        var superseded: [String: String] = [:]
+        let treeUnits = units.filter { $0.fromDownloadTree && $0.feed != nil }
+        for (index, full) in FeedSupersession.superseded(treeUnits, feed: { $0.feed! }, isFull: { probe($0)?.mode == .full }) {
+            let newestFull = treeUnits[full]
+            superseded[treeUnits[index].path] = "superseded by the FULL export of \(newestFull.feed!.isoDate) (\(newestFull.path))"
+        }
+        return superseded
+    }
+
+    /// The newest day of each catalog table, per feed: applied before, or
+    /// scheduled earlier in this run. A day older than that is never
+    /// applied over it (per table: an earlier --include, --table-prefix or
+    /// single file must not hold back the other tables).
+    struct NewestDays {
+        var newest: [TableKey: String] = [:]
+        /// `--force`: an older day is applied anyway.
+        let force: Bool
+
+        init(applied: [AppliedFile], force: Bool) {
+            self.force = force
+            for file in applied {
+                guard let feed = file.feed, let date = file.feedDate else { continue }
+                let key = TableKey(feed: feed, table: file.table)
+                newest[key] = max(newest[key] ?? "", date)
+            }
+        }
+
+        /// Why `table` of `feed`'s day must not be applied, if it is older
+        /// than the table's newest day.
+        func olderReason(_ feed: FeedName, table: String) -> String? {
+            guard !force, let last = newest[TableKey(feed: feed.feed, table: table)], feed.isoDate < last else { return nil }
+            return "older than the \(feed.feed) export of \(last) that \(table) already has; applying it would put older rows over newer ones (--force applies it anyway)"
+        }
+
+        /// `table` of `feed`'s day is scheduled: it is the table's newest.
+        mutating func schedule(_ feed: FeedName, table: String) {
+            newest[TableKey(feed: feed.feed, table: table)] = feed.isoDate
+        }
+    }
+
+    /// An archive unit: what is left of it to import (the tables the
+    /// journal lists as applied from this very archive are skipped while
+    /// it is read), or, when it is left out, why: every table wanted of it
+    /// is in, or one is older than its table's newest day.
+    static func scheduleArchive(
+        _ unit: ImportUnit, applied: [AppliedFile], force: Bool, fingerprints: FingerprintCache, newest: inout NewestDays
+    ) -> (remaining: ImportUnit?, skips: [Skip]) {
+        // What the journal lists as applied from this very archive.
+        guard let archive = unit.archive else { return (unit, []) }
+        let identity = DownloadIdentity(archive)
+        let fromArchive = applied.filter { file in
+            file.feed == unit.feed?.feed && file.feedDate == unit.feed?.isoDate && identity.matches(file, fingerprints: fingerprints)
+        }
+        var remaining = unit
+        if !force { remaining.skipTables = Set(fromArchive.map(\.table)) }
+        // Known contents: skip the archive when every table wanted of it is in.
+        if !force, let contents = fromArchive.compactMap(\.archiveTables).first {
+            let wanted = contents.filter { unit.filter?.accepts($0) ?? true }.map { unit.tablePrefix + $0 }
+            let left = wanted.filter { !remaining.skipTables.contains($0) }
+            if left.isEmpty {
+                return (nil, [Skip(unit: unit, reason: "already applied (the journal lists every table of this archive, with the same content)")])
+            }
+            let days = newest
+            if let feed = unit.feed, let reason = left.lazy.compactMap({ days.olderReason(feed, table: $0) }).first {
+                return (nil, [Skip(unit: unit, reason: reason)])
+            }
+            for table in left { newest.schedule(unit.feed!, table: table) }
+        }
+        return (remaining, [])
+    }
+
+    /// A unit of table files: what is left of it to import (nil when
+    /// nothing), and the skips of its files the journal lists as applied
+    /// and of those older than their table's newest day.
+    static func scheduleFiles(
+        _ unit: ImportUnit, applied: [AppliedFile], force: Bool, fingerprints: FingerprintCache, probe: () -> UnitProbe?,
+        newest: inout NewestDays
+    ) -> (remaining: ImportUnit?, skips: [Skip]) {
+        var remaining = unit
+        var older: [(PlannedFile, String)] = []
+        remaining.files = unit.files.filter { file in
+            if !force, applied.contains(where: { entry in
+                Self.isApplied(file, unit: unit, entry: entry, probe: probe, fingerprints: fingerprints)
+            }) {
+                return false
+            }
+            if let feed = unit.feed, let reason = newest.olderReason(feed, table: file.table) {
+                older.append((file, reason))
+                return false
+            }
+            return true
+        }
+        var skips: [Skip] = []
+        let done = unit.files.filter { file in !remaining.files.contains(file) && !older.contains { $0.0 == file } }
+        if !done.isEmpty {
+            var doneUnit = unit
+            doneUnit.files = done
+            let what = done.count == unit.files.count ? "already applied" : "\(done.count) of its files already applied"
+            skips.append(
+                Skip(
+                    unit: doneUnit, reason: "\(what) (the journal lists the same feed, date and table, with the same content)",
+                    partial: done.count < unit.files.count))
+        }
+        if let (_, reason) = older.first {
+            var olderUnit = unit
+            olderUnit.files = older.map(\.0)
+            skips.append(Skip(unit: olderUnit, reason: reason, partial: older.count < unit.files.count))
+        }
+        guard !remaining.isEmpty else { return (nil, skips) }
+        if let feed = unit.feed {
+            for file in remaining.files { newest.schedule(feed, table: file.table) }
+        }
+        return (remaining, skips)
     }
 
     /// Whether the journal entry `entry` is `file` of `unit` applied before:
