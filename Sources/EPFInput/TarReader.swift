@@ -73,110 +73,145 @@ package final class TarReader: ByteStream {
         generation += 1
         if let entry = currentEntry {
             currentEntry = nil
-            let wanted = entryBytesRemaining
-            let skipped = try skip(wanted)
-            entryBytesRemaining -= skipped
-            if skipped < wanted { throw endsInside(entry) }
-            if try skip(Int64(padding)) < Int64(padding) {
-                throw InputError(
-                    path: archiveName, detail: "the archive ends just after the data of entry \(entry.name), before its padding",
-                    hint: "The download was cut short; download it again")
-            }
-            padding = 0
+            try skipRest(of: entry)
         }
+        var extensions = ExtensionHeaders()
+        var header = [UInt8](repeating: 0, count: Self.blockSize)
+        while true {
+            let headerOffset = archiveOffset
+            switch try readHeaderBlock(into: &header, at: headerOffset) {
+            case .end: return nil
+            case .zeroBlock: continue
+            case .header: break
+            }
+            try verifyChecksum(header, at: headerOffset)
+            let headerSize = try number(header, 124, 12, field: "size", at: headerOffset)
+            if try extensions.read(header[156], size: headerSize, at: headerOffset, from: self) { continue }
+            if let entry = try entry(header, size: extensions.paxSize ?? headerSize, extensions: extensions, at: headerOffset) {
+                return entry
+            }
+            extensions = ExtensionHeaders()
+        }
+    }
 
+    /// Skips what is left of `entry`'s data, and its padding.
+    private func skipRest(of entry: TarEntry) throws {
+        let wanted = entryBytesRemaining
+        let skipped = try skip(wanted)
+        entryBytesRemaining -= skipped
+        if skipped < wanted { throw endsInside(entry) }
+        if try skip(Int64(padding)) < Int64(padding) {
+            throw InputError(
+                path: archiveName, detail: "the archive ends just after the data of entry \(entry.name), before its padding",
+                hint: "The download was cut short; download it again")
+        }
+        padding = 0
+    }
+
+    /// What a header block read was.
+    private enum HeaderBlock {
+        /// A header, in the block given.
+        case header
+        /// A lone zero block inside the archive, passed over.
+        case zeroBlock
+        /// The end of the archive (nothing more, or two zero blocks): the
+        /// stream is read to its end.
+        case end
+    }
+
+    /// Reads the next block, a header, into `header`.
+    private func readHeaderBlock(into header: inout [UInt8], at headerOffset: Int64) throws -> HeaderBlock {
+        let available = try fill(atLeast: Self.blockSize)
+        if available == 0 {
+            finish()
+            return .end
+        }
+        guard available >= Self.blockSize else {
+            throw InputError(
+                path: archiveName,
+                detail: "the archive ends inside a tar header at byte \(headerOffset)\(afterLast)",
+                hint: "The download was cut short; download it again")
+        }
+        header.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[start..<start + Self.blockSize])) }
+        consume(Self.blockSize)
+        guard header.allSatisfy({ $0 == 0 }) else { return .header }
+        // Two zero blocks end the archive; one then the end of the stream
+        // too. A lone zero block inside is passed over.
+        let next = try fill(atLeast: Self.blockSize)
+        if next == 0 || (next >= Self.blockSize && isZeroBlock(at: start)) {
+            try drain()
+            finish()
+            return .end
+        }
+        return .zeroBlock
+    }
+
+    /// What the extension headers before an entry say of it: a GNU long
+    /// name, a pax path, size or sparse mark.
+    private struct ExtensionHeaders {
         var longName: String?
         var paxPath: String?
         var paxSize: Int64?
         var paxSparse = false
-        var header = [UInt8](repeating: 0, count: Self.blockSize)
-        while true {
-            let headerOffset = archiveOffset
-            let available = try fill(atLeast: Self.blockSize)
-            if available == 0 {
-                finish()
-                return nil
-            }
-            guard available >= Self.blockSize else {
-                throw InputError(
-                    path: archiveName,
-                    detail: "the archive ends inside a tar header at byte \(headerOffset)\(afterLast)",
-                    hint: "The download was cut short; download it again")
-            }
-            header.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[start..<start + Self.blockSize])) }
-            consume(Self.blockSize)
 
-            if header.allSatisfy({ $0 == 0 }) {
-                // Two zero blocks end the archive; one then the end of the
-                // stream too. A lone zero block inside is passed over.
-                let next = try fill(atLeast: Self.blockSize)
-                if next == 0 || (next >= Self.blockSize && isZeroBlock(at: start)) {
-                    try drain()
-                    finish()
-                    return nil
-                }
-                continue
-            }
-            try verifyChecksum(header, at: headerOffset)
-
-            let headerSize = try number(header, 124, 12, field: "size", at: headerOffset)
-            let size = paxSize ?? headerSize
-            let typeflag = header[156]
+        /// Reads the header of type `typeflag` (its data `size` bytes) if
+        /// it is an extension (`L`, `K`, `x`, `g`): true when it was.
+        mutating func read(_ typeflag: UInt8, size: Int64, at headerOffset: Int64, from reader: TarReader) throws -> Bool {
             switch typeflag {
             case UInt8(ascii: "L"):
-                longName = string(try readMetadata(size: headerSize, at: headerOffset))
-                continue
+                longName = reader.string(try reader.readMetadata(size: size, at: headerOffset))
             case UInt8(ascii: "K"):
-                _ = try readMetadata(size: headerSize, at: headerOffset)
-                continue
+                _ = try reader.readMetadata(size: size, at: headerOffset)
             case UInt8(ascii: "x"):
-                let records = try paxRecords(try readMetadata(size: headerSize, at: headerOffset), at: headerOffset)
+                let records = try reader.paxRecords(try reader.readMetadata(size: size, at: headerOffset), at: headerOffset)
                 for (key, value) in records {
                     switch key {
                     case "path": paxPath = value.isEmpty ? nil : value
                     case "size":
                         guard let parsed = Int64(value), parsed >= 0 else {
-                            throw damaged(at: headerOffset, "a pax header's size \"\(value)\" is not a number")
+                            throw reader.damaged(at: headerOffset, "a pax header's size \"\(value)\" is not a number")
                         }
                         paxSize = parsed
                     default:
                         if key.hasPrefix("GNU.sparse.") { paxSparse = true }
                     }
                 }
-                continue
             case UInt8(ascii: "g"):
-                try skipData(size: headerSize, at: headerOffset)
-                continue
+                try reader.skipData(size: size, at: headerOffset)
             default:
-                break
+                return false
             }
-
-            let name = paxPath ?? longName ?? headerName(header)
-            lastName = name
-            let isRegular =
-                typeflag == UInt8(ascii: "0") || typeflag == UInt8(ascii: "7")
-                || (typeflag == 0 && !name.hasSuffix("/"))
-            let isDirectory = typeflag == UInt8(ascii: "5") || (typeflag == 0 && name.hasSuffix("/"))
-            if (isRegular && paxSparse) || typeflag == UInt8(ascii: "S") {
-                throw InputError(
-                    path: archiveName, detail: "entry \(name) is stored as a sparse file, which cannot be read as a stream",
-                    hint: "Repack the archive without --sparse")
-            }
-            if isRegular {
-                let entry = TarEntry(name: name, size: size)
-                currentEntry = entry
-                entryBytesRemaining = size
-                padding = Self.padding(after: size)
-                return entry
-            }
-            // Directories have no data (whatever their size says); other
-            // entries are skipped with their data, as GNU tar does.
-            if !isDirectory { try skipData(size: size, at: headerOffset) }
-            longName = nil
-            paxPath = nil
-            paxSize = nil
-            paxSparse = false
+            return true
         }
+    }
+
+    /// The entry of `header` (its data `size` bytes) when it is a regular
+    /// file, which becomes the current entry; nil for a directory or
+    /// another special entry, whose data is skipped.
+    private func entry(_ header: [UInt8], size: Int64, extensions: ExtensionHeaders, at headerOffset: Int64) throws -> TarEntry? {
+        let typeflag = header[156]
+        let name = extensions.paxPath ?? extensions.longName ?? headerName(header)
+        lastName = name
+        let isRegular =
+            typeflag == UInt8(ascii: "0") || typeflag == UInt8(ascii: "7")
+            || (typeflag == 0 && !name.hasSuffix("/"))
+        let isDirectory = typeflag == UInt8(ascii: "5") || (typeflag == 0 && name.hasSuffix("/"))
+        if (isRegular && extensions.paxSparse) || typeflag == UInt8(ascii: "S") {
+            throw InputError(
+                path: archiveName, detail: "entry \(name) is stored as a sparse file, which cannot be read as a stream",
+                hint: "Repack the archive without --sparse")
+        }
+        if isRegular {
+            let entry = TarEntry(name: name, size: size)
+            currentEntry = entry
+            entryBytesRemaining = size
+            padding = Self.padding(after: size)
+            return entry
+        }
+        // Directories have no data (whatever their size says); other
+        // entries are skipped with their data, as GNU tar does.
+        if !isDirectory { try skipData(size: size, at: headerOffset) }
+        return nil
     }
 
     /// Reads the current entry's bytes; 0 at its end (or before the first
