@@ -54,20 +54,58 @@ package enum RemotePlanner {
 
     package static func plan(_ reader: some ListingReader, feeds: Set<String>?, filter: TableFilter) throws(FetchError) -> RemotePlan {
         var notes: [String] = []
-        var candidates: [(path: String, name: FeedName, isArchive: Bool)] = []
-        var full: Set<String> = []  // paths of FULL candidates
-        var listings: [String: [ListingEntry]] = [:]
+        let listed = try listFeeds(reader, feeds: feeds, notes: &notes)
 
+        // A feed listed twice for one date: the folder wins, as in a download folder.
+        let unique = FeedDiscovery.unique(listed.candidates, notes: &notes)
+        let superseded = FeedSupersession.superseded(unique, feed: \.name, isFull: { listed.full.contains($0.path) })
+        for (index, newest) in superseded.sorted(by: { $0.key < $1.key }) {
+            notes.append("\(unique[index].path): superseded by the FULL export of \(unique[newest].name.isoDate) (\(unique[newest].path)): not fetched")
+        }
+        for feed in Set(unique.map(\.name.feed)).sorted() where !unique.contains(where: { $0.name.feed == feed && listed.full.contains($0.path) }) {
+            notes.append("no FULL export of \(feed) is listed: its INCREMENTAL days are fetched, but import needs a FULL first")
+        }
+
+        var files: [RemoteFile] = []
+        for (index, feed) in unique.enumerated() where superseded[index] == nil {
+            let isFull = listed.full.contains(feed.path)
+            if feed.isArchive {
+                files.append(archiveFile(feed, isFull: isFull, listings: listed.listings, filter: filter, notes: &notes))
+            } else {
+                files += try folderFiles(feed, isFull: isFull, reader: reader, filter: filter, notes: &notes)
+            }
+        }
+        return RemotePlan(files: files, notes: notes)
+    }
+
+    /// A feed folder or whole-feed archive the server lists.
+    typealias Candidate = (path: String, name: FeedName, isArchive: Bool)
+
+    /// The feeds the server lists (of `feeds`, when given): the base's
+    /// FULL exports, and the INCREMENTAL days under `incremental/` and
+    /// `incremental/current/`.
+    struct ListedFeeds {
+        var candidates: [Candidate] = []
+        /// The paths of the FULL candidates.
+        var full: Set<String> = []
+        /// Each folder's listing, by path.
+        var listings: [String: [ListingEntry]] = [:]
+    }
+
+    /// Reads the listings of the base and of the INCREMENTAL folders;
+    /// notes a missing `incremental/` and a feed of `feeds` listed nowhere.
+    static func listFeeds(_ reader: some ListingReader, feeds: Set<String>?, notes: inout [String]) throws(FetchError) -> ListedFeeds {
+        var listed = ListedFeeds()
         func collect(_ folder: String, isFull: Bool) throws(FetchError) -> [ListingEntry] {
             let entries = try reader.list(folder)
-            listings[folder] = entries
+            listed.listings[folder] = entries
             for entry in entries {
                 let path = folder + entry.name
                 switch FeedDiscovery.kind(of: entry.name, isFolder: entry.isFolder) {
                 case .feedFolder(let name), .feedArchive(let name):
                     if let feeds, !feeds.contains(name.feed) { continue }
-                    candidates.append((entry.isFolder ? path + "/" : path, name, !entry.isFolder))
-                    if isFull { full.insert(entry.isFolder ? path + "/" : path) }
+                    listed.candidates.append((entry.isFolder ? path + "/" : path, name, !entry.isFolder))
+                    if isFull { listed.full.insert(entry.isFolder ? path + "/" : path) }
                 case .otherFolder, .otherFile:
                     continue
                 }
@@ -85,52 +123,46 @@ package enum RemotePlanner {
             notes.append("the server lists no \(incrementalFolder)/ folder: FULL exports only")
         }
         if let feeds {
-            for feed in feeds.sorted() where !candidates.contains(where: { $0.name.feed == feed }) {
+            for feed in feeds.sorted() where !listed.candidates.contains(where: { $0.name.feed == feed }) {
                 notes.append("no \(feed) feed is listed")
             }
         }
+        return listed
+    }
 
-        // A feed listed twice for one date: the folder wins, as in a download folder.
-        let unique = FeedDiscovery.unique(candidates, notes: &notes)
-        let superseded = FeedSupersession.superseded(unique, feed: \.name, isFull: { full.contains($0.path) })
-        for (index, newest) in superseded.sorted(by: { $0.key < $1.key }) {
-            notes.append("\(unique[index].path): superseded by the FULL export of \(unique[newest].name.isoDate) (\(unique[newest].path)): not fetched")
+    /// A whole-feed archive, fetched as it is (with its `.md5` when listed).
+    static func archiveFile(
+        _ feed: Candidate, isFull: Bool, listings: [String: [ListingEntry]], filter: TableFilter, notes: inout [String]
+    ) -> RemoteFile {
+        let folder = parent(feed.path)
+        let name = String(feed.path.dropFirst(folder.count))
+        let entries = listings[folder] ?? []
+        let entry = entries.first { $0.name == name }
+        let md5 = entries.contains { !$0.isFolder && $0.name == name + ".md5" } ? feed.path + ".md5" : nil
+        if !filter.include.isEmpty || !filter.exclude.isEmpty {
+            notes.append("\(feed.path): a whole-feed archive: fetched whole (--include/--exclude apply when it is imported)")
         }
-        for feed in Set(unique.map(\.name.feed)).sorted() where !unique.contains(where: { $0.name.feed == feed && full.contains($0.path) }) {
-            notes.append("no FULL export of \(feed) is listed: its INCREMENTAL days are fetched, but import needs a FULL first")
-        }
+        return RemoteFile(path: feed.path, size: entry?.size, md5Path: md5, feed: feed.name, isFull: isFull, table: nil)
+    }
 
-        var files: [RemoteFile] = []
-        for (index, feed) in unique.enumerated() where superseded[index] == nil {
-            let isFull = full.contains(feed.path)
-            if feed.isArchive {
-                let folder = parent(feed.path)
-                let name = String(feed.path.dropFirst(folder.count))
-                let entries = listings[folder] ?? []
-                let entry = entries.first { $0.name == name }
-                let md5 = entries.contains { !$0.isFolder && $0.name == name + ".md5" } ? feed.path + ".md5" : nil
-                if !filter.include.isEmpty || !filter.exclude.isEmpty {
-                    notes.append("\(feed.path): a whole-feed archive: fetched whole (--include/--exclude apply when it is imported)")
-                }
-                files.append(RemoteFile(path: feed.path, size: entry?.size, md5Path: md5, feed: feed.name, isFull: isFull, table: nil))
-                continue
-            }
-            let entries = try reader.list(feed.path)
-            let names = entries.filter { !$0.isFolder }.map(\.name)
-            for entry in entries where entry.isFolder {
-                notes.append("\(feed.path)\(entry.name)/: inside a feed folder: ignored")
-            }
-            let folder = String(feed.path.dropLast())
-            let chosen = ImportPlanner.tableFiles(names, in: folder, filter: filter, notes: &notes)
-            if chosen.isEmpty { notes.append("\(feed.path): no table files to fetch") }
-            for table in chosen {
-                let entry = entries.first { $0.name == table.name }
-                let md5 = names.contains(table.name + ".md5") ? feed.path + table.name + ".md5" : nil
-                files.append(
-                    RemoteFile(path: feed.path + table.name, size: entry?.size, md5Path: md5, feed: feed.name, isFull: isFull, table: table.table))
-            }
+    /// The table files of a feed folder that `filter` keeps (with their
+    /// `.md5`s), from the folder's listing.
+    static func folderFiles(
+        _ feed: Candidate, isFull: Bool, reader: some ListingReader, filter: TableFilter, notes: inout [String]
+    ) throws(FetchError) -> [RemoteFile] {
+        let entries = try reader.list(feed.path)
+        let names = entries.filter { !$0.isFolder }.map(\.name)
+        for entry in entries where entry.isFolder {
+            notes.append("\(feed.path)\(entry.name)/: inside a feed folder: ignored")
         }
-        return RemotePlan(files: files, notes: notes)
+        let folder = String(feed.path.dropLast())
+        let chosen = ImportPlanner.tableFiles(names, in: folder, filter: filter, notes: &notes)
+        if chosen.isEmpty { notes.append("\(feed.path): no table files to fetch") }
+        return chosen.map { table in
+            let entry = entries.first { $0.name == table.name }
+            let md5 = names.contains(table.name + ".md5") ? feed.path + table.name + ".md5" : nil
+            return RemoteFile(path: feed.path + table.name, size: entry?.size, md5Path: md5, feed: feed.name, isFull: isFull, table: table.table)
+        }
     }
 
     /// The folder part of a path (`incremental/current/` of
