@@ -135,12 +135,7 @@ extension PostgresSearchIndex {
     private static func copyEntries(
         _ select: String, into table: String, on connection: PostgresConnection, place: (Int64?) -> Int64
     ) throws(PostgresError) {
-        let tokenizer: SearchTokenizer
-        do {
-            tokenizer = try SearchTokenizer()
-        } catch {
-            throw PostgresError(sqlState: nil, message: "indexing titles for search: \(error.detail)")
-        }
+        let tokenizer = SearchTokenizer()
         let cursor = "epf_search_rows"
         try connection.execute("DECLARE \(cursor) NO SCROLL CURSOR FOR \(select)")
         while true {

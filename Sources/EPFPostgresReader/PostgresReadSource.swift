@@ -20,8 +20,8 @@ package final class PostgresReadSource: CatalogAdminSource {
     package let target: PostgresTarget
     /// The one connection every query runs on.
     package let connection: PostgresConnection
-    /// Cuts a search's words as the index was cut (made on first search).
-    private var tokenizer: SearchTokenizer?
+    /// Cuts a search's words as the index was cut.
+    private let tokenizer = SearchTokenizer()
     /// Whether the queries run in a snapshot (`beginSnapshot`) that no
     /// batch has ended yet.
     private var inSnapshot = false
@@ -116,8 +116,7 @@ package final class PostgresReadSource: CatalogAdminSource {
     /// own tokens); the prefix-only matches in one query, so that GIN
     /// tells them apart without reading the rows.
     package func searchMatch(_ term: String) throws(CatalogError) -> SearchMatch? {
-        if tokenizer == nil { tokenizer = try SearchTokenizer() }
-        guard let words = tokenizer?.queryWords(term) else { return nil }
+        guard let words = tokenizer.queryWords(term) else { return nil }
         let whole = PostgresSearchIndex.query(words, prefix: false)
         return SearchMatch(words: whole, prefixOnly: "(\(PostgresSearchIndex.query(words, prefix: true))) & !(\(whole))")
     }

@@ -16,7 +16,7 @@ import EPFCatalog
 /// ```
 ///
 /// Choices, and why:
-/// - The tokens are cut in Swift by SQLite's own tokenizer
+/// - The tokens are cut in Swift by the rules of SQLite's own tokenizer
 ///   (`SearchTokenizer`: `SearchText` spacing, then `unicode61
 ///   remove_diacritics 2`), written as a `tsvector` literal with positions
 ///   (`'chess':1 'pro':2`), and queried with a `tsquery` built the same

@@ -1,7 +1,7 @@
 import CSQLite
 import EPFCatalog
 import EPFFormat
-import EPFTextSearch
+import EPFSQLiteReader
 
 /// How EPF columns become SQLite columns.
 ///

@@ -1,6 +1,5 @@
 import CSQLite
 import EPFCatalog
-import EPFTextSearch
 
 /// One SQLite connection.
 ///

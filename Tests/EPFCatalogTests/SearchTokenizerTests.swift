@@ -1,5 +1,6 @@
 import EPFCatalog
 import EPFSQLite
+import EPFTestSupport
 import EPFTextSearch
 import Testing
 
@@ -29,9 +30,71 @@ struct SearchTokenizerTests {
         return tokens
     }
 
+    /// Every Unicode scalar, in blocks: each between two letters (`a` +
+    /// scalar + `b`: one token, with what it folds to, or two) and before
+    /// a letter (a token may start with it), the blocks' words apart.
+    static func scalarBlocks() -> [(first: UInt32, between: String, before: String)] {
+        let scalars = (0...0x10FFFF).compactMap(Unicode.Scalar.init(_:) as (UInt32) -> Unicode.Scalar?)
+        return stride(from: 0, to: scalars.count, by: 512).map { start in
+            let block = scalars[start..<min(start + 512, scalars.count)]
+            var between = ""
+            var before = ""
+            for scalar in block {
+                between.unicodeScalars.append(contentsOf: ["a", scalar, "b", " "])
+                before.unicodeScalars.append(contentsOf: [" ", scalar, "b"])
+            }
+            return (block.first!.value, between, before)
+        }
+    }
+
+    @Test("unicode61 in Swift is SQLite's, for every scalar: whether it is part of a token, what it folds to, whether a token starts with it")
+    func everyScalar() throws {
+        let sqlite = try SQLiteUnicode61()
+        let tokenizer = SearchTokenizer()
+        var differences: [String] = []
+        for block in Self.scalarBlocks() {
+            for text in [block.between, block.before] where tokenizer.tokenize(text) != sqlite.tokens(text) {
+                // The scalar that differs, for the message.
+                for scalar in text.unicodeScalars where scalar != " " && scalar != "a" && scalar != "b" {
+                    for word in ["a\(scalar)b", "\(scalar)b"] where tokenizer.tokenize(word) != sqlite.tokens(word) {
+                        differences.append("U+\(String(scalar.value, radix: 16, uppercase: true)) in \(word.debugDescription): \(tokenizer.tokenize(word)), SQLite \(sqlite.tokens(word))")
+                    }
+                }
+                if differences.isEmpty { differences.append("the block from U+\(String(block.first, radix: 16))") }
+                break
+            }
+            if differences.count > 20 { break }
+        }
+        #expect(differences.isEmpty, "the Swift tables differ from this SQLite's unicode61 (scripts/search-token-tables.c makes them): \(differences.prefix(20))")
+    }
+
+    @Test("unicode61 in Swift is SQLite's for random text of every script, mark, space and symbol")
+    func randomText() throws {
+        let sqlite = try SQLiteUnicode61()
+        let tokenizer = SearchTokenizer()
+        // Scalars of every kind: ASCII, Latin with diacritics, combining
+        // marks, CJK, Hangul, Arabic, Devanagari, emoji, spaces, private
+        // use, supplementary planes, unassigned.
+        let pool: [ClosedRange<UInt32>] = [
+            0x00...0x7F, 0xA0...0x24F, 0x300...0x36F, 0x370...0x52F, 0x590...0x6FF, 0x900...0x97F, 0x1E00...0x1FFF,
+            0x2000...0x206F, 0x3000...0x30FF, 0x4E00...0x4E80, 0xAC00...0xAC80, 0xE000...0xE010, 0xFB00...0xFB4F,
+            0xFE00...0xFE0F, 0xFF00...0xFFEF, 0xFFF0...0xFFFF, 0x10400...0x1044F, 0x1D400...0x1D4FF, 0x1F300...0x1F64F,
+            0x20000...0x20010, 0xE0000...0xE007F, 0x10FFF0...0x10FFFF,
+        ]
+        var random = SeededGenerator(seed: 61)
+        for _ in 0..<5000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...24, using: &random) {
+                let range = pool.randomElement(using: &random)!
+                if let scalar = Unicode.Scalar(UInt32.random(in: range, using: &random)) { text.unicodeScalars.append(scalar) }
+            }
+            #expect(tokenizer.tokens(text) == sqlite.tokens(SearchText.prepare(text)), "\(text.debugDescription)")
+        }
+    }
+
     @Test("The tokens are the FTS5 index's, for every script, mark and separator")
     func sameAsFTS5() throws {
-        let tokenizer = try SearchTokenizer()
+        let tokenizer = SearchTokenizer()
         let expected = try Self.indexedTokens(Self.titles)
         for (title, tokens) in zip(Self.titles, expected) {
             #expect(tokenizer.tokens(title) == tokens, "\(title)")
@@ -43,7 +106,7 @@ struct SearchTokenizerTests {
 
     @Test("A search's words: phrases of tokens; nil when nothing can match, as SearchQuery")
     func queryWords() throws {
-        let tokenizer = try SearchTokenizer()
+        let tokenizer = SearchTokenizer()
         #expect(tokenizer.queryWords("CAFÉ 象棋") == [["cafe"], ["象", "棋"]])
         #expect(tokenizer.queryWords("foo-bar  x") == [["foo", "bar"], ["x"]])
         #expect(tokenizer.queryWords("chess -") == [["chess"]])
@@ -55,7 +118,7 @@ struct SearchTokenizerTests {
 
     @Test("A token longer than a tsvector lexeme is cut at a character boundary")
     func longToken() throws {
-        let tokenizer = try SearchTokenizer()
+        let tokenizer = SearchTokenizer()
         let tokens = tokenizer.tokens(String(repeating: "é", count: 1500))
         #expect(tokens.count == 1)
         #expect(tokens[0].utf8.count <= SearchTokenizer.maximumTokenBytes)

@@ -7,10 +7,9 @@ package enum SQLiteLibrary {
     /// on several threads (epf-server's event loops) contend for. Two
     /// threads looking up 10,000 IDs each: `pthread_mutex_lock` was 6% of
     /// the samples with them, 0.9% without. epf reads none of the
-    /// statistics. Every open (the SQLite backend's connections, the search
-    /// tokenizer's in-memory database) calls this first; Swift runs the
-    /// initializer once (it has no effect when SQLite was initialized
-    /// before, which these opens prevent).
+    /// statistics. Every open of the SQLite backend calls this first;
+    /// Swift runs the initializer once (it has no effect when SQLite was
+    /// initialized before, which these opens prevent).
     package static let configured: Void = {
         _ = epf_sqlite3_disable_memory_statistics()
     }()
