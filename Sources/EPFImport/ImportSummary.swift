@@ -1,3 +1,5 @@
+import EPFCatalog
+
 /// What an import did, file by file: the value `epf import --format json`
 /// prints (keys `catalog`, `seconds`, `applied`, `failed`, `files`).
 public struct ImportSummary: Sendable, Encodable {
@@ -25,7 +27,7 @@ public struct ImportSummary: Sendable, Encodable {
     /// Rows of other storefronts the applied files left out (`--storefront`).
     public var rowsOfOtherStorefronts: Int { files.filter { $0.status == .applied }.reduce(0) { $0 + $1.counts.filteredRows } }
     /// `elapsed` in seconds.
-    public var seconds: Double { elapsed.seconds }
+    public var seconds: Double { elapsed.inSeconds }
 
     private enum CodingKeys: String, CodingKey {
         case catalog, seconds, applied, failed, files
@@ -39,9 +41,4 @@ public struct ImportSummary: Sendable, Encodable {
         try container.encode(failed, forKey: .failed)
         try container.encode(files, forKey: .files)
     }
-}
-
-extension Duration {
-    /// The duration in seconds, with its fraction.
-    fileprivate var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
