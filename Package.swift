@@ -33,7 +33,6 @@ let package = Package(
         // handler on the event loop); both are Hummingbird's own dependencies.
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // System C libraries (Debian: libsqlite3-dev, zlib1g-dev, libbz2-dev).
@@ -92,7 +91,7 @@ let package = Package(
         .target(name: "EPFPostgresReader", dependencies: ["EPFCatalog", "EPFTextSearch", "CLibPQ"]),
         // The PostgreSQL store: same protocol, COPY through libpq, tsvector
         // index upkeep; re-exports EPFPostgresReader.
-        .target(name: "EPFPostgres", dependencies: ["EPFPostgresReader", "EPFFormat", "EPFCatalog", "EPFTextSearch", "CLibPQ"]),
+        .target(name: "EPFPostgres", dependencies: ["EPFPostgresReader", "EPFFormat", "EPFCatalog", "EPFTextSearch"]),
         // Deterministic synthetic feeds for benchmarks and stress tests.
         .target(name: "EPFSynthetic", dependencies: ["EPFFormat"]),
         // The pipeline: plan, parse, load; progress as values.
@@ -129,7 +128,6 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The server's command line: options, logging, exit codes.
@@ -151,7 +149,7 @@ let package = Package(
         .executableTarget(
             name: "epf",
             dependencies: [
-                "EPFFormat", "EPFInput", "EPFCatalog", "EPFLocation", "EPFStoreLocation", "EPFLake", "EPFImport", "EPFSynthetic", "EPFFetch",
+                "EPFFormat", "EPFCatalog", "EPFLocation", "EPFStoreLocation", "EPFLake", "EPFImport", "EPFSynthetic", "EPFFetch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,7 +1,8 @@
 import EPFInput
 import Foundation
 
-/// Downloads the files of a plan, one at a time, each verified before it is
+/// Downloads the files of a plan (one per call of `fetch`; `fetchAll` runs
+/// `jobs` at once), each verified before it is
 /// put in place: the body goes to `NAME.part` (resumed with `Range` when a
 /// `.part` is there), its md5 is checked against the `.md5` side file, and
 /// only a match is renamed to `NAME` (its `.md5` written beside it first).

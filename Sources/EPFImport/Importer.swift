@@ -21,8 +21,8 @@ public struct ImportOptions: Sendable {
     public var allowShrink = false
     /// Table files of one feed folder loaded at once, each by its own
     /// loader on its own thread. Only for stores whose loaders may run at
-    /// the same time (PostgreSQL: a connection per loader); SQLite's share
-    /// one connection, so 1 there.
+    /// the same time (PostgreSQL: a connection per loader; the lake: a
+    /// writer per file); SQLite's share one connection, so 1 there.
     public var parallelTables = 1
     /// Apply an INCREMENTAL file to a table the catalog does not have yet
     /// (otherwise it is refused: alone, it would make a table of one day's

@@ -86,7 +86,7 @@ final class CompactionDisplay {
             step = "truncating"
             line = "cutting the file to its new size"
         }
-        let elapsed = Format.duration(Format.seconds(ContinuousClock.now - started))
+        let elapsed = Format.duration((ContinuousClock.now - started).inSeconds)
         if live {
             Console.status("\(line) (\(elapsed))")
         } else if step != lastStep || lastLogged.map({ ContinuousClock.now - $0 >= logInterval }) ?? true {

@@ -38,7 +38,7 @@ final class DownloadProgress: @unchecked Sendable {
             let time = now()
             if let shown, time - shown < .milliseconds(200) { return }
             shown = time
-            draw(Self.line(received: received, total: total, seconds: Format.seconds(time - started)))
+            draw(Self.line(received: received, total: total, seconds: (time - started).inSeconds))
         }
     }
 

@@ -112,7 +112,7 @@ struct GenerateCommand: ParsableCommand {
             if catalogTables {
                 for path in try generator.writeCatalogTables(to: out) { Console.message("wrote \(path)") }
             }
-            Console.message(String(format: "%.1f s", Format.seconds(ContinuousClock.now - clock)))
+            Console.message(String(format: "%.1f s", (ContinuousClock.now - clock).inSeconds))
         } catch {
             Console.message("epf generate: \(Self.cannotWrite(out, error))")
             throw ExitCode(1)
@@ -140,7 +140,7 @@ struct GenerateCommand: ParsableCommand {
             Console.message("epf generate: \(Self.cannotWrite(out, error))")
             throw ExitCode(1)
         }
-        Console.message(String(format: "%@ in %.1f s", Format.bytes(total), Format.seconds(ContinuousClock.now - clock)))
+        Console.message(String(format: "%@ in %.1f s", Format.bytes(total), (ContinuousClock.now - clock).inSeconds))
     }
 
     /// Why `folder` could not be written, naming it and what to do

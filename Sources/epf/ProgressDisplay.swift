@@ -44,7 +44,7 @@ final class ProgressDisplay {
     }
 
     func show(_ event: ImportEvent) {
-        position?.record(event, at: Format.seconds(ContinuousClock.now - runStarted))
+        position?.record(event, at: (ContinuousClock.now - runStarted).inSeconds)
         switch event {
         case .fileStarted(let path, let table, let size):
             current = (path, table, .now)
@@ -69,7 +69,7 @@ final class ProgressDisplay {
             if let baseline {
                 // Bytes of the file as stored (compressed bytes for a
                 // compressed file or archive), read since the baseline.
-                let seconds = Format.seconds(ContinuousClock.now - baseline.at)
+                let seconds = (ContinuousClock.now - baseline.at).inSeconds
                 let rate = seconds > 0 ? Double(bytesRead - baseline.bytes) / seconds : 0
                 if let totalBytes, totalBytes > 0 {
                     line += String(format: ", %.0f%%", Double(bytesRead) / Double(totalBytes) * 100)
@@ -123,7 +123,7 @@ final class ProgressDisplay {
             text += ", \(Format.bytes(done, of: position.totalBytes))"
             text += String(format: " (%.0f%%)", Double(done) / Double(position.totalBytes) * 100)
         }
-        if let left = position.secondsLeft(at: Format.seconds(ContinuousClock.now - runStarted)), position.bytesDone < position.totalBytes {
+        if let left = position.secondsLeft(at: (ContinuousClock.now - runStarted).inSeconds), position.bytesDone < position.totalBytes {
             text += ", ETA \(Format.duration(left))"
         }
         return text
@@ -173,10 +173,6 @@ enum Format {
         let unit = whole.split(separator: " ").last
         guard value > 0, part.split(separator: " ").last == unit, let unit, unit != "B" else { return "\(part) of \(whole)" }
         return "\(part.dropLast(unit.count + 1)) of \(whole)"
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     static func duration(_ seconds: Double) -> String {

@@ -143,7 +143,7 @@ struct VerifySummary {
         }
         let rows = reports.reduce(0) { $0 + $1.rows }
         text += "\(reports.count) file(s) verified: \(count(.clean)) clean, \(count(.repairable)) repairable, "
-            + "\(count(.damaged)) damaged; \(Format.count(rows)) rows in \(String(format: "%.2f", Format.seconds(elapsed))) s"
+            + "\(count(.damaged)) damaged; \(Format.count(rows)) rows in \(String(format: "%.2f", elapsed.inSeconds)) s"
         return text
     }
 
@@ -160,7 +160,7 @@ struct VerifySummary {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let document = Document(
-            seconds: (Format.seconds(elapsed) * 1000).rounded() / 1000, clean: count(.clean), repairable: count(.repairable),
+            seconds: (elapsed.inSeconds * 1000).rounded() / 1000, clean: count(.clean), repairable: count(.repairable),
             damaged: count(.damaged), files: reports)
         return String(decoding: (try? encoder.encode(document)) ?? Data("{}".utf8), as: UTF8.self) + "\n"
     }
