@@ -112,13 +112,15 @@ package final class SyncImports: @unchecked Sendable {
     }
 
     /// The download stopped early (the server refused the credentials): no
-    /// pass starts any more; waits for the one under way.
-    package func abort() {
+    /// pass starts any more; waits for the one under way. Returns what a
+    /// pass threw, if one did (else it would go unsaid).
+    package func abort() -> (any Error)? {
         condition.withLock {
             aborted = true
             condition.signal()
         }
         if started { done.wait() }
+        return error
     }
 
     /// The download is over, `failed` (the files not in place) included:

@@ -187,7 +187,8 @@ public final class SQLiteCatalogStore: CatalogStore {
     /// Applies the staged tables and their journal entries in one
     /// transaction (`CatalogStore.apply(_:journal:)`).
     public func apply(_ staged: [StagedTable], journal: [JournalEntry]) throws -> [ApplyOutcome] {
-        try applyStaged(staged, journal: journal)
+        checkpointer?.beforeApply()
+        return try applyStaged(staged, journal: journal)
     }
 
     /// Bytes free to unprivileged writers on the catalog's file system

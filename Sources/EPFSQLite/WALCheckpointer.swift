@@ -23,8 +23,9 @@ import EPFCatalog
 /// apply of an INCREMENTAL file, which rewrites pages all over the
 /// catalog: 1.4 GB for a day of the itunes feed at 10^6 applications) does
 /// not wait for its copy: the loads after it go on beside the copy until
-/// `maximumBytes` more are in the WAL. The WAL then holds at most that
-/// commit and `maximumBytes` besides. While the checkpointer runs, the importer's connection
+/// `maximumBytes` more are in the WAL, and the next apply waits for the
+/// copy before it begins (`beforeApply`). The WAL then holds at most one
+/// such commit and `maximumBytes` besides (`WALAllowance`). While the checkpointer runs, the importer's connection
 /// should not truncate the WAL at each new start (`journal_size_limit`):
 /// truncating and growing the file again cost more than the wait.
 final class WALCheckpointer: @unchecked Sendable {
@@ -49,11 +50,8 @@ final class WALCheckpointer: @unchecked Sendable {
     private var completed = 0
     private var stopping = false
     private var finished = false
-    // Guarded by `condition`, on the importer's thread: the frames in the
-    // WAL after the last commit, and the frames a commit may leave without
-    // waiting (more after a large commit).
-    private var lastFrames: Int32 = 0
-    private var allowedFrames: Int32 = 0
+    // Guarded by `condition`, used on the importer's thread.
+    private var allowance: WALAllowance
 
     /// Starts copying the commits of `database`, which must be in WAL mode.
     init(database: SQLiteDatabase) throws(SQLiteError) {
@@ -68,7 +66,7 @@ final class WALCheckpointer: @unchecked Sendable {
         }
         let pageSize = Int(try connection.scalar("PRAGMA page_size")?.integerValue ?? 4096)
         maximumFrames = Int32(Self.maximumBytes / max(pageSize, 512))
-        allowedFrames = maximumFrames
+        allowance = WALAllowance(maximumFrames: maximumFrames)
         // The last checkpoint may empty the WAL file only if no reader is in
         // it: never wait for readers.
         sqlite3_busy_timeout(connection.handle, 0)
@@ -91,16 +89,23 @@ final class WALCheckpointer: @unchecked Sendable {
         requested += 1
         let ticket = requested
         condition.broadcast()
-        // Fewer frames than after the last commit: the WAL started over.
-        let written = frames > lastFrames ? frames - lastFrames : frames
-        if frames < lastFrames { allowedFrames = maximumFrames }
-        lastFrames = frames
-        if written > maximumFrames { allowedFrames = max(allowedFrames, frames + maximumFrames) }
-        guard frames > allowedFrames else { return }
+        guard allowance.committed(frames: frames) else { return }
         // The importer holds no snapshot between transactions, so the copy
         // catches up and its next transaction starts the WAL over.
         while completed < ticket && !finished { condition.wait() }
-        allowedFrames = maximumFrames
+        allowance.caughtUp()
+    }
+
+    /// Before an apply (on the importer's thread, outside a transaction):
+    /// waits for the copy of a large commit still under way, so that the
+    /// apply starts the WAL over instead of adding its pages to another's.
+    func beforeApply() {
+        condition.lock()
+        defer { condition.unlock() }
+        guard allowance.largeCommitPending else { return }
+        let ticket = requested
+        while completed < ticket && !finished { condition.wait() }
+        allowance.caughtUp()
     }
 
     private func run() {

@@ -68,7 +68,7 @@ struct SyncCommand: ParsableCommand {
             do {
                 failed = try session.download(progress) { imports.fileEnded($0) }.failed
             } catch {
-                imports.abort()
+                if let failure = imports.abort(), !(failure is ExitCode) { Console.message("epf sync: \(failure)") }
                 throw error
             }
         } else {
