@@ -164,8 +164,11 @@ let package = Package(
         .testTarget(name: "EPFParquetTests", dependencies: ["EPFParquet", "EPFTestSupport"]),
         .testTarget(name: "EPFLakeTests", dependencies: ["EPFLake", "EPFCatalog", "EPFFormat", "EPFTestSupport", "epf"]),
         .testTarget(name: "EPFInputTests", dependencies: ["EPFInput", "EPFFormat", "CBZip2", "EPFTestSupport"]),
-        .testTarget(name: "EPFCatalogTests", dependencies: ["EPFCatalog", "EPFSQLite", "EPFTextSearch", "EPFFormat", "CSQLite", "EPFTestSupport"]),
-        .testTarget(name: "EPFImportTests", dependencies: ["EPFImport", "EPFCatalog", "EPFSQLite", "EPFInput", "EPFFormat", "EPFSynthetic", "EPFTestSupport"]),
+        .testTarget(
+            name: "EPFCatalogTests", dependencies: ["EPFCatalog", "EPFSQLite", "EPFTextSearch", "EPFFormat", "CSQLite", "EPFTestSupport"]),
+        .testTarget(
+            name: "EPFImportTests",
+            dependencies: ["EPFImport", "EPFCatalog", "EPFSQLite", "EPFInput", "EPFFormat", "EPFSynthetic", "EPFTestSupport"]),
         .testTarget(name: "EPFFetchTests", dependencies: ["EPFFetch", "EPFImport", "EPFInput", "epf", "EPFTestSupport"]),
         .testTarget(name: "EPFCLITests", dependencies: ["epf", "EPFCatalog", "EPFSQLite", "EPFSynthetic", "EPFTestSupport"]),
         .testTarget(
@@ -178,7 +181,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "EPFPostgresTests",
-            dependencies: ["EPFPostgres", "EPFImport", "EPFCatalog", "EPFSQLite", "EPFInput", "EPFFormat", "EPFSynthetic", "CLibPQ", "EPFTestSupport"]),
+            dependencies: [
+                "EPFPostgres", "EPFImport", "EPFCatalog", "EPFSQLite", "EPFInput", "EPFFormat", "EPFSynthetic", "CLibPQ", "EPFTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

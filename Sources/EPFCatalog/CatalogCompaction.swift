@@ -21,7 +21,8 @@ package struct CompactionReport: Sendable, Equatable {
     /// Bytes given back to the file system.
     package var bytesReturned: Int64 { max(0, bytesBefore - bytesAfter) }
 
-    package init(catalog: String, bytesBefore: Int64, bytesAfter: Int64, seconds: Double, nothingToDo: String? = nil, notes: [String] = []) {
+    package init(catalog: String, bytesBefore: Int64, bytesAfter: Int64, seconds: Double, nothingToDo: String? = nil, notes: [String] = [])
+    {
         self.catalog = catalog
         self.bytesBefore = bytesBefore
         self.bytesAfter = bytesAfter

@@ -58,7 +58,8 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
     package static func hint(for kind: Kind) -> String {
         switch kind {
         case .full:
-            return "The disk is full; free space (a FULL import needs about the table's size again) and run the import again: it resumes from its last checkpoint"
+            return
+                "The disk is full; free space (a FULL import needs about the table's size again) and run the import again: it resumes from its last checkpoint"
         case .busy: return "Another process holds the catalog; wait for it to finish and run the import again"
         case .readOnly: return "Check that the catalog's folder and file are writable"
         case .corrupt: return "The catalog file is damaged or not a SQLite database; restore it or start a new one"

@@ -105,7 +105,8 @@ package final class ImportLock {
         case .compacting:
             return CatalogError(
                 .busy,
-                detail: "an epf import\(holder.map { " (\($0))" } ?? "") is importing into \(catalogPath): epf compact does not run during an import",
+                detail:
+                    "an epf import\(holder.map { " (\($0))" } ?? "") is importing into \(catalogPath): epf compact does not run during an import",
                 hint: "Run epf compact when the import is done; nothing was changed")
         }
     }

@@ -74,7 +74,9 @@ public struct LoadCounts: Sendable, Equatable, Codable {
     public var notes: [String] {
         var lines: [String] = []
         func note(_ count: Int, _ text: String) { if count > 0 { lines.append("\(count) \(text)") } }
-        note(rejoinedRows, "row(s) had a stray field separator (0x01; a tab in flat files) in free text: extra fields rejoined into the text column")
+        note(
+            rejoinedRows,
+            "row(s) had a stray field separator (0x01; a tab in flat files) in free text: extra fields rejoined into the text column")
         note(ambiguousRepairs, "of those could go in more than one free-text column: the first fitting one was used")
         note(invalidUTF8Rows, "row(s) held invalid UTF-8: \(invalidUTF8Sequences) sequence(s) replaced by U+FFFD")
         note(nulRows, "row(s) held NUL bytes: \(nulBytes) removed")

@@ -70,7 +70,9 @@ public struct LoadProgress: Sendable {
 
     /// The checkpoint that says the whole file is staged.
     package var stagedCheckpoint: LoadCheckpoint {
-        LoadCheckpoint(byteOffset: committedOffset, records: counts.rowsRead + counts.filteredRows, counts: counts, firstExportDate: firstExportDate, staged: true)
+        LoadCheckpoint(
+            byteOffset: committedOffset, records: counts.rowsRead + counts.filteredRows, counts: counts, firstExportDate: firstExportDate,
+            staged: true)
     }
 
     /// The staged table this load hands to `apply`.

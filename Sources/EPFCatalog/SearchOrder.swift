@@ -45,7 +45,8 @@ package enum SearchOrder {
                 scalar = UInt32(byte & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
             } else if byte >= 0xF0 && byte <= 0xF4 && index + 3 < count {
                 length = 4
-                scalar = UInt32(byte & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12
+                scalar =
+                    UInt32(byte & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12
                     | UInt32(bytes[index + 2] & 0x3F) << 6 | UInt32(bytes[index + 3] & 0x3F)
             }
             if length > 1 && SearchText.isSeparateToken(scalar) {

@@ -96,7 +96,8 @@ package enum SearchText {
             where read + 3 < count && isContinuation(bytes[read + 1]) && isContinuation(bytes[read + 2])
                 && isContinuation(bytes[read + 3]):
                 length = 4
-                scalar = UInt32(lead & 0x07) << 18 | UInt32(bytes[read + 1] & 0x3F) << 12
+                scalar =
+                    UInt32(lead & 0x07) << 18 | UInt32(bytes[read + 1] & 0x3F) << 12
                     | UInt32(bytes[read + 2] & 0x3F) << 6 | UInt32(bytes[read + 3] & 0x3F)
             default:
                 // ASCII, two-byte sequences and stray bytes: copied one by one.

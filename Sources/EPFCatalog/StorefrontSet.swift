@@ -25,7 +25,8 @@ public struct StorefrontSet: Sendable, Equatable {
         let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         if items.count == 1, items[0].lowercased() == "all" { return nil }
         guard !items.isEmpty else {
-            throw CatalogError(.usage, detail: "--storefront needs storefronts", hint: "Give ISO country codes or storefront IDs: --storefront US,JP")
+            throw CatalogError(
+                .usage, detail: "--storefront needs storefronts", hint: "Give ISO country codes or storefront IDs: --storefront US,JP")
         }
         var ids: [Int64] = []
         for item in items {
@@ -37,7 +38,9 @@ public struct StorefrontSet: Sendable, Equatable {
                 let known = CountryCode.storefrontIDs.compactMap(CountryCode.alpha2(forStorefront:))
                 throw CatalogError(
                     .usage, detail: "--storefront: unknown country '\(item)'",
-                    hint: "Give ISO country codes (US or USA) or storefront IDs (143441); the codes known are \(known.joined(separator: " "))")
+                    hint:
+                        "Give ISO country codes (US or USA) or storefront IDs (143441); the codes known are \(known.joined(separator: " "))"
+                )
             }
         }
         return StorefrontSet(ids: ids)
@@ -75,7 +78,8 @@ public struct StorefrontSet: Sendable, Equatable {
     /// rows are of other storefronts only: never an empty answer that would
     /// read as "no such product".
     package func notImported(_ storefront: Storefront) -> CatalogError {
-        let name = CountryCode.alpha2(forStorefront: storefront.id)
+        let name =
+            CountryCode.alpha2(forStorefront: storefront.id)
             ?? storefront.countryCode.flatMap(CountryCode.alpha2(forAlpha3:)) ?? String(storefront.id)
         var error = CatalogError(
             .notFound, detail: "storefront \(name) was not imported into this catalog (it has \(description))",

@@ -108,7 +108,9 @@ package enum DirectoryListing {
                 guard let end = bytes[start...].firstIndex(of: quote) else { return nil }
                 return String(decoding: bytes[start..<end], as: UTF8.self)
             }
-            let end = bytes[start...].firstIndex { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: ">") } ?? bytes.count
+            let end =
+                bytes[start...].firstIndex { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: ">") }
+                ?? bytes.count
             return String(decoding: bytes[start..<end], as: UTF8.self)
         }
         return nil

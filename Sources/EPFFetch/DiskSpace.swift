@@ -69,7 +69,9 @@ package enum DiskSpace {
             let paths = needs.map(\.path)
             let place = paths.count == 1 ? paths[0] : paths.joined(separator: " and ") + " (one disk)"
             let total = needs.reduce(Int64(0)) { $0 + $1.bytes }
-            var text = "not enough free space for \(place): " + needs.map { "\($0.what) \($0.bytes) bytes (\($0.counted))" }.joined(separator: ", ")
+            var text =
+                "not enough free space for \(place): "
+                + needs.map { "\($0.what) \($0.bytes) bytes (\($0.counted))" }.joined(separator: ", ")
             if needs.count > 1 { text += ", \(total) bytes in all" }
             return text + ", \(free) bytes are free"
         }

@@ -39,7 +39,9 @@ package struct FeedDownload: Sendable {
     /// the two added up when it is the same disk. `free` tells a path's
     /// free bytes.
     package func shortfalls(catalog: String?, free: (String) -> Int64?) -> [DiskSpace.Shortfall] {
-        var needs = [DiskSpace.Need(what: "the files to download need", path: folder, bytes: bytesToDownload, counted: "their listed sizes")]
+        var needs = [
+            DiskSpace.Need(what: "the files to download need", path: folder, bytes: bytesToDownload, counted: "their listed sizes")
+        ]
         if let catalog {
             let exists = FileManager.default.fileExists(atPath: catalog)
             let factor = DiskSpace.catalogGrowthFactor(catalogExists: exists)

@@ -1,5 +1,6 @@
 import EPFCatalog
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -46,7 +47,8 @@ package final class FeedServer: ListingReader, Sendable {
         }
         var fromURL: Credentials?
         if let user = parts.user {
-            fromURL = Credentials(user: user.removingPercentEncoding ?? user, password: (parts.password ?? "").removingPercentEncoding ?? "")
+            fromURL = Credentials(
+                user: user.removingPercentEncoding ?? user, password: (parts.password ?? "").removingPercentEncoding ?? "")
         }
         parts.user = nil
         parts.password = nil
@@ -62,7 +64,8 @@ package final class FeedServer: ListingReader, Sendable {
     /// The URL of `path` below the base.
     package func url(_ path: String) -> URL {
         let encoded = path.split(separator: "/", omittingEmptySubsequences: false).map {
-            String($0).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? String($0)
+            String($0).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
+                ?? String($0)
         }.joined(separator: "/")
         // The base ends with "/" and `encoded` has no character a URL refuses.
         return URL(string: base.absoluteString + encoded)!

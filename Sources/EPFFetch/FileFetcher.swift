@@ -23,7 +23,9 @@ package struct FileFetcher: Sendable {
     /// Hears of each block of a body written to a `.part` (for a progress display).
     package var onBytes: (@Sendable (Int64) -> Void)?
 
-    package init(server: FeedServer, folder: String, retry: RetryPolicy = RetryPolicy(), onRetry: @escaping @Sendable (RetryEvent) -> Void = { _ in }) {
+    package init(
+        server: FeedServer, folder: String, retry: RetryPolicy = RetryPolicy(), onRetry: @escaping @Sendable (RetryEvent) -> Void = { _ in }
+    ) {
         self.server = server
         self.folder = folder
         self.retry = retry
@@ -51,7 +53,8 @@ package struct FileFetcher: Sendable {
         } catch {
             var isFolder: ObjCBool = false
             // Made meanwhile by another file's fetch (--jobs): fine.
-            if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), isFolder.boolValue {} else {
+            if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), isFolder.boolValue {
+            } else {
                 throw FetchError(.file, "\(directory): cannot create the folder: \(error.localizedDescription)")
             }
         }
@@ -88,7 +91,9 @@ package struct FileFetcher: Sendable {
             let transfer: FeedServer.Transfer
             let before = Self.size(of: part) ?? 0
             do {
-                transfer = try retry.run(file.path, onRetry: onRetry) { () throws(FetchError) in try server.download(file.path, to: part, onBytes: onBytes) }
+                transfer = try retry.run(file.path, onRetry: onRetry) { () throws(FetchError) in
+                    try server.download(file.path, to: part, onBytes: onBytes)
+                }
             } catch {
                 // Nothing received: leave nothing. Bytes received stay in the
                 // `.part` (a prefix of the file, never under its name): the
@@ -109,7 +114,8 @@ package struct FileFetcher: Sendable {
                     if attempt == 1 { continue }
                     throw FetchError(
                         .md5Mismatch,
-                        "\(server.url(file.path)): md5 mismatch after downloading it twice: the file's md5 is \(actual) but \(file.md5Path!) says \(expected); nothing kept")
+                        "\(server.url(file.path)): md5 mismatch after downloading it twice: the file's md5 is \(actual) but \(file.md5Path!) says \(expected); nothing kept"
+                    )
                 }
                 try writeSideFile(md5Text!, for: target)
             } else if let size = file.size, Self.size(of: part) != size {

@@ -60,9 +60,12 @@ package enum RemotePlanner {
         let unique = FeedDiscovery.unique(listed.candidates, notes: &notes)
         let superseded = FeedSupersession.superseded(unique, feed: \.name, isFull: { listed.full.contains($0.path) })
         for (index, newest) in superseded.sorted(by: { $0.key < $1.key }) {
-            notes.append("\(unique[index].path): superseded by the FULL export of \(unique[newest].name.isoDate) (\(unique[newest].path)): not fetched")
+            notes.append(
+                "\(unique[index].path): superseded by the FULL export of \(unique[newest].name.isoDate) (\(unique[newest].path)): not fetched"
+            )
         }
-        for feed in Set(unique.map(\.name.feed)).sorted() where !unique.contains(where: { $0.name.feed == feed && listed.full.contains($0.path) }) {
+        for feed in Set(unique.map(\.name.feed)).sorted()
+        where !unique.contains(where: { $0.name.feed == feed && listed.full.contains($0.path) }) {
             notes.append("no FULL export of \(feed) is listed: its INCREMENTAL days are fetched, but import needs a FULL first")
         }
 
@@ -161,7 +164,8 @@ package enum RemotePlanner {
         return chosen.map { table in
             let entry = entries.first { $0.name == table.name }
             let md5 = names.contains(table.name + ".md5") ? feed.path + table.name + ".md5" : nil
-            return RemoteFile(path: feed.path + table.name, size: entry?.size, md5Path: md5, feed: feed.name, isFull: isFull, table: table.table)
+            return RemoteFile(
+                path: feed.path + table.name, size: entry?.size, md5Path: md5, feed: feed.name, isFull: isFull, table: table.table)
         }
     }
 

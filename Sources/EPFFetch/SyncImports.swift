@@ -176,7 +176,9 @@ package final class SyncImports: @unchecked Sendable {
             for note in planned.notes { events(.note(note)) }
             for path in planned.pathsWithoutMD5 { events(.note("\(path): no .md5 beside it; its md5 is not checked")) }
         } else {
-            guard let plan = try? ImportPlanner.plan(paths: [folder], filter: source.filter, tablePrefix: source.tablePrefix) else { return }
+            guard let plan = try? ImportPlanner.plan(paths: [folder], filter: source.filter, tablePrefix: source.tablePrefix) else {
+                return
+            }
             planned = plan
         }
         var (plan, notes) = IncompleteFeeds.withhold(planned, failed: failed, pending: pending, feeds: source.feeds)

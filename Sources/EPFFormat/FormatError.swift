@@ -78,7 +78,9 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
 extension FormatError {
     /// A record refused because of `--strict`: it holds invalid UTF-8 or
     /// NUL bytes that would otherwise be repaired.
-    @usableFromInline package static func strict(invalidSequences: Int, nulBytes: Int, file: String, record: Int, offset: Int64) -> FormatError {
+    @usableFromInline package static func strict(invalidSequences: Int, nulBytes: Int, file: String, record: Int, offset: Int64)
+        -> FormatError
+    {
         let invalid = invalidSequences > 0
         return FormatError(
             invalid ? .invalidUTF8 : .nulBytes, file: file, record: record, byteOffset: offset,

@@ -158,7 +158,8 @@ public final class RecordParser: @unchecked Sendable {
             guard let chosen = rejoin(base, fieldCount: count, rowEnd: end, into: spans) else {
                 return FormatError(
                     .tooManyFields, record: 1, byteOffset: Int64(start),
-                    detail: "the row has \(count) fields but the header has \(columnCount) columns, and no free-text (LONGTEXT/CLOB) column can take the extra \(separators.fieldByte) bytes",
+                    detail:
+                        "the row has \(count) fields but the header has \(columnCount) columns, and no free-text (LONGTEXT/CLOB) column can take the extra \(separators.fieldByte) bytes",
                     hint: "The row is damaged; fix it by hand or ask Apple for a corrected file")
             }
             flags.insert(.rejoined)
@@ -226,7 +227,8 @@ public final class RecordParser: @unchecked Sendable {
         if isFooter {
             return FormatError(
                 .truncated, byteOffset: Int64(position),
-                detail: "the file ends inside its #recordsWritten footer row (\(end - position) bytes, no \(separators.recordBytes) row end)",
+                detail:
+                    "the file ends inside its #recordsWritten footer row (\(end - position) bytes, no \(separators.recordBytes) row end)",
                 hint: "The download was cut short; download the file again")
         }
         return FormatError(

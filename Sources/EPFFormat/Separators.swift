@@ -34,7 +34,10 @@ public struct Separators: Sendable, Hashable, CustomStringConvertible {
     public init(record: [UInt8], field: UInt8) throws(Invalid) {
         guard !record.isEmpty else { throw Invalid(description: "the record separator is empty; give at least one byte") }
         guard !record.contains(field) else {
-            throw Invalid(description: "the field separator \(Self.escape([field])) is part of the record separator \(Self.escape(record)); give two different separators")
+            throw Invalid(
+                description:
+                    "the field separator \(Self.escape([field])) is part of the record separator \(Self.escape(record)); give two different separators"
+            )
         }
         guard field != EPFByte.hash, record.first != EPFByte.hash else {
             throw Invalid(description: "'#' starts every header row and cannot be a separator")

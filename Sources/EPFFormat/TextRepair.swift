@@ -118,7 +118,8 @@ public enum TextRepair {
     /// Copies `p[0..<count]` to `out`, replacing each maximal invalid subpart
     /// with U+FFFD (EF BF BD) and dropping NUL bytes. `out` must hold
     /// `repairedCapacity(count)` bytes.
-    @usableFromInline package static func repair(_ p: UnsafePointer<UInt8>, _ count: Int, into out: UnsafeMutablePointer<UInt8>) -> Outcome {
+    @usableFromInline package static func repair(_ p: UnsafePointer<UInt8>, _ count: Int, into out: UnsafeMutablePointer<UInt8>) -> Outcome
+    {
         var outcome = Outcome(length: 0, invalidSequences: 0, nulBytes: 0)
         var index = 0
         var written = 0

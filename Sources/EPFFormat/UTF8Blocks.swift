@@ -45,8 +45,14 @@ enum UTF8Blocks {
             index = 16
         }
         while index + 64 <= count {
-            let c0 = load(raw, index), c1 = load(raw, index + 16), c2 = load(raw, index + 32), c3 = load(raw, index + 48)
-            let b0 = load(raw, index - 3), b1 = load(raw, index + 13), b2 = load(raw, index + 29), b3 = load(raw, index + 45)
+            let c0 = load(raw, index)
+            let c1 = load(raw, index + 16)
+            let c2 = load(raw, index + 32)
+            let c3 = load(raw, index + 48)
+            let b0 = load(raw, index - 3)
+            let b1 = load(raw, index + 13)
+            let b2 = load(raw, index + 29)
+            let b3 = load(raw, index + 45)
             let high = (c0 | c1 | c2 | c3 | b0 | b1 | b2 | b3) .>= splat(0x80)
             let nul = (c0 .== splat(0)) .| (c1 .== splat(0)) .| (c2 .== splat(0)) .| (c3 .== splat(0))
             if anySet(high .| nul) {

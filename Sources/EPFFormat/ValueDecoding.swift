@@ -150,7 +150,7 @@ import Darwin
         case 10:
             hasTime = false
             let sep = p[4]
-            guard (sep == 0x20 || sep == UInt8(ascii: "-")), p[7] == sep else { return nil }
+            guard sep == 0x20 || sep == UInt8(ascii: "-"), p[7] == sep else { return nil }
         case 19:
             hasTime = true
             let sep = p[4]

@@ -48,7 +48,9 @@ public final class CatalogImport {
     /// Units the schedules kept, all plans together (0: nothing was new).
     public private(set) var unitsScheduled = 0
 
-    public init(store: any CatalogStore, options: ImportOptions = ImportOptions(), force: Bool = false, storefronts: Storefronts = .catalogs) {
+    public init(
+        store: any CatalogStore, options: ImportOptions = ImportOptions(), force: Bool = false, storefronts: Storefronts = .catalogs
+    ) {
         var options = options
         if force { options.allowIncrementalWithoutFull = true }
         self.store = store

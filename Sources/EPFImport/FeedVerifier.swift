@@ -98,7 +98,8 @@ package struct VerifyReport: Sendable, Encodable, Equatable {
             // Not applied only because another file of its folder is damaged:
             // this file's own verdict stands.
             let counted = report.counts
-            status = counted.repairedRows > 0 || counted.skippedRows > 0 || counted.valuesKeptAsText > 0 || counted.commentRows > 0
+            status =
+                counted.repairedRows > 0 || counted.skippedRows > 0 || counted.valuesKeptAsText > 0 || counted.commentRows > 0
                 ? .repairable : .clean
             error = nil
         }

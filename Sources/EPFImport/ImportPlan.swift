@@ -172,7 +172,8 @@ public enum ImportPlanner {
                 treePosition = treePosition ?? units.count
                 let feeds = try FeedDiscovery.feeds(under: trimmed, notes: &notes)
                 for feed in feeds {
-                    var unit = feed.isArchive
+                    var unit =
+                        feed.isArchive
                         ? try fileUnit(feed.path, filter: filter, tablePrefix: tablePrefix, naming: naming, notes: &notes)
                         : try folderUnit(feed.path, filter: filter, tablePrefix: tablePrefix, naming: naming, notes: &notes)
                     unit?.fromDownloadTree = true
@@ -266,13 +267,18 @@ public enum ImportPlanner {
     ) throws(PlanError) -> ImportUnit? {
         let url = URL(fileURLWithPath: path)
         guard let (format, stem) = naming.of(url.lastPathComponent) else {
-            throw PlanError(detail: "\(path): not a table file or archive (EPF table files have no extension; .gz, .bz2, .tbz, .tar.bz2, .tgz, .tar.gz and .zip are read)")
+            throw PlanError(
+                detail:
+                    "\(path): not a table file or archive (EPF table files have no extension; .gz, .bz2, .tbz, .tar.bz2, .tgz, .tar.gz and .zip are read)"
+            )
         }
         if format.isArchive, let feed = FeedName(stem) {
             let md5 = expectedMD5(path, format: format)
             let (size, modified) = sizeAndModification(path)
-            var unit = ImportUnit(path: path, feed: feed, files: [], archive: PlannedArchive(
-                path: path, format: format, size: size, modified: modified, expectedMD5: md5.md5, md5Problem: md5.problem))
+            var unit = ImportUnit(
+                path: path, feed: feed, files: [],
+                archive: PlannedArchive(
+                    path: path, format: format, size: size, modified: modified, expectedMD5: md5.md5, md5Problem: md5.problem))
             unit.filter = filter
             unit.tablePrefix = tablePrefix
             return unit

@@ -113,7 +113,8 @@ package struct ImportSchedule: Sendable {
         /// than the table's newest day.
         func olderReason(_ feed: FeedName, table: String) -> String? {
             guard !force, let last = newest[TableKey(feed: feed.feed, table: table)], feed.isoDate < last else { return nil }
-            return "older than the \(feed.feed) export of \(last) that \(table) already has; applying it would put older rows over newer ones (--force applies it anyway)"
+            return
+                "older than the \(feed.feed) export of \(last) that \(table) already has; applying it would put older rows over newer ones (--force applies it anyway)"
         }
 
         /// `table` of `feed`'s day is scheduled: it is the table's newest.
@@ -142,7 +143,10 @@ package struct ImportSchedule: Sendable {
             let wanted = contents.filter { unit.filter?.accepts($0) ?? true }.map { unit.tablePrefix + $0 }
             let left = wanted.filter { !remaining.skipTables.contains($0) }
             if left.isEmpty {
-                return (nil, [Skip(unit: unit, reason: "already applied (the journal lists every table of this archive, with the same content)")])
+                return (
+                    nil,
+                    [Skip(unit: unit, reason: "already applied (the journal lists every table of this archive, with the same content)")]
+                )
             }
             let days = newest
             if let feed = unit.feed, let reason = left.lazy.compactMap({ days.olderReason(feed, table: $0) }).first {
@@ -163,9 +167,11 @@ package struct ImportSchedule: Sendable {
         var remaining = unit
         var older: [(PlannedFile, String)] = []
         remaining.files = unit.files.filter { file in
-            if !force, applied.contains(where: { entry in
-                Self.isApplied(file, unit: unit, entry: entry, probe: probe, fingerprints: fingerprints)
-            }) {
+            if !force,
+                applied.contains(where: { entry in
+                    Self.isApplied(file, unit: unit, entry: entry, probe: probe, fingerprints: fingerprints)
+                })
+            {
                 return false
             }
             if let feed = unit.feed, let reason = newest.olderReason(feed, table: file.table) {

@@ -118,7 +118,8 @@ public final class Importer {
     }
 
     func blockedReports(_ unit: ImportUnit, because failed: String) -> [FileReport] {
-        let message = "blocked: \(failed) of the same feed failed; fix it and run again (a later day is never applied before an earlier one)"
+        let message =
+            "blocked: \(failed) of the same feed failed; fix it and run again (a later day is never applied before an earlier one)"
         let files = unit.archive.map { [PlannedFile(path: $0.path, table: "", size: $0.size, format: $0.format)] } ?? unit.files
         return files.map { file in
             FileReport(
@@ -177,8 +178,9 @@ public final class Importer {
             do {
                 let (tables, fingerprint) = try readArchive(archive, unit: unit) { file, entry in
                     stage(file) {
-                        OpenedFile(source: StreamChunkSource(
-                            stream: entry, name: file.path, chunkSize: options.chunkSize, separators: options.separators))
+                        OpenedFile(
+                            source: StreamChunkSource(
+                                stream: entry, name: file.path, chunkSize: options.chunkSize, separators: options.separators))
                     }
                 }
                 // Each journal row of the archive lists all its tables, so a
@@ -261,11 +263,14 @@ public final class Importer {
         }
         if let shrinking = shrinkingTable(staged.map(\.0)) {
             let (table, rows, live) = shrinking
-            let failedReason = "\(table.target.sourceName): this FULL file has \(rows) rows but the live table \(table.target.table) has \(live): applying it would remove more than half of the table. If the export really is that small, run again with --allow-shrink; otherwise download it again"
+            let failedReason =
+                "\(table.target.sourceName): this FULL file has \(rows) rows but the live table \(table.target.table) has \(live): applying it would remove more than half of the table. If the export really is that small, run again with --allow-shrink; otherwise download it again"
             let failedFile = staged.filter { $0.0.stagingName == table.stagingName }
             let others = staged.filter { $0.0.stagingName != table.stagingName }
             return refuse(failedFile, status: .failed, message: failedReason)
-                + refuse(others, status: .notApplied, message: "not applied: \(table.target.sourceName) failed, and a feed folder is applied whole or not at all")
+                + refuse(
+                    others, status: .notApplied,
+                    message: "not applied: \(table.target.sourceName) failed, and a feed folder is applied whole or not at all")
         }
         guard !staged.isEmpty else { return [] }
         let entries = staged.map { journalEntry($0.1, started: $0.2, status: .applied, message: nil) }
@@ -335,7 +340,8 @@ public final class Importer {
         var header: EPFHeader?
         while header == nil {
             do throws(FormatError) {
-                if case .header(let parsed) = try HeaderParser.parse(first.bytes, isComplete: first.isFinal, separators: options.separators) {
+                if case .header(let parsed) = try HeaderParser.parse(first.bytes, isComplete: first.isFinal, separators: options.separators)
+                {
                     header = parsed
                 }
             } catch var error {
@@ -447,7 +453,8 @@ public final class Importer {
         }
         throw CatalogError(
             .full,
-            detail: "not enough free disk space to load \(file.table): about \(Self.size(needed)) needed (\(parts.joined(separator: "; "))), \(Self.size(free)) free where the catalog is",
+            detail:
+                "not enough free disk space to load \(file.table): about \(Self.size(needed)) needed (\(parts.joined(separator: "; "))), \(Self.size(free)) free where the catalog is",
             hint: hint)
     }
 

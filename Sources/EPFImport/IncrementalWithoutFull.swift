@@ -16,6 +16,7 @@ package struct IncrementalWithoutFull: Error, Sendable, CustomStringConvertible 
     package var description: String {
         let export = feed.map { "the \($0) FULL export" } ?? "a FULL export of \(table)"
         let date = feedDate.map { " dated \($0) or earlier (e.g. from Apple's weekly current/ folder)" } ?? ""
-        return "an INCREMENTAL file, but the catalog has no \(table) table yet: alone it would make a table of one day's changes. Import \(export)\(date) first, then this day again; or run again with --force to apply it anyway"
+        return
+            "an INCREMENTAL file, but the catalog has no \(table) table yet: alone it would make a table of one day's changes. Import \(export)\(date) first, then this day again; or run again with --force to apply it anyway"
     }
 }

@@ -36,7 +36,8 @@ extension Importer {
                 while let more = try archive.nextFile() { extra.append(more.name) }
                 let fingerprint = try digest.finish()
                 if !extra.isEmpty {
-                    self.events(.note("\(file.path): holds more than one file; read \(entry.name), passed over \(extra.joined(separator: ", "))"))
+                    self.events(
+                        .note("\(file.path): holds more than one file; read \(entry.name), passed over \(extra.joined(separator: ", "))"))
                 }
                 return fingerprint
             }

@@ -217,7 +217,6 @@ final class ParsePipeline {
     }
 }
 
-
 /// Gives the chunk source to the reader thread.
 ///
 /// Invariant: only the reader thread calls the source while the pipeline

@@ -38,7 +38,9 @@ package struct StorefrontChoice: Sendable, Equatable {
         let asked = requested.map { "only \($0.description)" } ?? "every storefront"
         throw CatalogError(
             .constraint, detail: "--storefront asks for \(asked), but the catalog holds \(now)",
-            hint: "A different set takes a FULL import that names it with --storefront (its tables are replaced), or --force; nothing was imported")
+            hint:
+                "A different set takes a FULL import that names it with --storefront (its tables are replaced), or --force; nothing was imported"
+        )
     }
 
     /// The line to tell the user, if any: which storefronts are kept, and

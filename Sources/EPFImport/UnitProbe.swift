@@ -37,8 +37,9 @@ package struct UnitProbe: Sendable, Equatable {
     package static func probe(_ file: PlannedFile, separators: Separators = .relational) throws -> UnitProbe? {
         if let archive = try InputFormat.openArchive(file.path, format: file.format) {
             guard let entry = try archive.nextFile() else { return nil }
-            return try probe(StreamChunkSource(
-                stream: archive.entryStream(), name: "\(file.path):\(entry.name)", chunkSize: probeChunkSize, separators: separators))
+            return try probe(
+                StreamChunkSource(
+                    stream: archive.entryStream(), name: "\(file.path):\(entry.name)", chunkSize: probeChunkSize, separators: separators))
         }
         guard let stream = try InputFormat.openStream(file.path, format: file.format) else {
             return try probe(MappedChunkSource(path: file.path, chunkSize: probeChunkSize, separators: separators))

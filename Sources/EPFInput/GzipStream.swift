@@ -60,7 +60,8 @@ package final class GzipStream: ByteStream {
                 if zstream.pointee.avail_out == before && zstream.pointee.avail_in == 0 && inputEnded {
                     throw InputError(
                         path: path,
-                        detail: "the gzip data ends early (after \(sourceBytesRead) compressed bytes, \(produced + Int64(buffer.count - Int(zstream.pointee.avail_out))) bytes out)",
+                        detail:
+                            "the gzip data ends early (after \(sourceBytesRead) compressed bytes, \(produced + Int64(buffer.count - Int(zstream.pointee.avail_out))) bytes out)",
                         hint: "The download was cut short; download it again")
                 }
             case Z_STREAM_END:
@@ -68,7 +69,8 @@ package final class GzipStream: ByteStream {
             default:
                 let message = zstream.pointee.msg.map { String(cString: $0) } ?? "code \(code)"
                 throw InputError(
-                    path: path, detail: "corrupt gzip data near compressed byte \(sourceBytesRead - Int64(zstream.pointee.avail_in)): \(message)",
+                    path: path,
+                    detail: "corrupt gzip data near compressed byte \(sourceBytesRead - Int64(zstream.pointee.avail_in)): \(message)",
                     hint: "The archive is damaged; download it again")
             }
         }

@@ -110,11 +110,17 @@ package struct MD5: Sendable {
 
     /// Hashes `count` whole 64-byte blocks starting at `start`.
     private mutating func hashBlocks(_ start: UnsafeRawPointer, count: Int) {
-        var a = self.a, b = self.b, c = self.c, d = self.d
+        var a = self.a
+        var b = self.b
+        var c = self.c
+        var d = self.d
         let t = md5Constants
         var block = start
         for _ in 0..<count {
-            let aa = a, bb = b, cc = c, dd = d
+            let aa = a
+            let bb = b
+            let cc = c
+            let dd = d
             let x0 = word(block, 0)
             let x1 = word(block, 1)
             let x2 = word(block, 2)
@@ -133,70 +139,70 @@ package struct MD5: Sendable {
             let x15 = word(block, 15)
 
             // Round 1.
-            f(&a, b, c, d, x0,  7, t[0])
+            f(&a, b, c, d, x0, 7, t[0])
             f(&d, a, b, c, x1, 12, t[1])
             f(&c, d, a, b, x2, 17, t[2])
             f(&b, c, d, a, x3, 22, t[3])
-            f(&a, b, c, d, x4,  7, t[4])
+            f(&a, b, c, d, x4, 7, t[4])
             f(&d, a, b, c, x5, 12, t[5])
             f(&c, d, a, b, x6, 17, t[6])
             f(&b, c, d, a, x7, 22, t[7])
-            f(&a, b, c, d, x8,  7, t[8])
+            f(&a, b, c, d, x8, 7, t[8])
             f(&d, a, b, c, x9, 12, t[9])
             f(&c, d, a, b, x10, 17, t[10])
             f(&b, c, d, a, x11, 22, t[11])
-            f(&a, b, c, d, x12,  7, t[12])
+            f(&a, b, c, d, x12, 7, t[12])
             f(&d, a, b, c, x13, 12, t[13])
             f(&c, d, a, b, x14, 17, t[14])
             f(&b, c, d, a, x15, 22, t[15])
             // Round 2.
-            g(&a, b, c, d, x1,  5, t[16])
-            g(&d, a, b, c, x6,  9, t[17])
+            g(&a, b, c, d, x1, 5, t[16])
+            g(&d, a, b, c, x6, 9, t[17])
             g(&c, d, a, b, x11, 14, t[18])
             g(&b, c, d, a, x0, 20, t[19])
-            g(&a, b, c, d, x5,  5, t[20])
-            g(&d, a, b, c, x10,  9, t[21])
+            g(&a, b, c, d, x5, 5, t[20])
+            g(&d, a, b, c, x10, 9, t[21])
             g(&c, d, a, b, x15, 14, t[22])
             g(&b, c, d, a, x4, 20, t[23])
-            g(&a, b, c, d, x9,  5, t[24])
-            g(&d, a, b, c, x14,  9, t[25])
+            g(&a, b, c, d, x9, 5, t[24])
+            g(&d, a, b, c, x14, 9, t[25])
             g(&c, d, a, b, x3, 14, t[26])
             g(&b, c, d, a, x8, 20, t[27])
-            g(&a, b, c, d, x13,  5, t[28])
-            g(&d, a, b, c, x2,  9, t[29])
+            g(&a, b, c, d, x13, 5, t[28])
+            g(&d, a, b, c, x2, 9, t[29])
             g(&c, d, a, b, x7, 14, t[30])
             g(&b, c, d, a, x12, 20, t[31])
             // Round 3.
-            h(&a, b, c, d, x5,  4, t[32])
+            h(&a, b, c, d, x5, 4, t[32])
             h(&d, a, b, c, x8, 11, t[33])
             h(&c, d, a, b, x11, 16, t[34])
             h(&b, c, d, a, x14, 23, t[35])
-            h(&a, b, c, d, x1,  4, t[36])
+            h(&a, b, c, d, x1, 4, t[36])
             h(&d, a, b, c, x4, 11, t[37])
             h(&c, d, a, b, x7, 16, t[38])
             h(&b, c, d, a, x10, 23, t[39])
-            h(&a, b, c, d, x13,  4, t[40])
+            h(&a, b, c, d, x13, 4, t[40])
             h(&d, a, b, c, x0, 11, t[41])
             h(&c, d, a, b, x3, 16, t[42])
             h(&b, c, d, a, x6, 23, t[43])
-            h(&a, b, c, d, x9,  4, t[44])
+            h(&a, b, c, d, x9, 4, t[44])
             h(&d, a, b, c, x12, 11, t[45])
             h(&c, d, a, b, x15, 16, t[46])
             h(&b, c, d, a, x2, 23, t[47])
             // Round 4.
-            i(&a, b, c, d, x0,  6, t[48])
+            i(&a, b, c, d, x0, 6, t[48])
             i(&d, a, b, c, x7, 10, t[49])
             i(&c, d, a, b, x14, 15, t[50])
             i(&b, c, d, a, x5, 21, t[51])
-            i(&a, b, c, d, x12,  6, t[52])
+            i(&a, b, c, d, x12, 6, t[52])
             i(&d, a, b, c, x3, 10, t[53])
             i(&c, d, a, b, x10, 15, t[54])
             i(&b, c, d, a, x1, 21, t[55])
-            i(&a, b, c, d, x8,  6, t[56])
+            i(&a, b, c, d, x8, 6, t[56])
             i(&d, a, b, c, x15, 10, t[57])
             i(&c, d, a, b, x6, 15, t[58])
             i(&b, c, d, a, x13, 21, t[59])
-            i(&a, b, c, d, x4,  6, t[60])
+            i(&a, b, c, d, x4, 6, t[60])
             i(&d, a, b, c, x11, 10, t[61])
             i(&c, d, a, b, x2, 15, t[62])
             i(&b, c, d, a, x9, 21, t[63])

@@ -82,7 +82,7 @@ package enum MD5SideFile {
 extension Substring {
     fileprivate func trimmingWhitespace() -> Substring {
         guard let first = firstIndex(where: { !$0.isWhitespace }),
-              let last = lastIndex(where: { !$0.isWhitespace })
+            let last = lastIndex(where: { !$0.isWhitespace })
         else { return self[endIndex...] }
         return self[first...last]
     }

@@ -1,9 +1,10 @@
+import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 
 /// A whole file mapped read-only into memory.
 ///
@@ -50,7 +51,8 @@ package final class MappedFile: @unchecked Sendable {
             // entries): not on the thread that let the file go, which is
             // usually on its way to apply what it loaded. Nothing reads the
             // bytes after deinit (see the invariant).
-            let start = UInt(bitPattern: address), size = self.size
+            let start = UInt(bitPattern: address)
+            let size = self.size
             DispatchQueue.global(qos: .utility).async {
                 munmap(UnsafeMutableRawPointer(bitPattern: start), size)
             }

@@ -321,7 +321,8 @@ package final class TarReader: ByteStream {
         if skipped < total {
             throw InputError(
                 path: archiveName,
-                detail: "the archive ends inside the entry at byte \(headerOffset)\(lastName.map { " (\($0))" } ?? "") after \(min(skipped, size)) of \(size) bytes",
+                detail:
+                    "the archive ends inside the entry at byte \(headerOffset)\(lastName.map { " (\($0))" } ?? "") after \(min(skipped, size)) of \(size) bytes",
                 hint: "The download was cut short; download it again")
         }
     }
@@ -437,10 +438,11 @@ package final class TarReader: ByteStream {
             else {
                 throw damaged(at: headerOffset, "a pax header record is malformed")
             }
-            records.append((
-                String(decoding: bytes[(cursor + 1)..<equals], as: UTF8.self),
-                String(decoding: bytes[(equals + 1)..<(index + length - 1)], as: UTF8.self)
-            ))
+            records.append(
+                (
+                    String(decoding: bytes[(cursor + 1)..<equals], as: UTF8.self),
+                    String(decoding: bytes[(equals + 1)..<(index + length - 1)], as: UTF8.self)
+                ))
             index += length
         }
         return records
@@ -463,4 +465,3 @@ package final class TarReader: ByteStream {
             hint: "The download was cut short; download it again")
     }
 }
-

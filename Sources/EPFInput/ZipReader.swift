@@ -255,7 +255,8 @@ package final class ZipReader: ByteStream {
             }
             throw InputError(
                 path: path,
-                detail: "entry \(entry.name) is compressed with \(entry.methodName), which this importer does not read (only stored and deflate)",
+                detail:
+                    "entry \(entry.name) is compressed with \(entry.methodName), which this importer does not read (only stored and deflate)",
                 hint: "Repack the archive with deflate (zip -Z deflate), or extract it and import the files")
         }
         if entry.method == 0 { return try readStored(entry, into: destination) }
@@ -523,7 +524,6 @@ package final class ZipReader: ByteStream {
 
 extension ZipReader: InputObservable {}
 
-
 // MARK: - The central directory
 
 /// The entries of an archive, read from the end records and the central
@@ -542,8 +542,9 @@ struct ZipCentralDirectory {
         }
         var records = try Self.entries(of: directory, at: location, path: path)
         // More than 65535 entries without zip64: the count wrapped.
-        guard UInt64(records.count) == location.entryCount
-            || (!location.isZip64 && UInt64(records.count) & 0xFFFF == location.entryCount)
+        guard
+            UInt64(records.count) == location.entryCount
+                || (!location.isZip64 && UInt64(records.count) & 0xFFFF == location.entryCount)
         else {
             throw Self.damaged(path, "the central directory holds \(records.count) entries, the end record says \(location.entryCount)")
         }
@@ -619,7 +620,8 @@ struct ZipCentralDirectory {
         guard directoryOffset <= UInt64(directoryEnd), directorySize <= UInt64(directoryEnd) else {
             throw InputError(
                 path: path,
-                detail: "the central directory would lie past the end of the file (at byte \(directoryOffset), \(directorySize) bytes; the file has \(size)): the archive was cut short or damaged",
+                detail:
+                    "the central directory would lie past the end of the file (at byte \(directoryOffset), \(directorySize) bytes; the file has \(size)): the archive was cut short or damaged",
                 hint: "Download it again")
         }
         // Bytes before the archive (a stub prepended to it) move every
@@ -629,7 +631,8 @@ struct ZipCentralDirectory {
         guard shift >= 0 else {
             throw InputError(
                 path: path,
-                detail: "the central directory should end at byte \(directoryOffset + directorySize) but the end record is at byte \(directoryEnd): \(-shift) bytes of the archive are missing",
+                detail:
+                    "the central directory should end at byte \(directoryOffset + directorySize) but the end record is at byte \(directoryEnd): \(-shift) bytes of the archive are missing",
                 hint: "The download was cut short or damaged; download it again")
         }
         guard Int64(directorySize) <= ZipReader.centralDirectoryLimit else {
@@ -646,7 +649,9 @@ struct ZipCentralDirectory {
         var cursor = 0
         while cursor + 46 <= directory.count {
             guard le32(directory, cursor) == ZipReader.centralHeaderSignature else {
-                throw damaged(path, "the central directory's entry \(records.count + 1) has no header signature (byte \(location.start + Int64(cursor)))")
+                throw damaged(
+                    path,
+                    "the central directory's entry \(records.count + 1) has no header signature (byte \(location.start + Int64(cursor)))")
             }
             let flags = le16(directory, cursor + 8)
             let method = le16(directory, cursor + 10)
@@ -766,7 +771,8 @@ struct ZipCentralDirectory {
         let name = (try? input.bytes(count: nameLength, at: 30)).map { String(decoding: $0, as: UTF8.self) }
         return InputError(
             path: path,
-            detail: "the zip archive has no end of central directory record: it was cut short (\(size) bytes; its first entry is \(name ?? "unreadable"))",
+            detail:
+                "the zip archive has no end of central directory record: it was cut short (\(size) bytes; its first entry is \(name ?? "unreadable"))",
             hint: "The download was cut short; download it again")
     }
 

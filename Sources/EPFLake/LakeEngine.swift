@@ -44,7 +44,10 @@ package enum LakeEngine: String, CaseIterable, Sendable {
         let glob = LakePartition.glob(root: location, table: shape.table)
         switch self {
         case .duckdb:
-            return ([], "read_parquet(\(literal(glob)), hive_partitioning = false, union_by_name = true, filename = true, file_row_number = true)")
+            return (
+                [],
+                "read_parquet(\(literal(glob)), hive_partitioning = false, union_by_name = true, filename = true, file_row_number = true)"
+            )
         case .spark:
             let relation = name(shape.table + "_files", schema: schema)
             let files = "SELECT *, _metadata.file_path AS _epf_path, _metadata.row_index AS _epf_position FROM parquet.\(identifier(glob))"
@@ -52,7 +55,10 @@ package enum LakeEngine: String, CaseIterable, Sendable {
         case .trino:
             let table = name(shape.table, schema: schema)
             // Partition columns come last; the partition's export_date stands for the file's.
-            let columns = shape.columns.filter { !Self.partitionColumns.contains($0.name) }.map { "  \(identifier($0.name)) \(Self.trinoType($0.type))" }
+            let columns =
+                shape.columns.filter { !Self.partitionColumns.contains($0.name) }.map {
+                    "  \(identifier($0.name)) \(Self.trinoType($0.type))"
+                }
                 + Self.partitionColumns.map { "  \(identifier($0)) VARCHAR" }
             let create = """
                 CREATE TABLE IF NOT EXISTS \(table) (

@@ -48,7 +48,9 @@ public final class LakeStore: CatalogStore {
         do {
             try FileManager.default.createDirectory(atPath: meta, withIntermediateDirectories: true)
         } catch {
-            throw CatalogError(.readOnly, detail: "cannot create the lake folder \(meta): \(error.localizedDescription)", hint: "Check that the folder is writable")
+            throw CatalogError(
+                .readOnly, detail: "cannot create the lake folder \(meta): \(error.localizedDescription)",
+                hint: "Check that the folder is writable")
         }
         lock = try ImportLock(catalogPath: meta + "/import")
         journal = LakeJournal(path: Self.journalPath(path))
@@ -92,7 +94,9 @@ public final class LakeStore: CatalogStore {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw CatalogError(.readOnly, detail: "cannot create \(folder): \(error.localizedDescription)", hint: "Check that the lake's folder is writable")
+            throw CatalogError(
+                .readOnly, detail: "cannot create \(folder): \(error.localizedDescription)",
+                hint: "Check that the lake's folder is writable")
         }
         let temporary = folder + "/.part-\(UUID().uuidString.lowercased()).parquet.tmp"
         return try LakeTableLoader(target: target, strict: strict, temporaryPath: temporary, rowGroupBytes: rowGroupBytes, hooks: hooks)
@@ -126,7 +130,9 @@ public final class LakeStore: CatalogStore {
                 do {
                     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 } catch {
-                    throw CatalogError(.readOnly, detail: "cannot create \(folder): \(error.localizedDescription)", hint: "Check that the lake's folder is writable")
+                    throw CatalogError(
+                        .readOnly, detail: "cannot create \(folder): \(error.localizedDescription)",
+                        hint: "Check that the lake's folder is writable")
                 }
                 let final = folder + "/part-00000.parquet"
                 guard rename(table.stagingName, final) == 0 else { throw LakeJournal.error("rename", "\(table.stagingName) to \(final)") }
@@ -137,7 +143,8 @@ public final class LakeStore: CatalogStore {
                 let header = table.target.header
                 lines.append(
                     LakeJournalLine(
-                        entry: entry, partition: partition, key: header.primaryKey, columns: header.columns, dbTypes: header.types.map(\.declared)))
+                        entry: entry, partition: partition, key: header.primaryKey, columns: header.columns,
+                        dbTypes: header.types.map(\.declared)))
             }
             hooks.reach(.inApply)
             try journal.append(lines)

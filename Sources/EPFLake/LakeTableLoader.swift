@@ -57,7 +57,8 @@ final class LakeTableLoader: TableLoader {
             writer = RowGroupWriter(
                 try ParquetFileWriter(path: temporaryPath, schema: schema, options: Self.writerOptions, durable: true), hooks: hooks)
         } catch {
-            throw CatalogError(.readOnly, detail: "cannot create \(temporaryPath): \(error)", hint: "Check that the lake's folder is writable")
+            throw CatalogError(
+                .readOnly, detail: "cannot create \(temporaryPath): \(error)", hint: "Check that the lake's folder is writable")
         }
         sink = LakeRowSink(group: ParquetRowGroup(schema: schema), columns: columns)
     }
@@ -74,7 +75,8 @@ final class LakeTableLoader: TableLoader {
         for record in 0..<batch.count {
             // A --strict refusal throws after the record's values reached the
             // sink; the file fails whole, so the half row is never written.
-            let tally = try decoder.decode(record, of: batch, base: base, number: firstRecord + batch.ordinal(record), chunkOffset: chunkOffset, into: &sink)
+            let tally = try decoder.decode(
+                record, of: batch, base: base, number: firstRecord + batch.ordinal(record), chunkOffset: chunkOffset, into: &sink)
             progress.counts.add(tally)
         }
         progress.counts.rowsRead += batch.count
@@ -285,7 +287,9 @@ struct LakeRowSink: FieldSink {
 
     @inline(__always)
     mutating func decimal(_ value: Double, text: UnsafePointer<UInt8>, count: Int, column: Int) -> Bool {
-        guard case .decimal(let scale) = columns[column], let unscaled = LakeValues.unscaled(text, count, scale: scale) else { return false }
+        guard case .decimal(let scale) = columns[column], let unscaled = LakeValues.unscaled(text, count, scale: scale) else {
+            return false
+        }
         return group.columns[column].append(decimalUnscaled: unscaled)
     }
 

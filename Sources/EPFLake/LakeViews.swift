@@ -86,7 +86,8 @@ package enum LakeViews {
         let path = LakeStore.metaFolder(lake) + "/views.sql"
         let temporary = path + ".tmp"
         let root = root(lake)
-        let text = "-- Written by epf import --lake after every import; do not edit.\n-- DuckDB: .read \(root)/_epf/views.sql\n\n"
+        let text =
+            "-- Written by epf import --lake after every import; do not edit.\n-- DuckDB: .read \(root)/_epf/views.sql\n\n"
             + sql(LakeTableShape.shapes(of: lines), engine: .duckdb, location: root)
         try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
         guard rename(temporary, path) == 0 else { throw LakeJournal.error("rename", temporary) }

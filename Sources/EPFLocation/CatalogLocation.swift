@@ -1,6 +1,6 @@
 import EPFCatalog
-import EPFSQLiteReader
 import EPFPostgresReader
+import EPFSQLiteReader
 import Foundation
 
 /// Where the catalog is, parsed once from `--db`: a SQLite file, or a

@@ -113,10 +113,12 @@ package struct ByteArrayDictionary: Sendable {
                 if count >= 8 {
                     tail = base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
                 } else if count >= 4 {
-                    tail = UInt64(base.loadUnaligned(as: UInt32.self)) << 32
+                    tail =
+                        UInt64(base.loadUnaligned(as: UInt32.self)) << 32
                         | UInt64(base.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
                 } else {
-                    tail = UInt64(base.load(as: UInt8.self)) << 16 | UInt64(base.load(fromByteOffset: count / 2, as: UInt8.self)) << 8
+                    tail =
+                        UInt64(base.load(as: UInt8.self)) << 16 | UInt64(base.load(fromByteOffset: count / 2, as: UInt8.self)) << 8
                         | UInt64(base.load(fromByteOffset: count - 1, as: UInt8.self))
                 }
                 hash = (hash ^ tail) &* multiplier

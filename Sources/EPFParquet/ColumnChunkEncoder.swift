@@ -219,7 +219,9 @@ package final class ColumnChunkEncoder: @unchecked Sendable {
         let rowCount = slice.levels.count
         slice.levels.withUnsafeBufferPointer { levels in
             repeat {
-                let firstRow = row, firstValue = valueIndex, firstByte = byteOffset
+                let firstRow = row
+                let firstValue = valueIndex
+                let firstByte = byteOffset
                 let lastRow = min(rowCount, row + options.maxRowsPerPage)
                 var pageBytes = 0
                 while row < lastRow && pageBytes < options.pageSize {

@@ -84,7 +84,8 @@ package struct ColumnStatistics: Sendable {
             statistics.minValue = PlainEncoder.bytes(minInteger)
             statistics.maxValue = PlainEncoder.bytes(maxInteger)
         case .fixedLenByteArray:
-            var minimum: [UInt8] = [], maximum: [UInt8] = []
+            var minimum: [UInt8] = []
+            var maximum: [UInt8] = []
             PlainEncoder.appendBigEndian(minInteger, width: layout.fixedWidth!, to: &minimum)
             PlainEncoder.appendBigEndian(maxInteger, width: layout.fixedWidth!, to: &maximum)
             statistics.minValue = minimum

@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 
 /// Writes one Parquet file: `PAR1`, the row groups in the order given, then
 /// the footer (the Thrift `FileMetaData`, its 4-byte little-endian length,

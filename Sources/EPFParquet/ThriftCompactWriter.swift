@@ -9,8 +9,18 @@
 package struct ThriftCompactWriter {
     /// The compact protocol's type codes (field headers and list headers).
     package enum TypeCode: UInt8 {
-        case booleanTrue = 1, booleanFalse = 2, byte = 3, i16 = 4, i32 = 5, i64 = 6
-        case double = 7, binary = 8, list = 9, set = 10, map = 11, structure = 12
+        case booleanTrue = 1
+        case booleanFalse = 2
+        case byte = 3
+        case i16 = 4
+        case i32 = 5
+        case i64 = 6
+        case double = 7
+        case binary = 8
+        case list = 9
+        case set = 10
+        case map = 11
+        case structure = 12
     }
 
     /// The bytes written so far.

@@ -103,7 +103,8 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
             guard connection.serverVersion >= 150_000 else {
                 throw CatalogError(
                     .incompatible,
-                    detail: "\(target.redacted) runs PostgreSQL \(connection.serverVersion / 10_000); epf needs 15 or later (keys use NULLS NOT DISTINCT)",
+                    detail:
+                        "\(target.redacted) runs PostgreSQL \(connection.serverVersion / 10_000); epf needs 15 or later (keys use NULLS NOT DISTINCT)",
                     hint: "Use a PostgreSQL 15 or later server")
             }
             // No schema of the search path exists: the lock's key would be
@@ -166,8 +167,10 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     static func resumableCheckpoint(of target: StagingTarget, staging: String, on connection: PostgresConnection) throws
         -> SQLCheckpoints.Row?
     {
-        guard let row = try SQLCheckpoints.find(staging: staging, on: connection, dialect: PostgresDialect()), row.stored.resumes(target) else { return nil }
-        let persistence = try connection.scalar("SELECT relpersistence FROM pg_class WHERE oid = to_regclass($1)", [quoteIdentifier(staging)])
+        guard let row = try SQLCheckpoints.find(staging: staging, on: connection, dialect: PostgresDialect()), row.stored.resumes(target)
+        else { return nil }
+        let persistence = try connection.scalar(
+            "SELECT relpersistence FROM pg_class WHERE oid = to_regclass($1)", [quoteIdentifier(staging)])
         guard let persistence else { return nil }
         if persistence == "u", row.checkpoint.records > 0,
             try connection.scalar("SELECT EXISTS (SELECT FROM \(quoteIdentifier(staging)))") != "t"
@@ -245,7 +248,8 @@ extension PostgresCatalogStore: SQLStoreBackend {
 
     /// The `tsvector` column is filled for the rows the upsert changed.
     package func didUpsert(_ table: StagedTable, _ pending: Void) throws {
-        try PostgresSearchIndex.afterUpsert(live: table.target.table, staging: table.stagingName, header: table.target.header, on: connection)
+        try PostgresSearchIndex.afterUpsert(
+            live: table.target.table, staging: table.stagingName, header: table.target.header, on: connection)
     }
 
     /// The checkpoint goes with the unfit values its load kept.
@@ -281,11 +285,13 @@ extension PostgresStoreOptions {
         case nil, "", "logged": unloggedStaging = false
         case "unlogged": unloggedStaging = true
         case let other?:
-            throw CatalogError(.usage, detail: "EPF_PG_STAGING=\(other) is neither logged nor unlogged", hint: "Set it to logged or unlogged, or unset it")
+            throw CatalogError(
+                .usage, detail: "EPF_PG_STAGING=\(other) is neither logged nor unlogged", hint: "Set it to logged or unlogged, or unset it")
         }
         if let text = environment["EPF_PG_COMMIT_MB"], !text.isEmpty {
             guard let megabytes = Int(text), megabytes > 0 else {
-                throw CatalogError(.usage, detail: "EPF_PG_COMMIT_MB=\(text) is not a positive number", hint: "Set it to megabytes of input per commit")
+                throw CatalogError(
+                    .usage, detail: "EPF_PG_COMMIT_MB=\(text) is not a positive number", hint: "Set it to megabytes of input per commit")
             }
             commitBytes = megabytes << 20
         }

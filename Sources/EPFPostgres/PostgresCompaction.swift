@@ -40,9 +40,12 @@ package enum PostgresCompaction {
         let bytes: Int64
         do {
             let schema = "c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())"
-            bytes = Int64(
-                try connection.scalar("SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c WHERE \(schema) AND c.relkind IN ('r', 'm')")
-                    ?? "0") ?? 0
+            bytes =
+                Int64(
+                    try connection.scalar(
+                        "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c WHERE \(schema) AND c.relkind IN ('r', 'm')"
+                    )
+                        ?? "0") ?? 0
             let staging = try connection.query(
                 "SELECT count(*), coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c WHERE \(schema) AND c.relkind = 'r' AND c.relname LIKE $1",
                 [CatalogTables.stagingPrefix.replacingOccurrences(of: "_", with: "\\_") + "%"])

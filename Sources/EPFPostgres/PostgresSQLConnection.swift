@@ -40,7 +40,9 @@ extension PostgresConnection: SQLConnection {
         let wanted = Set(columns)
         for row in rows {
             guard let name = row[0], let list = row[1] else { continue }
-            let names = list.dropFirst().dropLast().split(separator: ",").map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            let names = list.dropFirst().dropLast().split(separator: ",").map {
+                String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
             if Set(names) == wanted && names.count == columns.count { return name }
         }
         return nil

@@ -1,6 +1,6 @@
 import EPFCatalog
-import EPFTextSearch
 import EPFFormat
+import EPFTextSearch
 
 /// Building the search index of a PostgreSQL catalog (`PostgresSearchIndex`,
 /// its table described in EPFPostgresReader) and keeping it with
@@ -55,7 +55,8 @@ extension PostgresSearchIndex {
     static func afterUpsert(live: String, staging: String, header: EPFHeader, on connection: PostgresConnection) throws(PostgresError) {
         let name = SearchIndex.tableName(for: live)
         let columns = try connection.columnNames(of: live)
-        guard let index = index(forTable: live, key: header.primaryKey, columns: columns), name.utf8.count <= PostgresSchema.maxIdentifierBytes
+        guard let index = index(forTable: live, key: header.primaryKey, columns: columns),
+            name.utf8.count <= PostgresSchema.maxIdentifierBytes
         else {
             try connection.execute("DROP TABLE IF EXISTS \(quoteIdentifier(name))")
             return
@@ -97,7 +98,9 @@ extension PostgresSearchIndex {
 
     /// Creates the search table `name` and indexes every row of `source`
     /// whose key is not NULL; `sequence` is the SQL of each row's place.
-    static func build(_ name: String, index: SearchIndex, from source: String, sequence: String, on connection: PostgresConnection) throws(PostgresError) {
+    static func build(_ name: String, index: SearchIndex, from source: String, sequence: String, on connection: PostgresConnection)
+        throws(PostgresError)
+    {
         let search = quoteIdentifier(name)
         let key = quoteIdentifier(index.key[0])
         let keyType =
@@ -119,10 +122,12 @@ extension PostgresSearchIndex {
             "SELECT \(key), \(sequence), \(quoteIdentifier(index.column)) FROM \(quoteIdentifier(source)) WHERE \(key) IS NOT NULL",
             into: unordered, on: connection
         ) { $0 ?? 0 }
-        try connection.execute("INSERT INTO \(search) SELECT * FROM pg_temp.\(unordered) ORDER BY sort_key, seq; DROP TABLE pg_temp.\(unordered)")
-        for (suffix, definition) in [("key", "UNIQUE INDEX %@ ON \(search) (\(key))"), ("words", "INDEX %@ ON \(search) USING gin (words)"),
-            ("order", "INDEX %@ ON \(search) (sort_key, seq)")]
-        {
+        try connection.execute(
+            "INSERT INTO \(search) SELECT * FROM pg_temp.\(unordered) ORDER BY sort_key, seq; DROP TABLE pg_temp.\(unordered)")
+        for (suffix, definition) in [
+            ("key", "UNIQUE INDEX %@ ON \(search) (\(key))"), ("words", "INDEX %@ ON \(search) USING gin (words)"),
+            ("order", "INDEX %@ ON \(search) (sort_key, seq)"),
+        ] {
             let indexName = try connection.freeIndexName(base: "\(name)_\(suffix)")
             try connection.execute("CREATE " + definition.replacingOccurrences(of: "%@", with: quoteIdentifier(indexName)))
         }

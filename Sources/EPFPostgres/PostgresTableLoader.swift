@@ -97,14 +97,17 @@ package final class PostgresTableLoader: TableLoader {
         do {
             if let resume {
                 loadID = resume.loadID
-                unfitKept = Int(
-                    try connection.scalar("SELECT count(*) FROM \(CatalogTables.unfitValues) WHERE load_id = $1", [String(loadID)]) ?? "0")
+                unfitKept =
+                    Int(
+                        try connection.scalar("SELECT count(*) FROM \(CatalogTables.unfitValues) WHERE load_id = $1", [String(loadID)])
+                            ?? "0")
                     ?? 0
                 if !resume.checkpoint.staged {
                     try connection.execute("BEGIN")
                     // Rows other lanes committed after the last checkpoint.
                     try connection.change(
-                        "DELETE FROM \(quoted) WHERE \(quoteIdentifier(PostgresSchema.recordColumn)) > $1", [String(resume.checkpoint.records)])
+                        "DELETE FROM \(quoted) WHERE \(quoteIdentifier(PostgresSchema.recordColumn)) > $1",
+                        [String(resume.checkpoint.records)])
                     try startCopy()
                 }
             } else {
@@ -115,7 +118,8 @@ package final class PostgresTableLoader: TableLoader {
                 try connection.execute("DROP TABLE IF EXISTS \(quoted)")
                 let unlogged = options.unloggedStaging || header.exportMode == .incremental
                 try connection.execute(
-                    "CREATE \(unlogged ? "UNLOGGED " : "")TABLE \(quoted) (\(PostgresDialect().columnDefinitions(header)), \(quoteIdentifier(PostgresSchema.recordColumn)) BIGINT NOT NULL)")
+                    "CREATE \(unlogged ? "UNLOGGED " : "")TABLE \(quoted) (\(PostgresDialect().columnDefinitions(header)), \(quoteIdentifier(PostgresSchema.recordColumn)) BIGINT NOT NULL)"
+                )
                 loadID = try SQLCheckpoints.start(staging: stagingName, target: staging, on: connection, dialect: PostgresDialect())
                 // The other lanes COPY into the table: it must be committed.
                 if lanes.count > 1 {
@@ -242,7 +246,8 @@ package final class PostgresTableLoader: TableLoader {
             try endCopies()
             if lanes.count > 1 { hooks.reach(.lanesCommitted) }
             try writeUnfit()
-            try SQLCheckpoints.save(progress.checkpoint(at: byteOffset, records: records), loadID: loadID, on: connection, dialect: PostgresDialect())
+            try SQLCheckpoints.save(
+                progress.checkpoint(at: byteOffset, records: records), loadID: loadID, on: connection, dialect: PostgresDialect())
             try connection.execute("COMMIT")
         } catch {
             rollbackAll()
@@ -268,8 +273,10 @@ package final class PostgresTableLoader: TableLoader {
                 INSERT INTO \(CatalogTables.unfitValues) (load_id, table_name, source_path, record, column_name, declared_type, value)
                 VALUES ($1, $2, $3, $4, $5, $6, $7)
                 """,
-                [String(loadID), target.table, target.sourceName, String(value.record), columns[value.column],
-                 target.header.types[value.column].declared, value.value])
+                [
+                    String(loadID), target.table, target.sourceName, String(value.record), columns[value.column],
+                    target.header.types[value.column].declared, value.value,
+                ])
         }
         pendingUnfit.removeAll()
     }
@@ -318,7 +325,8 @@ package final class PostgresTableLoader: TableLoader {
                     try connection.execute("ALTER TABLE \(staging) SET LOGGED")
                 }
                 if !key.isEmpty {
-                    let built = try StagingKey.build(on: stagingName, table: target.table, key: key, connection: connection, dialect: PostgresDialect())
+                    let built = try StagingKey.build(
+                        on: stagingName, table: target.table, key: key, connection: connection, dialect: PostgresDialect())
                     indexName = built.index
                     progress.counts.duplicateKeys = built.duplicates
                 }
@@ -329,9 +337,11 @@ package final class PostgresTableLoader: TableLoader {
             } else if !key.isEmpty {
                 // PostgreSQL refuses to update a row twice in one statement:
                 // keep the last row of each key before the upsert.
-                progress.counts.duplicateKeys = try StagingKey.keepLast(in: stagingName, key: key, connection: connection, dialect: PostgresDialect())
+                progress.counts.duplicateKeys = try StagingKey.keepLast(
+                    in: stagingName, key: key, connection: connection, dialect: PostgresDialect())
             }
-            try SQLCheckpoints.save(progress.stagedCheckpoint, loadID: loadID, keyIndex: indexName, on: connection, dialect: PostgresDialect())
+            try SQLCheckpoints.save(
+                progress.stagedCheckpoint, loadID: loadID, keyIndex: indexName, on: connection, dialect: PostgresDialect())
             try connection.execute("COMMIT")
         } catch {
             if copying {

@@ -16,6 +16,7 @@ extension Catalog {
     ///   throws when the schema holds application tables under several
     ///   prefixes.
     public convenience init(target: PostgresTarget, tablePrefix: String? = nil) throws(CatalogError) {
-        self.init(engine: try CatalogReadEngine(source: try PostgresReadSource(target: target, searchPlans: true), tablePrefix: tablePrefix))
+        self.init(
+            engine: try CatalogReadEngine(source: try PostgresReadSource(target: target, searchPlans: true), tablePrefix: tablePrefix))
     }
 }

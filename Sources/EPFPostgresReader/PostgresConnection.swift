@@ -191,9 +191,10 @@ package final class PostgresConnection {
         var rows: [[String?]] = []
         rows.reserveCapacity(Int(rowCount))
         for row in 0..<rowCount {
-            rows.append((0..<columnCount).map { column in
-                PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
-            })
+            rows.append(
+                (0..<columnCount).map { column in
+                    PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+                })
         }
         return rows
     }

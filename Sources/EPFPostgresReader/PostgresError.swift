@@ -29,7 +29,9 @@ package struct PostgresError: Error, Sendable, CustomStringConvertible {
     /// Advice for the errors a user can do something about.
     var hint: String {
         switch sqlState {
-        case "53100"?: return "The server's disk is full; free space (a FULL import needs about the table's size again) and run the import again: it resumes from its last checkpoint"
+        case "53100"?:
+            return
+                "The server's disk is full; free space (a FULL import needs about the table's size again) and run the import again: it resumes from its last checkpoint"
         case "28P01"?, "28000"?: return "Check the user and password (in the URL, $PGPASSWORD or ~/.pgpass)"
         case "3D000"?: return "Create the database first (createdb NAME) or name an existing one in the URL"
         case "42501"?: return "The user may not create tables there; grant it CREATE on the schema or use another user"

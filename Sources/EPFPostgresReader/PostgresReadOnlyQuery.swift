@@ -19,7 +19,9 @@ import EPFCatalog
 package enum PostgresReadOnlyQuery {
     /// Runs `sql` on `connection`, in a transaction of its own (none may
     /// be open), rolled back after.
-    package static func run(_ sql: String, on connection: PostgresConnection) throws(ReadOnlyQueryError) -> (columns: [String], rows: [[SQLValue]]) {
+    package static func run(_ sql: String, on connection: PostgresConnection) throws(ReadOnlyQueryError) -> (
+        columns: [String], rows: [[SQLValue]]
+    ) {
         do {
             try connection.execute("BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY; SELECT 1")
         } catch {

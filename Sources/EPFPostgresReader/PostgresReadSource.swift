@@ -192,4 +192,3 @@ package final class PostgresReadSource: CatalogAdminSource {
         try PostgresReadOnlyQuery.run(sql, on: connection)
     }
 }
-

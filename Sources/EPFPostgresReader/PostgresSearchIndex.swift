@@ -66,9 +66,10 @@ package enum PostgresSearchIndex {
     /// prefix when `prefix`.
     static func query(_ words: [[String]], prefix: Bool) -> String {
         words.map { tokens in
-            "(" + tokens.enumerated().map { index, token in
-                lexeme(token) + (prefix && index == tokens.count - 1 ? ":*" : "")
-            }.joined(separator: " <-> ") + ")"
+            "("
+                + tokens.enumerated().map { index, token in
+                    lexeme(token) + (prefix && index == tokens.count - 1 ? ":*" : "")
+                }.joined(separator: " <-> ") + ")"
         }.joined(separator: " & ")
     }
 

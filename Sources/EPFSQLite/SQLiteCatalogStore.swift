@@ -1,7 +1,7 @@
 import CSQLite
+import EPFCatalog
 import EPFFormat
 import Foundation
-import EPFCatalog
 
 /// The embedded catalog: one SQLite file holding one table per EPF table,
 /// the import journal (`epf_journal`) and what the importer knows of each
@@ -102,7 +102,7 @@ public final class SQLiteCatalogStore: CatalogStore {
                 let mode: String?
                 do {
                     mode = try database.scalar("PRAGMA journal_mode = DELETE")?.textValue?.lowercased()
-                } catch where error.isBusy {
+                } catch  where error.isBusy {
                     mode = nil
                 }
                 if mode != "delete" {
@@ -147,7 +147,8 @@ public final class SQLiteCatalogStore: CatalogStore {
     private func useWAL() throws(SQLiteError) {
         if try database.scalar("PRAGMA journal_mode")?.textValue?.lowercased() != "wal" {
             guard try database.scalar("PRAGMA journal_mode = WAL")?.textValue?.lowercased() == "wal" else {
-                throw SQLiteError(code: SQLITE_ERROR, extendedCode: SQLITE_ERROR, message: "SQLite refused WAL mode", sql: "PRAGMA journal_mode = WAL")
+                throw SQLiteError(
+                    code: SQLITE_ERROR, extendedCode: SQLITE_ERROR, message: "SQLite refused WAL mode", sql: "PRAGMA journal_mode = WAL")
             }
         }
         try database.execute("PRAGMA synchronous = NORMAL")
@@ -277,12 +278,14 @@ extension SQLiteCatalogStore: SQLStoreBackend {
     /// FTS5 is contentless: the old text of the rows the upsert changes is
     /// deleted from the index before the upsert, and the new text added after.
     package func willUpsert(_ table: StagedTable) throws -> SearchIndexMaintenance.AfterUpsert? {
-        try SearchIndexMaintenance.beforeUpsert(live: table.target.table, staging: table.stagingName, header: table.target.header, in: database)
+        try SearchIndexMaintenance.beforeUpsert(
+            live: table.target.table, staging: table.stagingName, header: table.target.header, in: database)
     }
 
     package func didUpsert(_ table: StagedTable, _ pending: SearchIndexMaintenance.AfterUpsert?) throws {
         guard let pending else { return }
-        try SearchIndexMaintenance.afterUpsert(pending, live: table.target.table, staging: table.stagingName, header: table.target.header, in: database)
+        try SearchIndexMaintenance.afterUpsert(
+            pending, live: table.target.table, staging: table.stagingName, header: table.target.header, in: database)
     }
 
     package func dropStagingSearchIndex(_ staging: String) throws {

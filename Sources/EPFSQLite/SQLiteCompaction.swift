@@ -212,7 +212,8 @@ package enum SQLiteCompaction {
                 let since = waitedSince ?? .now
                 waitedSince = since
                 guard ContinuousClock.now - since < busyLimit else {
-                    throw SQLiteError(code: code, message: "another connection held the catalog for longer than \(busyLimit)", sql: "backup step")
+                    throw SQLiteError(
+                        code: code, message: "another connection held the catalog for longer than \(busyLimit)", sql: "backup step")
                 }
                 usleep(50_000)
                 continue

@@ -22,7 +22,8 @@ extension SQLiteCatalogStore {
     }
 
     static let sharedCheckpointsSQL: String = {
-        let table = CatalogTables.checkpoints, copy = table + "_shared"
+        let table = CatalogTables.checkpoints
+        let copy = table + "_shared"
         let columns =
             "staging_name, table_name, source, header, byte_offset, records, counts, first_export_date, phase, key_index, updated_at"
         return """

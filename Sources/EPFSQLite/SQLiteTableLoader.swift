@@ -1,6 +1,6 @@
 import CSQLite
-import EPFFormat
 import EPFCatalog
+import EPFFormat
 
 /// Loads the rows of one table file into a staging table, binding each field
 /// straight from the input bytes into one prepared INSERT.
@@ -37,7 +37,8 @@ package final class SQLiteTableLoader: TableLoader {
         self.hooks = hooks
         progress = LoadProgress(target: target, checkpointBytes: checkpointBytes, resume: resume?.stored)
         decoder = RecordDecoder(header: target.header, strict: strict, file: target.sourceName, sink: SQLiteInsertSink.self)
-        let stagingName = CatalogTables.staging(for: target.table), staging = quoteIdentifier(stagingName)
+        let stagingName = CatalogTables.staging(for: target.table)
+        let staging = quoteIdentifier(stagingName)
         do {
             try database.execute("BEGIN IMMEDIATE")
             if let resume {
@@ -93,7 +94,8 @@ package final class SQLiteTableLoader: TableLoader {
     package func reached(byteOffset: Int64, records: Int) throws {
         guard progress.isCommitDue(at: byteOffset) else { return }
         do {
-            try SQLCheckpoints.save(progress.checkpoint(at: byteOffset, records: records), loadID: loadID, on: database, dialect: SQLiteDialect())
+            try SQLCheckpoints.save(
+                progress.checkpoint(at: byteOffset, records: records), loadID: loadID, on: database, dialect: SQLiteDialect())
             try database.execute("COMMIT")
             progress.committed(at: byteOffset)
             hooks.reach(.checkpoint)
@@ -123,7 +125,8 @@ package final class SQLiteTableLoader: TableLoader {
         var indexName: String?
         do {
             if !key.isEmpty {
-                let built = try StagingKey.build(on: stagingName, table: target.table, key: key, connection: database, dialect: SQLiteDialect())
+                let built = try StagingKey.build(
+                    on: stagingName, table: target.table, key: key, connection: database, dialect: SQLiteDialect())
                 indexName = built.index
                 progress.counts.duplicateKeys = built.duplicates
             }

@@ -1,6 +1,6 @@
 import CSQLite
-import EPFFormat
 import EPFCatalog
+import EPFFormat
 
 /// Building the SQLite store's search index (`SearchIndex`, its form
 /// described in EPFSQLiteReader) and keeping it with its table: the SQL

@@ -153,10 +153,11 @@ final class KeyIndex {
         while try query.step() {
             let rows = Int(query.int64(0))
             skipped += rows - 1
-            found.append(DuplicateKey(
-                key: (0..<keyColumns).map { query.value(5 + $0).textValue ?? "" }, rows: rows,
-                firstRecord: Int(query.int64(1)), firstOffset: query.int64(2),
-                lastRecord: Int(query.int64(3)), lastOffset: query.int64(4)))
+            found.append(
+                DuplicateKey(
+                    key: (0..<keyColumns).map { query.value(5 + $0).textValue ?? "" }, rows: rows,
+                    firstRecord: Int(query.int64(1)), firstOffset: query.int64(2),
+                    lastRecord: Int(query.int64(3)), lastOffset: query.int64(4)))
             if found.count > 4 * max(1, examples) {
                 found.sort { $0.firstRecord < $1.firstRecord }
                 found.removeLast(found.count - examples)

@@ -1,6 +1,6 @@
 import CSQLite
-import Foundation
 import EPFCatalog
+import Foundation
 
 /// Copies what an import commits to the WAL into the database file on a
 /// thread of its own, while the import goes on loading.

@@ -46,8 +46,9 @@ extension SQLiteDatabase {
 }
 
 /// Authorizer that denies ATTACH and DETACH and allows everything else.
-private let denyAttach: @convention(c) (
-    UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?
-) -> Int32 = { _, action, _, _, _, _ in
-    action == SQLITE_ATTACH || action == SQLITE_DETACH ? SQLITE_DENY : SQLITE_OK
-}
+private let denyAttach:
+    @convention(c) (
+        UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?
+    ) -> Int32 = { _, action, _, _, _, _ in
+        action == SQLITE_ATTACH || action == SQLITE_DETACH ? SQLITE_DENY : SQLITE_OK
+    }

@@ -1,6 +1,6 @@
 import CSQLite
-import Foundation
 import EPFCatalog
+import Foundation
 
 extension SQLiteDatabase {
     /// Opens the catalog at `path` read-only for a reader (`epf tables`,
@@ -93,7 +93,8 @@ enum ReaderLeftovers {
         if recovering != nil, let left = leftover(of: catalog) {
             return CatalogError(
                 .readOnly,
-                detail: "\(left) was left by an interrupted import, and this process cannot undo it: \(unwritable(catalog, left) ?? error.message)",
+                detail:
+                    "\(left) was left by an interrupted import, and this process cannot undo it: \(unwritable(catalog, left) ?? error.message)",
                 hint:
                     "Bringing the catalog back to its last committed state writes the catalog and its folder \(folder(of: catalog)): run any epf command (epf tables will do) as a user who can write both, or run the import again, which recovers it",
                 underlying: error)
@@ -124,7 +125,10 @@ enum ReaderLeftovers {
     /// the leftover itself; nil when all of them are writable.
     private static func unwritable(_ catalog: String, _ leftover: String) -> String? {
         let folder = folder(of: catalog)
-        for (path, what) in [(folder, "the folder \(folder) is not writable"), (catalog, "\(catalog) is not writable"), (leftover, "\(leftover) is not writable")] {
+        for (path, what) in [
+            (folder, "the folder \(folder) is not writable"), (catalog, "\(catalog) is not writable"),
+            (leftover, "\(leftover) is not writable"),
+        ] {
             if access(path, W_OK) != 0 { return "\(what) (\(String(cString: strerror(errno))))" }
         }
         return nil

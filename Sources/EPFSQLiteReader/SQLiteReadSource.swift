@@ -1,5 +1,5 @@
-import Foundation
 import EPFCatalog
+import Foundation
 
 /// A SQLite catalog as the read engine and the admin commands read it
 /// (`Catalog`, `CatalogReader`): a read-only connection, its prepared
@@ -132,7 +132,9 @@ package final class SQLiteReadSource: CatalogAdminSource {
     /// FTS5 expressions (`SearchQuery`); the prefix-only matches are the
     /// prefix matches `NOT` the whole-word ones.
     package func searchMatch(_ term: String) throws(CatalogError) -> SearchMatch? {
-        guard let prefix = SearchQuery.matchExpression(term), let words = SearchQuery.matchExpression(term, prefix: false) else { return nil }
+        guard let prefix = SearchQuery.matchExpression(term), let words = SearchQuery.matchExpression(term, prefix: false) else {
+            return nil
+        }
         return SearchMatch(words: words, prefixOnly: "(\(prefix)) NOT (\(words))")
     }
 
@@ -149,7 +151,8 @@ package final class SQLiteReadSource: CatalogAdminSource {
     }
 
     /// FTS5 walks the doclists in rowid order and stops after the page.
-    package func searchPage(index: String, match: String, pageEnd: Int, _ page: (SearchPlan) throws(SQLiteError) -> [Int64]) throws(SQLiteError)
+    package func searchPage(index: String, match: String, pageEnd: Int, _ page: (SearchPlan) throws(SQLiteError) -> [Int64])
+        throws(SQLiteError)
         -> [Int64]
     {
         try page(.walk)
@@ -178,4 +181,3 @@ package final class SQLiteReadSource: CatalogAdminSource {
         return statement
     }
 }
-

@@ -111,13 +111,15 @@ enum APIRead {
     /// the catalog has no such storefront (a 400 that says so when the
     /// catalog was imported without it), or the 400 of a value the read
     /// refuses.
-    private static func reading<Query: APIQuery>(_ query: Query) -> @Sendable (any CatalogQuerying) throws(CatalogError) -> Result<[UInt8], APIError> {
+    private static func reading<Query: APIQuery>(_ query: Query)
+        -> @Sendable (any CatalogQuerying) throws(CatalogError) -> Result<[UInt8], APIError>
+    {
         { reader throws(CatalogError) in
             do throws(CatalogError) {
                 return .success(try query.read(from: reader).jsonBytes())
-            } catch where error.refusesStorefront {
+            } catch  where error.refusesStorefront {
                 return .failure(error.kind == .usage ? .invalid("country") : APIError(status: 400, message: error.detail))
-            } catch where error.kind == .usage {
+            } catch  where error.kind == .usage {
                 return .failure(.invalid(Query.readKey))
             }
         }

@@ -54,7 +54,8 @@ package enum APIResponse {
     /// A small JSON object (strings, nulls, objects), keys sorted, for
     /// `/health` and the errors; results are `SearchResponse.jsonBytes()`.
     package static func object(_ members: [String: any Sendable], status: HTTPResponse.Status) -> APIAnswer {
-        let data = (try? JSONSerialization.data(withJSONObject: members, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let data =
+            (try? JSONSerialization.data(withJSONObject: members, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return answer(Array(data), newline, status: status)
     }
 

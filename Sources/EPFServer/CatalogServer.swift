@@ -41,7 +41,8 @@ package enum CatalogServer {
         let http = HTTP1Channel.Configuration(
             idleTimeout: .seconds(settings.idleTimeoutSeconds),
             httpDecoderConfiguration: .init(
-                maxHeaderFieldSize: RequestLimits.maxHeaderBytes, maxHeaderListSize: RequestLimits.maxHeaderBytes, maxHeaderFieldCount: 100))
+                maxHeaderFieldSize: RequestLimits.maxHeaderBytes, maxHeaderListSize: RequestLimits.maxHeaderBytes, maxHeaderFieldCount: 100)
+        )
         let inFlight = InFlightGate(limit: settings.maxInFlight)
         let eventLoopReads: (@Sendable () -> EventLoopReadHandler)?
         if settings.readsOnEventLoops {
@@ -49,7 +50,8 @@ package enum CatalogServer {
             let answered = settings.eventLoopAnswered
             eventLoopReads = {
                 EventLoopReadHandler(
-                    pool: pool, inFlight: inFlight, logger: logger, accessLog: settings.accessLog, serverName: serverName, idleTimeout: idleTimeout,
+                    pool: pool, inFlight: inFlight, logger: logger, accessLog: settings.accessLog, serverName: serverName,
+                    idleTimeout: idleTimeout,
                     answered: answered)
             }
         } else {
@@ -79,7 +81,8 @@ package enum CatalogServer {
         let outcome: Result<String?, CatalogError>
         do throws(ReadFailure) {
             // started_at: "2026-11-24 22:13:45" (UTC).
-            outcome = .success(try await pool.read { reader throws(CatalogError) in try reader.lastImportTime() }.map { String($0.prefix(10)) })
+            outcome = .success(
+                try await pool.read { reader throws(CatalogError) in try reader.lastImportTime() }.map { String($0.prefix(10)) })
         } catch {
             switch error {
             case .catalog(let error): outcome = .failure(error)

@@ -38,7 +38,9 @@ struct RequestLogMiddleware: RouterMiddleware {
 enum RequestLog {
     /// `GET /lookup 200` at `info`, with the method, path, status and
     /// milliseconds as metadata. Costs nothing below `info`.
-    static func record(_ logger: Logger, method: HTTPRequest.Method, path: String, status: HTTPResponse.Status, since start: ContinuousClock.Instant) {
+    static func record(
+        _ logger: Logger, method: HTTPRequest.Method, path: String, status: HTTPResponse.Status, since start: ContinuousClock.Instant
+    ) {
         guard logger.logLevel <= .info else { return }
         let milliseconds = (ContinuousClock.now - start).inSeconds * 1000
         logger.info(

@@ -59,7 +59,9 @@ package final class ReaderPool: Sendable {
 
     /// `body` with a reader: here when `readsInPlace`, else on a pool
     /// thread. Throws `ReadFailure`.
-    package func read<T: Sendable>(_ body: @escaping @Sendable (any CatalogQuerying) throws(CatalogError) -> T) async throws(ReadFailure) -> T {
+    package func read<T: Sendable>(_ body: @escaping @Sendable (any CatalogQuerying) throws(CatalogError) -> T) async throws(ReadFailure)
+        -> T
+    {
         if readsInPlace { return try readHere(body) }
         do {
             return try await threads.runIfActive { [self] () throws(CatalogError) -> T in
@@ -142,7 +144,7 @@ private final class Slot: @unchecked Sendable {
     ) throws(CatalogError) -> T {
         do {
             return try body(open(location, tablePrefix))
-        } catch where error.kind == .usage {
+        } catch  where error.kind == .usage {
             throw error
         } catch {
             // The connection may be what failed: a fresh one, once.

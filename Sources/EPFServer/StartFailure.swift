@@ -12,11 +12,13 @@ package enum StartFailure {
         guard let error = error as? IOError else { return "cannot listen on \(address): \(error)" }
         switch error.errnoCode {
         case EADDRINUSE:
-            return "cannot listen on \(address): the address is already in use (another program listens there); stop it, or give another --port (0: a free one)"
+            return
+                "cannot listen on \(address): the address is already in use (another program listens there); stop it, or give another --port (0: a free one)"
         case EACCES:
             return "cannot listen on \(address): permission denied (ports below 1024 need privileges); give --port 1024 or above"
         case EADDRNOTAVAIL:
-            return "cannot listen on \(address): \(host) is not an address of this machine; give --host 127.0.0.1, 0.0.0.0 (every address) or one of its own"
+            return
+                "cannot listen on \(address): \(host) is not an address of this machine; give --host 127.0.0.1, 0.0.0.0 (every address) or one of its own"
         default:
             return "cannot listen on \(address): \(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode))"
         }

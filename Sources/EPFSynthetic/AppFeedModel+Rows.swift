@@ -24,7 +24,8 @@ extension AppFeedModel {
             let renames = renames(ofArtist: item, by: day)
             let name = "Studio \(item)" + (renames > 0 ? " \(renames + 1)" : "")
             let id = FeedGenerator.artistID(item)
-            bytes.row(date, [.int(id), .text(name), .int(1), .text("https://apps.apple.com/us/developer/studio-\(item)/id\(id)?mt=8"), .int(7)])
+            bytes.row(
+                date, [.int(id), .text(name), .int(1), .text("https://apps.apple.com/us/developer/studio-\(item)/id\(id)?mt=8"), .int(7)])
             return 1
         case .artistApplication:
             bytes.row(date, [.int(FeedGenerator.artistID(artist(of: item))), .int(applicationID(item))])
@@ -147,7 +148,9 @@ extension AppFeedModel {
             for slot in 1...AppFeedTable.screenshotSlots { fields.append(.text(slot <= phones ? "\(base)-\(slot).png/392x696bb.png" : "")) }
             for slot in 1...AppFeedTable.screenshotSlots { fields.append(.text(slot <= phones ? "1242x2688" : "")) }
             let pads = hasIPad ? 3 + Int(random.next() % 3) : 0
-            for slot in 1...AppFeedTable.screenshotSlots { fields.append(.text(slot <= pads ? "\(base)-ipad-\(slot).png/576x768bb.png" : "")) }
+            for slot in 1...AppFeedTable.screenshotSlots {
+                fields.append(.text(slot <= pads ? "\(base)-ipad-\(slot).png/576x768bb.png" : ""))
+            }
             for slot in 1...AppFeedTable.screenshotSlots { fields.append(.text(slot <= pads ? "2048x2732" : "")) }
             bytes.row(date, fields)
         }

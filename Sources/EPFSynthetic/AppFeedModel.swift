@@ -86,8 +86,9 @@ public struct AppFeedModel: Sendable {
     /// A number for (`index`, `day`, `salt`) from the seed: the same on
     /// every run and platform.
     func hash(_ index: Int, _ day: Int, _ salt: UInt64) -> UInt64 {
-        var mixer = SplitMix64(seed: seed ^ (UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15)
-            ^ (UInt64(truncatingIfNeeded: day) &* 0xC2B2_AE3D_27D4_EB4F) ^ (salt &* 0x1656_67B1_9E37_79F9))
+        var mixer = SplitMix64(
+            seed: seed ^ (UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15)
+                ^ (UInt64(truncatingIfNeeded: day) &* 0xC2B2_AE3D_27D4_EB4F) ^ (salt &* 0x1656_67B1_9E37_79F9))
         return mixer.next()
     }
 
@@ -107,15 +108,19 @@ public struct AppFeedModel: Sendable {
         let changedDays = (since + 1)..<(day + 1)
         switch table {
         case .application, .applicationDetail:
-            return full ? .range(0..<appCount(day: day)) : changedApps(since: since, day: day) { index in
-                changedDays.contains { isUpdated(index, day: $0) }
-            }
+            return full
+                ? .range(0..<appCount(day: day))
+                : changedApps(since: since, day: day) { index in
+                    changedDays.contains { isUpdated(index, day: $0) }
+                }
         case .applicationDeviceType, .genreApplication, .artistApplication:
             return full ? .range(0..<appCount(day: day)) : .range(appCount(day: since)..<appCount(day: day))
         case .applicationPrice:
-            return full ? .range(0..<appCount(day: day)) : changedApps(since: since, day: day) { index in
-                changedDays.contains { isRepriced(index, day: $0) }
-            }
+            return full
+                ? .range(0..<appCount(day: day))
+                : changedApps(since: since, day: day) { index in
+                    changedDays.contains { isRepriced(index, day: $0) }
+                }
         case .artist:
             if full { return .range(0..<artistCount(day: day)) }
             let new = Array(artistCount(day: since)..<artistCount(day: day))

@@ -60,7 +60,9 @@ public enum AppFeedTable: String, CaseIterable, Sendable {
         case .applicationPrice:
             return FeedGenerator.priceColumns.map { ($0.0, $0.1) }
         case .popularity:
-            return date + [("storefront_id", "INTEGER"), ("genre_id", "INTEGER"), ("application_id", "INTEGER"), ("application_rank", "INTEGER")]
+            return date + [
+                ("storefront_id", "INTEGER"), ("genre_id", "INTEGER"), ("application_id", "INTEGER"), ("application_rank", "INTEGER"),
+            ]
         }
     }
 

@@ -29,10 +29,14 @@ enum AppFeedText {
     /// Device families, then models.
     static let devices: [(id: Int, name: String)] = {
         let families = ["iPhone", "iPod touch", "iPad", "Mac", "Apple Watch", "Apple TV", "Apple Vision Pro"]
-        let iPhones = ["6s", "SE", "7", "8", "X", "XS", "XR", "11", "11 Pro", "12", "12 mini", "12 Pro", "13", "13 mini", "13 Pro",
-            "14", "14 Plus", "14 Pro", "15", "15 Plus", "15 Pro", "16", "16 Plus", "16 Pro", "16e"].map { "iPhone \($0)" }
-        let iPads = ["(9th generation)", "(10th generation)", "Air (4th generation)", "Air (5th generation)", "Air 11-inch (M2)",
-            "mini (6th generation)", "Pro 11-inch (4th generation)", "Pro 12.9-inch (6th generation)", "Pro 13-inch (M4)"].map { "iPad \($0)" }
+        let iPhones = [
+            "6s", "SE", "7", "8", "X", "XS", "XR", "11", "11 Pro", "12", "12 mini", "12 Pro", "13", "13 mini", "13 Pro",
+            "14", "14 Plus", "14 Pro", "15", "15 Plus", "15 Pro", "16", "16 Plus", "16 Pro", "16e",
+        ].map { "iPhone \($0)" }
+        let iPads = [
+            "(9th generation)", "(10th generation)", "Air (4th generation)", "Air (5th generation)", "Air 11-inch (M2)",
+            "mini (6th generation)", "Pro 11-inch (4th generation)", "Pro 12.9-inch (6th generation)", "Pro 13-inch (M4)",
+        ].map { "iPad \($0)" }
         let names = families + iPhones + iPads
         return names.enumerated().map { (id: $0.offset + 1, name: $0.element) }
     }()
@@ -47,13 +51,20 @@ enum AppFeedText {
         "the app helps you plan your day with simple tools and beautiful widgets for every screen track progress share with friends offline mode no ads sync across devices privacy first design crafted for iPhone iPad and Mac features dark mode support premium subscription unlocks more levels puzzles themes statistics reminders calendar export import backup restore — • über naïve café ação señal łódź"
     )
     static let languages: [Language] = {
-        let french = words("l'application vous aide à organiser votre journée avec des outils simples et de beaux widgets sans publicité synchronisation hors ligne thème sombre élégant")
-        let german = words("die App hilft Ihnen Ihren Tag mit einfachen Werkzeugen und schönen Widgets zu planen ohne Werbung Synchronisierung über alle Geräte Dunkelmodus größer")
-        let spanish = words("la aplicación te ayuda a planificar tu día con herramientas sencillas y widgets bonitos sin anuncios sincronización modo oscuro diseño cuidado")
+        let french = words(
+            "l'application vous aide à organiser votre journée avec des outils simples et de beaux widgets sans publicité synchronisation hors ligne thème sombre élégant"
+        )
+        let german = words(
+            "die App hilft Ihnen Ihren Tag mit einfachen Werkzeugen und schönen Widgets zu planen ohne Werbung Synchronisierung über alle Geräte Dunkelmodus größer"
+        )
+        let spanish = words(
+            "la aplicación te ayuda a planificar tu día con herramientas sencillas y widgets bonitos sin anuncios sincronización modo oscuro diseño cuidado"
+        )
         let japanese = words("このアプリは 毎日の 予定を 簡単に 管理できます 写真 編集 無料 広告なし 同期 ダークモード 対応 ウィジェット 統計 リマインダー 日本語")
         let chinese = words("这个 应用 帮助 您 轻松 安排 每一天 简单 工具 精美 小组件 无广告 同步 深色模式 支持 照片 编辑 中文")
         let korean = words("이 앱은 하루 일정을 간단하게 관리할 수 있도록 도와줍니다 사진 편집 무료 광고 없음 동기화 다크 모드 지원 한국어")
-        let cyrillic = words("приложение помогает планировать ваш день простые инструменты красивые виджеты без рекламы синхронизация тёмная тема поддержка")
+        let cyrillic = words(
+            "приложение помогает планировать ваш день простые инструменты красивые виджеты без рекламы синхронизация тёмная тема поддержка")
         let greek = words("η εφαρμογή σας βοηθά να οργανώσετε τη μέρα σας απλά εργαλεία όμορφα γραφικά χωρίς διαφημίσεις συγχρονισμός")
         let thai = words("แอปนี้ ช่วย คุณ วางแผน วัน ของคุณ ด้วย เครื่องมือ ง่าย ไม่มี โฆษณา ซิงค์ โหมดมืด")
         let arabic = words("يساعدك التطبيق على تنظيم يومك بأدوات بسيطة وأدوات جميلة بدون إعلانات مزامنة الوضع الداكن دعم")
@@ -83,9 +94,10 @@ enum AppFeedText {
             "HKG": ("HKD", 8, false), "SGP": ("SGD", 1.4, false), "NZL": ("NZD", 1.7, false), "ZAF": ("ZAR", 18, false),
             "SAU": ("SAR", 3.75, false), "ARE": ("AED", 3.67, false), "ISR": ("ILS", 3.7, false),
         ]
-        for euro in ["FRA", "DEU", "ITA", "ESP", "NLD", "BEL", "AUT", "PRT", "IRL", "FIN", "GRC", "SVK", "SVN", "EST", "LVA",
-            "LTU", "LUX", "MLT", "CYP", "HRV"]
-        {
+        for euro in [
+            "FRA", "DEU", "ITA", "ESP", "NLD", "BEL", "AUT", "PRT", "IRL", "FIN", "GRC", "SVK", "SVN", "EST", "LVA",
+            "LTU", "LUX", "MLT", "CYP", "HRV",
+        ] {
             table[euro] = ("EUR", 1, false)
         }
         return table.mapValues { (code: $0.0, perDollar: $0.1, whole: $0.2) }

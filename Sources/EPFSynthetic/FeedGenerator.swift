@@ -105,7 +105,8 @@ public struct FeedGenerator: Sendable {
                 append("\(exportDate)", &row); row.append(1)
                 append("\(id)", &row); row.append(1)
                 let cents = random.next() % 5 == 0 ? 0 : Int(random.next() % 5000) * 10 + 990
-                let price = currency == "JPY" || currency == "KRW"
+                let price =
+                    currency == "JPY" || currency == "KRW"
                     ? "\(cents / 10 * 12).000" : "\(cents / 1000).\(String(format: "%03d", cents % 1000))"
                 append(price, &row); row.append(1)
                 append(currency, &row); row.append(1)

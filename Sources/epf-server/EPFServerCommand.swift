@@ -38,7 +38,9 @@ struct EPFServerCommand: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: "Readers (catalog connections) opened at start, each answering one request at a time (default: SQLite one per core, and more when every event loop reads at once; PostgreSQL four per core, as a read waits on the network).")
+        help:
+            "Readers (catalog connections) opened at start, each answering one request at a time (default: SQLite one per core, and more when every event loop reads at once; PostgreSQL four per core, as a read waits on the network)."
+    )
     var readers: Int?
 
     @Option(name: .long, help: "Requests answered or waiting at once; one more gets 429.")
@@ -76,7 +78,8 @@ struct EPFServerCommand: AsyncParsableCommand {
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more.") }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be 1 or more.") }
         if let logLevel, Logger.Level(rawValue: logLevel) == nil {
-            throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), not '\(logLevel)'.")
+            throw ValidationError(
+                "--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), not '\(logLevel)'.")
         }
         if accessLog.isEmpty { throw ValidationError("--access-log must be stderr, off or a file's path.") }
         if let tablePrefix, !CatalogTableNames.isValid(prefix: tablePrefix) {
@@ -91,7 +94,8 @@ struct EPFServerCommand: AsyncParsableCommand {
         do {
             accessHandler = try destination.handler(label: AccessLog.label, level: level)
         } catch {
-            FileHandle.standardError.write(Data("epf-server: cannot write the access log \(accessLog): \(error.localizedDescription)\n".utf8))
+            FileHandle.standardError.write(
+                Data("epf-server: cannot write the access log \(accessLog): \(error.localizedDescription)\n".utf8))
             throw ExitCode(1)
         }
         LoggingSystem.bootstrap { label in
@@ -129,7 +133,8 @@ struct EPFServerCommand: AsyncParsableCommand {
             try await app.runService()
         } catch {
             await pool.shutdown()
-            FileHandle.standardError.write(Data("epf-server: \(StartFailure.message(error, host: settings.host, port: settings.port))\n".utf8))
+            FileHandle.standardError.write(
+                Data("epf-server: \(StartFailure.message(error, host: settings.host, port: settings.port))\n".utf8))
             throw ExitCode(1)
         }
         await pool.shutdown()

@@ -110,7 +110,8 @@ struct FetchSession {
         guard !shortfalls.isEmpty else { return }
         let elsewhere = catalog == nil ? "a download folder (--to)" : "a download folder (--to) or a catalog (--db)"
         Console.message(
-            "epf \(command): \(shortfalls.map(\.description).joined(separator: "; ")); nothing downloaded: free space there, or choose \(elsewhere) on a disk with room")
+            "epf \(command): \(shortfalls.map(\.description).joined(separator: "; ")); nothing downloaded: free space there, or choose \(elsewhere) on a disk with room"
+        )
         throw ExitCode(1)
     }
 
@@ -120,10 +121,13 @@ struct FetchSession {
     /// Throws `ExitCode(1)` when the server refused the credentials (which
     /// stops everything); other failures are in the result. `onFile` hears
     /// of each file as it ends, from the thread that fetched it.
-    func download(_ progress: DownloadProgress? = nil, onFile: @escaping @Sendable (FetchRecord) -> Void = { _ in }) throws -> FeedDownload.Result {
+    func download(_ progress: DownloadProgress? = nil, onFile: @escaping @Sendable (FetchRecord) -> Void = { _ in }) throws
+        -> FeedDownload.Result
+    {
         let folder = options.to
         let progress = progress ?? makeProgress()
-        let result = download.run(onBytes: { progress.add($0) }, onRetry: { progress.message(Self.describe($0, folder: folder)) }) { record in
+        let result = download.run(onBytes: { progress.add($0) }, onRetry: { progress.message(Self.describe($0, folder: folder)) }) {
+            record in
             let path = record.file.localPath(in: folder)
             switch record.result {
             case .success(.present): progress.message("present: \(path)")
@@ -164,7 +168,9 @@ struct FetchSession {
             case .failure: status = "failed"
             case nil: status = "not started"
             }
-            let size = record.file.size ?? (try? FileManager.default.attributesOfItem(atPath: path))?[.size].flatMap { ($0 as? NSNumber)?.int64Value }
+            let size =
+                record.file.size
+                ?? (try? FileManager.default.attributesOfItem(atPath: path))?[.size].flatMap { ($0 as? NSNumber)?.int64Value }
             return [.text(path), size.map { .integer($0) } ?? .null, .text(status), .text(String(format: "%.2f", record.seconds))]
         }
         return TabularOutput(columns: ["file", "size", "status", "seconds"], rows: rows)
@@ -173,7 +179,8 @@ struct FetchSession {
     /// `retry: dl/itunes20261101/application.tbz: ...: the connection was lost (try 1 of 5); again in 1 s`
     static func describe(_ event: RetryEvent, folder: String) -> String {
         let seconds = event.delay >= 1 || event.delay == 0 ? "\(Int(event.delay.rounded())) s" : "\(Int((event.delay * 1000).rounded())) ms"
-        return "retry: \(FeedDiscovery.join(folder, event.path)): \(event.error) (try \(event.attempt) of \(event.attempts)); again in \(seconds)"
+        return
+            "retry: \(FeedDiscovery.join(folder, event.path)): \(event.error) (try \(event.attempt) of \(event.attempts)); again in \(seconds)"
     }
 
     /// EPF_USERNAME and EPF_PASSWORD (empty is unset), else the ~/.netrc

@@ -33,12 +33,16 @@ struct GenerateCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: "Storefronts per application in application_price (0 to leave the table out), up to 177: real storefront IDs, US and JP first. (default: 5; 175 with --all-tables)")
+        help:
+            "Storefronts per application in application_price (0 to leave the table out), up to 177: real storefront IDs, US and JP first. (default: 5; 175 with --all-tables)"
+    )
     var storefronts: Int?
 
     @Flag(
         name: .long,
-        help: "Write every app table of the itunes, pricing and popularity feeds at the real feed's proportions, in feed folders (see above).")
+        help:
+            "Write every app table of the itunes, pricing and popularity feeds at the real feed's proportions, in feed folders (see above)."
+    )
     var allTables = false
 
     @Option(name: .long, help: "With --all-tables: the days written after the first FULL (each seventh a FULL, the others INCREMENTAL).")
@@ -53,7 +57,9 @@ struct GenerateCommand: ParsableCommand {
 
     @Flag(
         name: .long,
-        help: "Also write storefront, genre, genre_application, artist, artist_application, device_type and application_device_type (a catalog to query).")
+        help:
+            "Also write storefront, genre, genre_application, artist, artist_application, device_type and application_device_type (a catalog to query)."
+    )
     var catalogTables = false
 
     @Option(
@@ -83,7 +89,8 @@ struct GenerateCommand: ParsableCommand {
         }
         if allTables {
             if catalogTables || incremental {
-                throw ValidationError("--all-tables writes every table and the INCREMENTAL days itself: leave out --catalog-tables and --incremental.")
+                throw ValidationError(
+                    "--all-tables writes every table and the INCREMENTAL days itself: leave out --catalog-tables and --incremental.")
             }
             guard (1...most).contains(storefronts ?? 1) else { throw ValidationError("--all-tables needs --storefronts 1 or more.") }
             guard days >= 0 else { throw ValidationError("--days must be 0 or more.") }

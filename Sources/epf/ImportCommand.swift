@@ -70,7 +70,9 @@ struct ImportCommand: ParsableCommand {
 
     @Flag(
         name: .long,
-        help: "Apply files again even if the import journal lists them as applied, days older than the catalog's, and INCREMENTAL files for tables the catalog does not have yet.")
+        help:
+            "Apply files again even if the import journal lists them as applied, days older than the catalog's, and INCREMENTAL files for tables the catalog does not have yet."
+    )
     var force = false
 
     @Flag(name: .long, help: "Fail compressed files and archives that have no .md5 file beside them.")
@@ -132,7 +134,8 @@ struct ImportCommand: ParsableCommand {
         }
 
         let run = ImportRun(
-            location: location, command: "import", strict: load.strict, requireMD5: requireMD5, allowShrink: load.allowShrink, restart: load.restart,
+            location: location, command: "import", strict: load.strict, requireMD5: requireMD5, allowShrink: load.allowShrink,
+            restart: load.restart,
             exclusive: load.exclusive, force: force, jobs: jobs, format: format,
             storefronts: try storefront.map { try StorefrontSet.parse($0).map { .only($0) } ?? .all } ?? .catalogs)
         if !(try run.apply(plan)) {

@@ -53,7 +53,8 @@ struct ImportRun {
             // A load resumes only under its own filter: say which.
             let filter = load.storefronts.map { " with --storefront \($0.argument)" } ?? ""
             Console.message(
-                "note: an interrupted load of \(load.table) (\(load.records) rows committed) resumes if this import reads the same file\(filter); --restart starts over")
+                "note: an interrupted load of \(load.table) (\(load.records) rows committed) resumes if this import reads the same file\(filter); --restart starts over"
+            )
         }
         var options = ImportOptions(
             strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, parallelTables: location.loadsTablesAtOnce ? jobs : 1)
@@ -67,7 +68,10 @@ struct ImportRun {
     /// false). Throws `ExitCode(1)` when the journal cannot be read or the
     /// storefronts asked for conflict with the catalog's.
     @discardableResult
-    func apply(_ plan: ImportPlan, to run: CatalogImport, say: @escaping (String) -> Void = { Console.message($0) }, live: Bool = Console.messagesAreTerminal)
+    func apply(
+        _ plan: ImportPlan, to run: CatalogImport, say: @escaping (String) -> Void = { Console.message($0) },
+        live: Bool = Console.messagesAreTerminal
+    )
         throws -> [FileReport]
     {
         let progress = ProgressDisplay(live: live, say: say)

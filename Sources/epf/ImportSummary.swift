@@ -21,10 +21,14 @@ extension ImportSummary {
     func table() -> String {
         var text = files.isEmpty ? "" : output.render(.table)
         for report in files where report.resumedRows > 0 {
-            text += "resumed: \(report.path): \(Format.count(report.resumedRows)) of its \(Format.count(report.rows)) rows were loaded by an interrupted earlier import; rows/s counts the \(Format.count(report.rows - report.resumedRows)) rows of this run\n"
+            text +=
+                "resumed: \(report.path): \(Format.count(report.resumedRows)) of its \(Format.count(report.rows)) rows were loaded by an interrupted earlier import; rows/s counts the \(Format.count(report.rows - report.resumedRows)) rows of this run\n"
         }
-        text += "\(applied) file(s) applied, \(failed) failed, \(Format.count(rowsApplied)) rows in \(String(format: "%.2f", seconds)) s -> \(catalog)"
-        if rowsOfOtherStorefronts > 0 { text += " (\(Format.count(rowsOfOtherStorefronts)) rows of other storefronts left out: --storefront)" }
+        text +=
+            "\(applied) file(s) applied, \(failed) failed, \(Format.count(rowsApplied)) rows in \(String(format: "%.2f", seconds)) s -> \(catalog)"
+        if rowsOfOtherStorefronts > 0 {
+            text += " (\(Format.count(rowsOfOtherStorefronts)) rows of other storefronts left out: --storefront)"
+        }
         return text
     }
 

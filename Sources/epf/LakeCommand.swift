@@ -40,7 +40,9 @@ struct LakeViewsCommand: ParsableCommand {
             valueName: "uri"))
     var location: String?
 
-    @Option(name: .long, help: ArgumentHelp("Trino only: the catalog.schema of the tables and views (default: hive.epf).", valueName: "catalog.schema"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Trino only: the catalog.schema of the tables and views (default: hive.epf).", valueName: "catalog.schema"))
     var schema: String?
 
     func validate() throws {

@@ -39,7 +39,8 @@ struct LookupCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (catalog, storefront) = try ResultOutput.open(catalog.location, tablePrefix: prefix.tablePrefix, country: locale.country, command: "lookup")
+        let (catalog, storefront) = try ResultOutput.open(
+            catalog.location, tablePrefix: prefix.tablePrefix, country: locale.country, command: "lookup")
         let appleIDs = ids.compactMap { try? ProductLink.appleID(from: $0) }
         let response: SearchResponse
         do {

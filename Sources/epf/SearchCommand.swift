@@ -64,7 +64,8 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (catalog, storefront) = try ResultOutput.open(catalog.location, tablePrefix: prefix.tablePrefix, country: locale.country, command: "search")
+        let (catalog, storefront) = try ResultOutput.open(
+            catalog.location, tablePrefix: prefix.tablePrefix, country: locale.country, command: "search")
         let text = term.joined(separator: " ")
         guard AppleMedia.findsSoftware(media) else {
             Console.message("epf search: the catalog holds applications only; --media \(media) finds nothing")
@@ -74,12 +75,15 @@ struct SearchCommand: ParsableCommand {
         let response: SearchResponse
         do {
             response = try catalog.search(
-                term: text, in: storefront, language: try locale.language(), entity: entity.flatMap(SoftwareEntity.init(apiName:)), limit: limit, offset: offset)
+                term: text, in: storefront, language: try locale.language(), entity: entity.flatMap(SoftwareEntity.init(apiName:)),
+                limit: limit, offset: offset)
         } catch {
             Console.message("epf search: \(error.description)")
             throw ExitCode(1)
         }
-        if response.results.isEmpty { Console.message(Self.nothingFound(text, offset: offset, catalog: catalog, storefront: storefront, entity: entity)) }
+        if response.results.isEmpty {
+            Console.message(Self.nothingFound(text, offset: offset, catalog: catalog, storefront: storefront, entity: entity))
+        }
         Console.out(try ResultOutput.render(response, as: format))
     }
 
@@ -90,6 +94,7 @@ struct SearchCommand: ParsableCommand {
             let total = try? catalog.searchCount(term: text, in: storefront, entity: entity.flatMap(SoftwareEntity.init(apiName:))),
             total > 0
         else { return "epf search: no application matches '\(text)'" }
-        return "epf search: \(total) application\(total == 1 ? "" : "s") match '\(text)'; --offset \(offset) is past them (give --offset \(total - 1) or less)"
+        return
+            "epf search: \(total) application\(total == 1 ? "" : "s") match '\(text)'; --offset \(offset) is past them (give --offset \(total - 1) or less)"
     }
 }

@@ -8,7 +8,9 @@ import EPFFormat
 struct SeparatorOptions: ParsableArguments {
     @Flag(
         name: .long,
-        help: "Read EPF Flat files: rows end with a newline, fields split by a tab, names may have an extension (application.txt is table application).")
+        help:
+            "Read EPF Flat files: rows end with a newline, fields split by a tab, names may have an extension (application.txt is table application)."
+    )
     var flat = false
 
     @Option(
@@ -19,7 +21,8 @@ struct SeparatorOptions: ParsableArguments {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("The byte that splits fields (default \\x01, with --flat \\t); escapes as for --record-separator.", valueName: "text"))
+        help: ArgumentHelp(
+            "The byte that splits fields (default \\x01, with --flat \\t); escapes as for --record-separator.", valueName: "text"))
     var fieldSeparator: String?
 
     func validate() throws {

@@ -28,7 +28,8 @@ struct ServeCommand: ParsableCommand {
         let server = Self.serverBesideEPF()
         guard FileManager.default.isExecutableFile(atPath: server.path) else {
             Console.message(
-                "epf serve: \(server.path) is not there; build it with `swift build -c release --product epf-server` (or `swift build --product epf-server`)")
+                "epf serve: \(server.path) is not there; build it with `swift build -c release --product epf-server` (or `swift build --product epf-server`)"
+            )
             throw ExitCode(1)
         }
         let arguments = [server.path] + options

@@ -72,12 +72,13 @@ struct TabularOutput {
         }
         let numeric = columns.indices.map { index in
             if let form = forms[columns[index]] { return form.isNumeric }
-            return !rows.isEmpty && rows.allSatisfy { row in
-                switch row[index] {
-                case .integer, .real, .null: return true
-                case .text: return false
+            return !rows.isEmpty
+                && rows.allSatisfy { row in
+                    switch row[index] {
+                    case .integer, .real, .null: return true
+                    case .text: return false
+                    }
                 }
-            }
         }
         var text = line(columns, numeric: numeric) + "\n"
         for row in cells { text += line(row, numeric: numeric) + "\n" }

@@ -77,7 +77,8 @@ struct VerifyCommand: ParsableCommand {
 
     func run() throws {
         let plan = try PlannedInput.plan(
-            paths, include: include, exclude: exclude, separators: try separators.separators(), extensions: separators.flat, requireMD5: requireMD5, command: "verify")
+            paths, include: include, exclude: exclude, separators: try separators.separators(), extensions: separators.flat,
+            requireMD5: requireMD5, command: "verify")
         if plan.units.allSatisfy(\.isEmpty) {
             Console.message("epf verify: nothing to verify")
         }
@@ -133,7 +134,8 @@ struct VerifySummary {
         }
         for report in reports {
             for duplicate in report.duplicateKeys {
-                text += "repeated key: \(report.path): (\(duplicate.key.joined(separator: ", "))) in \(duplicate.rows) rows, "
+                text +=
+                    "repeated key: \(report.path): (\(duplicate.key.joined(separator: ", "))) in \(duplicate.rows) rows, "
                     + "record \(duplicate.firstRecord) (byte \(duplicate.firstOffset)) to record \(duplicate.lastRecord) "
                     + "(byte \(duplicate.lastOffset)); an import keeps the last\n"
             }
@@ -142,7 +144,8 @@ struct VerifySummary {
             }
         }
         let rows = reports.reduce(0) { $0 + $1.rows }
-        text += "\(reports.count) file(s) verified: \(count(.clean)) clean, \(count(.repairable)) repairable, "
+        text +=
+            "\(reports.count) file(s) verified: \(count(.clean)) clean, \(count(.repairable)) repairable, "
             + "\(count(.damaged)) damaged; \(Format.count(rows)) rows in \(String(format: "%.2f", elapsed.inSeconds)) s"
         return text
     }

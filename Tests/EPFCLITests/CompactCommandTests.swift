@@ -101,7 +101,8 @@ struct CompactCommandTests {
         let catalog = try Self.reimportedCatalog(cli, rows: 8_000)
         let lookup = ["lookup", "--db", catalog.db, "--format", "json", "448760260", "555929431"]
         let expected = try cli.run(lookup)
-        try #require(expected.status == 0 && expected.stdout.contains("\"resultCount\" : 2") || expected.stdout.contains("\"resultCount\":2"))
+        try #require(
+            expected.status == 0 && expected.stdout.contains("\"resultCount\" : 2") || expected.stdout.contains("\"resultCount\":2"))
 
         let compaction = try EPFRunner.process(
             ["compact", "--db", catalog.db], in: cli.folder, environment: ["EPF_TEST_COMPACT_STEP_MS": "3000"])
@@ -164,7 +165,9 @@ struct CompactCommandTests {
         #expect(result.status == 1)
         #expect(result.stderr.contains("not enough free disk space to compact \(catalog.db): about "), "\(result.stderr)")
         #expect(result.stderr.contains(" needed (a compact copy of its "), "\(result.stderr)")
-        #expect(result.stderr.contains("1.0 MB free there. Free space on that disk and run epf compact again; nothing was changed"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("1.0 MB free there. Free space on that disk and run epf compact again; nothing was changed"),
+            "\(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(Self.diskBytes(catalog.db) == catalog.reimportedBytes)
         #expect(!FileManager.default.fileExists(atPath: catalog.db + ".compact"))

@@ -112,10 +112,14 @@ struct CrashResumeTests {
         func differences(from other: Snapshot) -> String {
             var parts: [String] = []
             if application != other.application {
-                parts.append("application (\(application.count) rows against \(other.application.count); first different: \(zip(application, other.application).first { $0 != $1 }.map { "\($0.0) vs \($0.1)" } ?? "-"))")
+                parts.append(
+                    "application (\(application.count) rows against \(other.application.count); first different: \(zip(application, other.application).first { $0 != $1 }.map { "\($0.0) vs \($0.1)" } ?? "-"))"
+                )
             }
             if prices != other.prices { parts.append("application_price (\(prices.count) rows against \(other.prices.count))") }
-            if searchEntries != other.searchEntries { parts.append("search entries (\(searchEntries.count) against \(other.searchEntries.count))") }
+            if searchEntries != other.searchEntries {
+                parts.append("search entries (\(searchEntries.count) against \(other.searchEntries.count))")
+            }
             if tableInfo != other.tableInfo { parts.append("table info \(tableInfo) against \(other.tableInfo)") }
             if applied != other.applied { parts.append("journal \(applied) against \(other.applied)") }
             if settings != other.settings { parts.append("page size and journal mode \(settings) against \(other.settings)") }
@@ -130,9 +134,11 @@ struct CrashResumeTests {
             searchEntries = try database.rows(
                 "SELECT rowid FROM epf_search_application WHERE epf_search_application MATCH 'chess OR puzzle OR pro' ORDER BY rowid")
             tableInfo = try database.rows(
-                "SELECT table_name, feed, export_mode, export_date, columns, primary_key, source_path FROM epf_table_info ORDER BY table_name")
+                "SELECT table_name, feed, export_mode, export_date, columns, primary_key, source_path FROM epf_table_info ORDER BY table_name"
+            )
             applied = try database.rows(
-                "SELECT feed_date, table_name, mode, rows, source_path FROM epf_journal WHERE status = 'applied' ORDER BY feed_date, table_name")
+                "SELECT feed_date, table_name, mode, rows, source_path FROM epf_journal WHERE status = 'applied' ORDER BY feed_date, table_name"
+            )
         }
     }
 

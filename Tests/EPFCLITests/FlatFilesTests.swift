@@ -31,7 +31,8 @@ struct FlatFilesTests {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         let full = try StorefrontFilterTests.pricingDay(cli, "pricing20261201", rows: 200, storefronts: 3)
-        let incremental = try StorefrontFilterTests.pricingDay(cli, "pricing20261202", rows: 200, storefronts: 3, seed: 2, incremental: true)
+        let incremental = try StorefrontFilterTests.pricingDay(
+            cli, "pricing20261202", rows: 200, storefronts: 3, seed: 2, incremental: true)
         for day in ["pricing20261201", "pricing20261202"] {
             let source = cli.path(day + "/application_price")
             try Self.reseparate(source, to: cli.path("flat/\(day)/application_price.txt"), record: "\n", field: "\t")
@@ -39,7 +40,9 @@ struct FlatFilesTests {
         }
         let tar = Process()
         tar.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        tar.arguments = ["tar", "-cjf", cli.path("tbz/pricing20261201.tbz"), "-C", cli.path("flat/pricing20261201"), "application_price.txt"]
+        tar.arguments = [
+            "tar", "-cjf", cli.path("tbz/pricing20261201.tbz"), "-C", cli.path("flat/pricing20261201"), "application_price.txt",
+        ]
         try FileManager.default.createDirectory(atPath: cli.path("tbz"), withIntermediateDirectories: true)
         try tar.run()
         tar.waitUntilExit()
@@ -47,10 +50,14 @@ struct FlatFilesTests {
 
         let relational = try cli.run(["import", "--db", cli.path("r.sqlite"), full, incremental])
         try #require(relational.status == 0, "\(relational.stderr)")
-        let flat = try cli.run(["import", "--flat", "--db", cli.path("f.sqlite"), cli.path("flat/pricing20261201"), cli.path("flat/pricing20261202")])
+        let flat = try cli.run([
+            "import", "--flat", "--db", cli.path("f.sqlite"), cli.path("flat/pricing20261201"), cli.path("flat/pricing20261202"),
+        ])
         try #require(flat.status == 0, "\(flat.stderr)")
         #expect(flat.stderr.contains("application_price  INCREMENTAL  applied"), "\(flat.stderr)")
-        let archived = try cli.run(["import", "--flat", "--db", cli.path("t.sqlite"), cli.path("tbz/pricing20261201.tbz"), cli.path("flat/pricing20261202")])
+        let archived = try cli.run([
+            "import", "--flat", "--db", cli.path("t.sqlite"), cli.path("tbz/pricing20261201.tbz"), cli.path("flat/pricing20261202"),
+        ])
         try #require(archived.status == 0, "\(archived.stderr)")
         let custom = try cli.run([
             "import", "--record-separator", "|~\\n", "--field-separator", ";", "--db", cli.path("c.sqlite"),
@@ -74,7 +81,8 @@ struct FlatFilesTests {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         let full = try StorefrontFilterTests.pricingDay(cli, "pricing20261201", rows: 50, storefronts: 2)
-        try Self.reseparate(full + "/application_price", to: cli.path("flat/pricing20261201/application_price.txt"), record: "\n", field: "\t")
+        try Self.reseparate(
+            full + "/application_price", to: cli.path("flat/pricing20261201/application_price.txt"), record: "\n", field: "\t")
         let plain = try cli.run(["import", "--db", cli.path("x.sqlite"), cli.path("flat/pricing20261201")])
         #expect(plain.status == 0)
         #expect(plain.stderr.contains("application_price.txt: not a table file or archive: ignored"), "\(plain.stderr)")

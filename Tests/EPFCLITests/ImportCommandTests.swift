@@ -140,11 +140,14 @@ struct ImportCommandTests {
         let samples = SampleFeeds.folder.path
         let result = try cli.run(["import", "--db", cli.path("c.sqlite"), "--dry-run", samples])
         #expect(result.status == 0, "\(result.stderr)")
-        let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).prefix(4).joined(separator: " ") }
-        #expect(lines == [
-            "action feed date mode", "import itunes 2026-11-01 FULL", "import popularity 2026-11-01 FULL",
-            "import pricing 2026-11-01 FULL", "import itunes 2026-11-02 INCREMENTAL",
-        ])
+        let lines = result.stdout.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).prefix(4).joined(separator: " ")
+        }
+        #expect(
+            lines == [
+                "action feed date mode", "import itunes 2026-11-01 FULL", "import popularity 2026-11-01 FULL",
+                "import pricing 2026-11-01 FULL", "import itunes 2026-11-02 INCREMENTAL",
+            ])
         #expect(!FileManager.default.fileExists(atPath: cli.path("c.sqlite")))
     }
 

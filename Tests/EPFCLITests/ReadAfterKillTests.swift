@@ -83,7 +83,9 @@ struct ReadAfterKillTests {
         for command in [["lookup", "300000000"], ["search", "chess"]] {
             let result = try cli.run(command + ["--db", catalog])
             #expect(result.status == 1, "\(command): \(result.stderr)")
-            #expect(result.stderr.contains("an import into \(catalog) was interrupted before its application table was applied"), "\(command): \(result.stderr)")
+            #expect(
+                result.stderr.contains("an import into \(catalog) was interrupted before its application table was applied"),
+                "\(command): \(result.stderr)")
             #expect(result.stderr.contains("Run the same epf import again: it resumes where it stopped"), "\(command): \(result.stderr)")
             #expect(!result.stderr.contains("Import the itunes feed first"), "\(command): \(result.stderr)")
         }
@@ -133,7 +135,9 @@ struct ReadAfterKillTests {
         // As an --exclusive import holds it while it writes.
         try database.execute("BEGIN EXCLUSIVE")
         defer { database.rollback() }
-        let error = #expect(throws: CatalogError.self) { _ = try SQLiteDatabase.openForReading(path: catalog, busyTimeout: .milliseconds(50)) }
+        let error = #expect(throws: CatalogError.self) {
+            _ = try SQLiteDatabase.openForReading(path: catalog, busyTimeout: .milliseconds(50))
+        }
         #expect(error?.detail == "\(catalog): an import is writing the catalog", "\(String(describing: error))")
     }
 }

@@ -63,7 +63,8 @@ struct ReadDuringImportTests {
             #expect(second.stderr.contains("another epf import (pid \(importer.processIdentifier)"), "\(second.stderr)")
         }
         for answer in answers {
-            #expect(answer == before.stdout || answer == after.stdout, "an answer that is neither the old catalog nor the new one: \(answer)")
+            #expect(
+                answer == before.stdout || answer == after.stdout, "an answer that is neither the old catalog nor the new one: \(answer)")
         }
     }
 

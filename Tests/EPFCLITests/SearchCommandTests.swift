@@ -40,7 +40,10 @@ struct SearchCommandTests {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         let db = try cli.importedCatalog()
-        let sql = try cli.run(["sql", "--db", db, "--format", "table", "SELECT application_id AS id, title FROM application WHERE application_id IN (364709193, 412039587) ORDER BY 1"])
+        let sql = try cli.run([
+            "sql", "--db", db, "--format", "table",
+            "SELECT application_id AS id, title FROM application WHERE application_id IN (364709193, 412039587) ORDER BY 1",
+        ])
         #expect(sql.status == 0, "\(sql.stderr)")
         #expect(sql.stdout.hasPrefix("       id  title\n"), "\(sql.stdout)")
         let search = try cli.run(["search", "--db", db, "象棋", "--format", "table"])
@@ -48,7 +51,9 @@ struct SearchCommandTests {
         let lines = search.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count >= 2, "\(search.stdout)")
         /// Terminal columns: the CJK ideographs of the samples take two.
-        func columns(_ text: Substring) -> Int { text.reduce(0) { $0 + (($1.unicodeScalars.first.map { (0x3000...0x9FFF).contains($0.value) } ?? false) ? 2 : 1) } }
+        func columns(_ text: Substring) -> Int {
+            text.reduce(0) { $0 + (($1.unicodeScalars.first.map { (0x3000...0x9FFF).contains($0.value) } ?? false) ? 2 : 1) }
+        }
         func start(of column: String, in line: String) -> Int? { line.range(of: column).map { columns(line[..<$0.lowerBound]) } }
         let header = try #require(start(of: "artistName", in: lines[0]))
         for line in lines.dropFirst() where line.contains("Dragon Well") {
@@ -81,7 +86,9 @@ struct SearchCommandTests {
         let past = try cli.run(["search", "--db", db, "chess", "--offset", "1000"])
         #expect(past.status == 0, "\(past.stderr)")
         #expect(try Self.document(past)["resultCount"] as? Int == 0)
-        #expect(past.stderr.contains("\(all) applications match 'chess'; --offset 1000 is past them (give --offset \(all - 1) or less)"), "\(past.stderr)")
+        #expect(
+            past.stderr.contains("\(all) applications match 'chess'; --offset 1000 is past them (give --offset \(all - 1) or less)"),
+            "\(past.stderr)")
         let none = try cli.run(["search", "--db", db, "zzzzqq", "--offset", "5"])
         #expect(none.stderr.contains("no application matches 'zzzzqq'"), "\(none.stderr)")
     }
@@ -146,11 +153,12 @@ struct SearchCommandTests {
 
         let csv = try cli.run(["lookup", "--db", db, "id364709193", "--format", "csv"])
         #expect(csv.status == 0)
-        #expect(csv.stdout == """
-            trackId,trackName,artistName,formattedPrice,version,primaryGenreName
-            364709193,Chess Master Classic,Knightfall Games,$2.99,3.0.0,Games
+        #expect(
+            csv.stdout == """
+                trackId,trackName,artistName,formattedPrice,version,primaryGenreName
+                364709193,Chess Master Classic,Knightfall Games,$2.99,3.0.0,Games
 
-            """)
+                """)
     }
 
     @Test func lookupOfABadLinkIsAUsageError() throws {

@@ -1,5 +1,6 @@
-@testable import epf
 import Testing
+
+@testable import epf
 
 /// The status line on a terminal is cut to the terminal's width (a line
 /// that wrapped could not be replaced in place), by display width.

@@ -10,11 +10,15 @@ struct StorefrontFilterTests {
 
     /// A generated pricing day (`epf generate`, `storefronts` storefronts,
     /// US and JP first) under `folder/name`, FULL or INCREMENTAL.
-    static func pricingDay(_ cli: CLIRunner, _ name: String, rows: Int = 300, storefronts: Int = 6, seed: Int = 1, incremental: Bool = false)
+    static func pricingDay(
+        _ cli: CLIRunner, _ name: String, rows: Int = 300, storefronts: Int = 6, seed: Int = 1, incremental: Bool = false
+    )
         throws -> String
     {
         let path = cli.path(name)
-        let generated = try cli.run(["generate", "--out", path, "--rows", "\(rows)", "--seed", "\(seed)", "--storefronts", "\(storefronts)"])
+        let generated = try cli.run([
+            "generate", "--out", path, "--rows", "\(rows)", "--seed", "\(seed)", "--storefronts", "\(storefronts)",
+        ])
         try #require(generated.status == 0, "\(generated.stderr)")
         try FileManager.default.removeItem(atPath: path + "/application")
         if incremental {
@@ -54,7 +58,8 @@ struct StorefrontFilterTests {
         let made = try cli.run(["generate", "--out", generated, "--rows", "400", "--storefronts", "175", "--catalog-tables"])
         try #require(made.status == 0, "\(made.stderr)")
         let generatedChecked = try StorefrontEquality.check(
-            feeds: [generated], ids: [143441, 143462, 143443], unfiltered: cli.path("gen-all.sqlite"), filtered: cli.path("gen-some.sqlite"),
+            feeds: [generated], ids: [143441, 143462, 143443], unfiltered: cli.path("gen-all.sqlite"),
+            filtered: cli.path("gen-some.sqlite"),
             in: cli.folder)
         #expect(generatedChecked == ["application_price"])
     }
@@ -126,7 +131,8 @@ struct StorefrontFilterTests {
         let refused = try cli.run(["import", "--db", db, "--storefront", "US,DE", day2])
         #expect(refused.status == 1)
         #expect(
-            refused.stderr.contains("--storefront asks for only US, DE, but the catalog holds only the storefronts US, JP"), "\(refused.stderr)")
+            refused.stderr.contains("--storefront asks for only US, DE, but the catalog holds only the storefronts US, JP"),
+            "\(refused.stderr)")
         #expect(try storefronts(cli, db) == [Self.us, Self.jp])
 
         let forced = try cli.run(["import", "--db", db, "--storefront", "US,DE", "--force", day2])
@@ -180,7 +186,10 @@ struct StorefrontFilterTests {
         let imported = try cli.run(["import", "--db", db, "--storefront", "US,JP"] + SampleFeeds.pathsInOrder)
         try #require(imported.status == 0, "\(imported.stderr)")
         let message = "storefront DE was not imported into this catalog (it has US, JP)"
-        for query in [["lookup", "364709193", "--country", "DE"], ["search", "chess", "--country", "deu"], ["lookup", "364709193", "--country", "143443"]] {
+        for query in [
+            ["lookup", "364709193", "--country", "DE"], ["search", "chess", "--country", "deu"],
+            ["lookup", "364709193", "--country", "143443"],
+        ] {
             let result = try cli.run(query + ["--db", db])
             #expect(result.status == 1, "\(query)")
             #expect(result.stdout.isEmpty)
@@ -206,7 +215,9 @@ extension StorefrontFilterTests {
         let second = try cli.run(["import", "--lake", lake, day2])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stderr.contains("note: keeping only the catalog's storefronts: US, JP"), "\(second.stderr)")
-        let refused = try cli.run(["import", "--lake", lake, "--storefront", "DE", try Self.pricingDay(cli, "pricing20261203", seed: 3, incremental: true)])
+        let refused = try cli.run([
+            "import", "--lake", lake, "--storefront", "DE", try Self.pricingDay(cli, "pricing20261203", seed: 3, incremental: true),
+        ])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("but the catalog holds only the storefronts US, JP"), "\(refused.stderr)")
     }

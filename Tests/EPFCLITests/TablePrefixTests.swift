@@ -46,7 +46,8 @@ struct TablePrefixTests {
                     #expect(answer.status == expected.status, "\(what): \(answer.stderr)")
                     if query[0] == "tables" {
                         let tables = Self.comparableTables(answer.stdout, prefix: prefix)
-                        #expect(tables.count == 11 && tables == Self.comparableTables(expected.stdout, prefix: ""), "\(what): \(answer.stdout)")
+                        #expect(
+                            tables.count == 11 && tables == Self.comparableTables(expected.stdout, prefix: ""), "\(what): \(answer.stdout)")
                     } else {
                         #expect(answer.stdout == expected.stdout, "\(what)")
                         #expect(answer.stderr == expected.stderr, "\(what)")

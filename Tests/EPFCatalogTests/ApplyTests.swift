@@ -1,6 +1,6 @@
 import EPFCatalog
-import EPFSQLite
 import EPFFormat
+import EPFSQLite
 import Testing
 
 @Suite("Applying staged tables")
@@ -16,9 +16,10 @@ struct ApplyTests {
         #expect(try catalog.rows("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'app'") == [[.text("app_key")]])
         let outcome = try catalog.apply(Self.apps(rows: [["2", "two!", "21"], ["3", "three", "30"]]), as: "app")
         #expect(outcome.rowsAfter == 2)
-        #expect(try catalog.rows("SELECT id, title, size FROM app ORDER BY id") == [
-            [.integer(2), .text("two!"), .integer(21)], [.integer(3), .text("three"), .integer(30)],
-        ])
+        #expect(
+            try catalog.rows("SELECT id, title, size FROM app ORDER BY id") == [
+                [.integer(2), .text("two!"), .integer(21)], [.integer(3), .text("three"), .integer(30)],
+            ])
         #expect(try catalog.rows("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'app'") == [[.text("app_key2")]])
         try catalog.apply(Self.apps(rows: [["4", "four", "40"]]), as: "app")
         #expect(try catalog.rows("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'app'") == [[.text("app_key")]])
@@ -28,7 +29,8 @@ struct ApplyTests {
 
     @Test func duplicateKeysInAFullFileKeepTheLastRow() throws {
         let catalog = try TemporaryCatalog()
-        let staged = try catalog.stage(Self.apps(rows: [["1", "first", "1"], ["2", "b", "2"], ["1", "second", "3"], ["1", "third", "4"]]), as: "app")
+        let staged = try catalog.stage(
+            Self.apps(rows: [["1", "first", "1"], ["2", "b", "2"], ["1", "second", "3"], ["1", "third", "4"]]), as: "app")
         #expect(staged.counts.duplicateKeys == 2)
         #expect(staged.counts.skippedRows == 2)
         _ = try catalog.store.apply([staged], journal: [])
@@ -47,11 +49,12 @@ struct ApplyTests {
         #expect(outcome.updated == 1)
         #expect(outcome.addedColumns == ["rating"])
         #expect(outcome.rowsAfter == 3)
-        #expect(try catalog.rows("SELECT id, title, size, rating FROM app ORDER BY id") == [
-            [.integer(1), .text("one"), .integer(10), .null],
-            [.integer(2), .text("two v2"), .integer(20), .integer(5)],
-            [.integer(3), .text("three"), .null, .integer(4)],
-        ])
+        #expect(
+            try catalog.rows("SELECT id, title, size, rating FROM app ORDER BY id") == [
+                [.integer(1), .text("one"), .integer(10), .null],
+                [.integer(2), .text("two v2"), .integer(20), .integer(5)],
+                [.integer(3), .text("three"), .null, .integer(4)],
+            ])
     }
 
     @Test func theRowCountIsKeptNotCountedAfterAnIncremental() throws {
@@ -60,10 +63,14 @@ struct ApplyTests {
         #expect(try catalog.rows("SELECT row_count FROM epf_table_info WHERE table_name = 'app'") == [[.integer(3)]])
         var statements: [String] = []
         catalog.store.database.traceStatements { statements.append($0) }
-        let outcome = try catalog.apply(Self.apps("INCREMENTAL", rows: [["2", "two v2", "21"], ["4", "four", "40"], ["5", "five", "50"]]), as: "app")
+        let outcome = try catalog.apply(
+            Self.apps("INCREMENTAL", rows: [["2", "two v2", "21"], ["4", "four", "40"], ["5", "five", "50"]]), as: "app")
         catalog.store.database.traceStatements(nil)
         #expect([outcome.rowsAfter, outcome.inserted, outcome.updated] == [5, 2, 1])
-        #expect(try catalog.rows("SELECT row_count, (SELECT count(*) FROM app) FROM epf_table_info WHERE table_name = 'app'") == [[.integer(5), .integer(5)]])
+        #expect(
+            try catalog.rows("SELECT row_count, (SELECT count(*) FROM app) FROM epf_table_info WHERE table_name = 'app'") == [
+                [.integer(5), .integer(5)]
+            ])
         // Neither the load nor the apply counted the live table: its rows are
         // the kept count and the rows the upsert added above the largest rowid.
         #expect(statements.filter { $0.contains("count(*) FROM \"app\"") && !$0.contains("WHERE rowid >") }.isEmpty)
@@ -90,7 +97,8 @@ struct ApplyTests {
         try catalog.apply(Self.apps(rows: [["1", "x", "1"]]), as: "other")
         let good = try catalog.stage(Self.apps(rows: [["9", "nine", "90"]]), as: "app")
         // An INCREMENTAL whose live table has repeated keys cannot be applied.
-        try catalog.store.database.execute("CREATE TABLE dup (id BIGINT, title TEXT, size BIGINT); INSERT INTO dup VALUES (1,'a',1),(1,'b',2)")
+        try catalog.store.database.execute(
+            "CREATE TABLE dup (id BIGINT, title TEXT, size BIGINT); INSERT INTO dup VALUES (1,'a',1),(1,'b',2)")
         let bad = try catalog.stage(Self.apps("INCREMENTAL", rows: [["1", "c", "3"]]), as: "dup")
         #expect(throws: CatalogError.self) { try catalog.store.apply([good, bad], journal: []) }
         #expect(try catalog.rows("SELECT id FROM app") == [[.integer(1)]])
@@ -106,7 +114,13 @@ struct ApplyTests {
             startedAt: "2026-11-22T08:00:00Z", finishedAt: "2026-11-22T08:00:01Z", status: .applied, message: nil, details: "{}")
         _ = try catalog.store.apply([staged], journal: [entry])
         let rows = try catalog.rows("SELECT feed, feed_date, table_name, export_date, mode, rows, source_size, status FROM epf_journal")
-        #expect(rows == [[.text("itunes"), .text("2026-11-01"), .text("app"), .integer(1_793_491_200_000), .text("FULL"), .integer(1), .integer(99), .text("applied")]])
+        #expect(
+            rows == [
+                [
+                    .text("itunes"), .text("2026-11-01"), .text("app"), .integer(1_793_491_200_000), .text("FULL"), .integer(1),
+                    .integer(99), .text("applied"),
+                ]
+            ])
         let info = try catalog.rows("SELECT export_mode, primary_key FROM epf_table_info WHERE table_name = 'app'")
         #expect(info == [[.text("FULL"), .text("[\"id\"]")]])
     }

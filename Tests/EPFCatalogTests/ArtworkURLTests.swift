@@ -10,9 +10,13 @@ struct ArtworkURLTests {
         let base = "https://is1-ssl.mzstatic.com/image/thumb/Purple/v4/ab/cd/"
         #expect(ArtworkURL.resized(base + "AppIcon-512x512bb.png", to: 60) == base + "AppIcon-60x60bb.png")
         #expect(ArtworkURL.resized(base + "source/512x512bb.jpg", to: 100) == base + "source/100x100bb.jpg")
-        #expect(ArtworkURL.resized("http://a1.mzstatic.com/us/r30/mzl.abcd.100x100-75.jpg", to: 512) == "http://a1.mzstatic.com/us/r30/mzl.abcd.512x512-75.jpg")
+        #expect(
+            ArtworkURL.resized("http://a1.mzstatic.com/us/r30/mzl.abcd.100x100-75.jpg", to: 512)
+                == "http://a1.mzstatic.com/us/r30/mzl.abcd.512x512-75.jpg")
         // A query or a folder that looks like a size is not the file name's.
-        #expect(ArtworkURL.resized("https://x.example/1024x1024/icon-512x512.png?v=60x60", to: 60) == "https://x.example/1024x1024/icon-60x60.png?v=60x60")
+        #expect(
+            ArtworkURL.resized("https://x.example/1024x1024/icon-512x512.png?v=60x60", to: 60)
+                == "https://x.example/1024x1024/icon-60x60.png?v=60x60")
         #expect(ArtworkURL.resized("https://x.example/1024x1024/icon.png", to: 60) == nil)
         // Not a size: sides differ (hex digits), or no digits on a side.
         #expect(ArtworkURL.resized("https://x.example/mzl.0x1a2b.png", to: 60) == nil)

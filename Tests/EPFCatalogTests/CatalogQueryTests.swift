@@ -286,13 +286,14 @@ struct CatalogQueryTests {
         #expect(PriceFormat.format(120, currencyCode: "JPY", free: "無料") == "¥120")
     }
 
-    @Test(arguments: [
-        ("https://apps.apple.com/us/app/chess/id364709193?mt=8", "jp", "https://apps.apple.com/jp/app/chess/id364709193?uo=4"),
-        ("https://apps.apple.com/us/developer/k/id284417353?mt=8", "fr", "https://apps.apple.com/fr/developer/k/id284417353?uo=4"),
-        ("https://itunes.apple.com/app/id530662175", "jp", "https://itunes.apple.com/app/id530662175?uo=4"),
-        ("https://apps.apple.com/us/app/chess/id364709193", nil, "https://apps.apple.com/us/app/chess/id364709193?uo=4"),
-        ("not a link", "jp", "not a link"),
-    ] as [(String, String?, String)])
+    @Test(
+        arguments: [
+            ("https://apps.apple.com/us/app/chess/id364709193?mt=8", "jp", "https://apps.apple.com/jp/app/chess/id364709193?uo=4"),
+            ("https://apps.apple.com/us/developer/k/id284417353?mt=8", "fr", "https://apps.apple.com/fr/developer/k/id284417353?uo=4"),
+            ("https://itunes.apple.com/app/id530662175", "jp", "https://itunes.apple.com/app/id530662175?uo=4"),
+            ("https://apps.apple.com/us/app/chess/id364709193", nil, "https://apps.apple.com/us/app/chess/id364709193?uo=4"),
+            ("not a link", "jp", "not a link"),
+        ] as [(String, String?, String)])
     func linksCarryTheStorefront(_ link: String, _ country: String?, _ expected: String) {
         #expect(ProductLink.storefrontLink(link, country: country) == expected)
     }

@@ -74,7 +74,8 @@ struct MigrationTests {
         var store: SQLiteCatalogStore? = try SQLiteCatalogStore(path: folder.catalog)
         let database = try #require(store?.database)
         #expect(try Self.recorded(database) == Self.everyStep)
-        #expect(Set(try database.columnNames(of: "epf_journal")).isSuperset(of: ["origin_size", "origin_md5", "origin_hash", "origin_mtime"]))
+        #expect(
+            Set(try database.columnNames(of: "epf_journal")).isSuperset(of: ["origin_size", "origin_md5", "origin_hash", "origin_mtime"]))
         #expect(try database.tableExists("epf_checkpoint"))
         // The rows are kept, and the importer reads them as before.
         #expect(try database.scalar("SELECT count(*) FROM epf_journal") == .integer(2))
@@ -125,13 +126,18 @@ struct MigrationTests {
         #expect(store.resumableLoads.map(\.table) == ["genre"])
         #expect(
             try store.database.rows(
-                "SELECT name, sql FROM sqlite_schema WHERE name LIKE 'epf%' AND name NOT IN ('epf_schema', 'epf_checkpoint', 'epf_table_info') ORDER BY name")
+                "SELECT name, sql FROM sqlite_schema WHERE name LIKE 'epf%' AND name NOT IN ('epf_schema', 'epf_checkpoint', 'epf_table_info') ORDER BY name"
+            )
                 == tablesBefore)
         #expect(try store.database.columnNames(of: "epf_table_info").suffix(2) == ["applied_at", "row_count"])
         #expect(
             try store.database.rows("SELECT load_id, staging_name, table_name, byte_offset, records, phase, updated_at FROM epf_checkpoint")
-                == [[.integer(1), .text("epf_stage_genre"), .text("genre"), .integer(120), .integer(7), .text("loading"),
-                     .text("2026-11-22T08:00:00Z")]])
+                == [
+                    [
+                        .integer(1), .text("epf_stage_genre"), .text("genre"), .integer(120), .integer(7), .text("loading"),
+                        .text("2026-11-22T08:00:00Z"),
+                    ]
+                ])
     }
 
     @Test func aCatalogBetweenVersionsGetsOnlyTheStepsItLacks() throws {
@@ -150,8 +156,10 @@ struct MigrationTests {
         // Recognised first, then the rest in order.
         #expect(
             try Self.recorded(store.database)
-                == ["journal-and-table-info", "journal-origin-size-md5", "journal-origin-mtime", "checkpoints",
-                    "checkpoint-resume-columns", "journal-origin-hash", "checkpoints-shared", "table-info-row-count"])
+                == [
+                    "journal-and-table-info", "journal-origin-size-md5", "journal-origin-mtime", "checkpoints",
+                    "checkpoint-resume-columns", "journal-origin-hash", "checkpoints-shared", "table-info-row-count",
+                ])
         #expect(try store.database.columnNames(of: "epf_journal").last == "origin_hash")
         #expect(try store.appliedFiles().first?.originModified == 1_700_000_000)
     }
@@ -170,7 +178,8 @@ struct MigrationTests {
         let error = try #require(throws: CatalogError.self) { try SQLiteCatalogStore(path: folder.catalog) }
         #expect(
             error.description
-                == "\(folder.catalog) was written by a newer version of epf (schema step journal-origin-colour unknown to this one); use that version or newer")
+                == "\(folder.catalog) was written by a newer version of epf (schema step journal-origin-colour unknown to this one); use that version or newer"
+        )
         #expect(try Self.shape(of: folder.catalog) == before)
         // Readers only read: they go on reading what they know of it.
         #expect(try CatalogReader(path: folder.catalog).tables().map(\.name) == ["genre"])

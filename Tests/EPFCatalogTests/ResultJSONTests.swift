@@ -73,7 +73,9 @@ struct ResultJSONTests {
         var result = SoftwareResult(trackId: 1)
         result.price = price
         let response = SearchResponse(results: [result])
-        #expect(String(decoding: response.jsonBytes(), as: UTF8.self) == #"{"resultCount":1,"results":[{"kind":"software","price":"# + text + #","trackId":1,"wrapperType":"software"}]}"#)
+        #expect(
+            String(decoding: response.jsonBytes(), as: UTF8.self) == #"{"resultCount":1,"results":[{"kind":"software","price":"# + text
+                + #","trackId":1,"wrapperType":"software"}]}"#)
         try Self.expectEncoderText(response, decodesBack: (price * 100).rounded() / 100 == price)
     }
 

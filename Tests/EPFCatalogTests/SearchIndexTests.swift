@@ -1,6 +1,6 @@
 import EPFCatalog
-import EPFSQLite
 import EPFFormat
+import EPFSQLite
 import Testing
 
 @Suite("Full-text search index")
@@ -78,7 +78,9 @@ struct SearchIndexTests {
     @Test func rowidOrderIsSearchOrderWithoutOurCode() throws {
         let catalog = try TemporaryCatalog()
         try catalog.apply(
-            Self.apps(rows: [["1", "Chess Garden Puzzle Tiles Daily", "1"], ["2", "Chess Kingdom", "1"], ["3", "Chess", "1"], ["4", "Chess Pro", "1"]]),
+            Self.apps(rows: [
+                ["1", "Chess Garden Puzzle Tiles Daily", "1"], ["2", "Chess Kingdom", "1"], ["3", "Chess", "1"], ["4", "Chess Pro", "1"],
+            ]),
             as: "application")
         let ordered = try catalog.store.database.rows(
             "SELECT rowid & 1099511627775 FROM epf_search_application WHERE epf_search_application MATCH ? ORDER BY rowid",
@@ -139,14 +141,18 @@ struct SearchIndexTests {
         // An entry no live row has: a rebuild would lose it, an update keeps it.
         try catalog.store.database.execute("INSERT INTO epf_search_application (rowid, title) VALUES (1 << 50, 'sentinel')")
         try catalog.apply(Self.apps("INCREMENTAL", rows: [["2", "Café Puzzle Deluxe", "2"]]), as: "application")
-        #expect(try catalog.rows("SELECT rowid FROM epf_search_application WHERE epf_search_application MATCH 'sentinel'") == [[.integer(1 << 50)]])
+        #expect(
+            try catalog.rows("SELECT rowid FROM epf_search_application WHERE epf_search_application MATCH 'sentinel'") == [
+                [.integer(1 << 50)]
+            ])
         #expect(try Self.search(catalog, "deluxe") == [2])
     }
 
     @Test func anIncrementalWithoutTheColumnKeepsTheEntries() throws {
         let catalog = try TemporaryCatalog()
         try catalog.apply(Self.apps(rows: Self.titles), as: "application")
-        try catalog.apply(Self.apps("INCREMENTAL", columns: ["application_id", "version"], rows: [["1", "3.0"], ["9", "1.0"]]), as: "application")
+        try catalog.apply(
+            Self.apps("INCREMENTAL", columns: ["application_id", "version"], rows: [["1", "3.0"], ["9", "1.0"]]), as: "application")
         #expect(try Self.search(catalog, "chess") == [1])
         #expect(try catalog.rows("SELECT count(*) FROM epf_search_application") == [[.integer(5)]])
         try Self.integrityCheck(catalog)
@@ -226,7 +232,9 @@ struct SearchIndexTests {
             columns: ["artist_id", "name"], types: ["INTEGER", "VARCHAR(1000)"], key: ["artist_id"], rows: [["5", "Échecs Studio"]])
         try catalog.apply(artists, as: "artist")
         #expect(
-            try catalog.rows("SELECT rowid & 1099511627775 FROM epf_search_artist WHERE epf_search_artist MATCH 'echecs'") == [[.integer(1)]])
+            try catalog.rows("SELECT rowid & 1099511627775 FROM epf_search_artist WHERE epf_search_artist MATCH 'echecs'") == [
+                [.integer(1)]
+            ])
     }
 
     @Test func aFullWithoutTheColumnDropsTheOldIndex() throws {
@@ -253,7 +261,9 @@ struct SearchIndexTests {
         #expect(try catalog.reopen().resumableLoads.map(\.staging) == ["epf_stage_application"])
         let reopened = try catalog.reopen(restart: true)
         #expect(reopened.droppedLeftovers == ["epf_stage_application"])
-        #expect(try reopened.database.rows("SELECT name FROM sqlite_schema WHERE name LIKE 'epf\\_s%' ESCAPE '\\' AND name <> 'epf_schema'").isEmpty)
+        #expect(
+            try reopened.database.rows("SELECT name FROM sqlite_schema WHERE name LIKE 'epf\\_s%' ESCAPE '\\' AND name <> 'epf_schema'")
+                .isEmpty)
     }
 
     @Test func aFailedApplyLeavesTheIndexAsItWas() throws {

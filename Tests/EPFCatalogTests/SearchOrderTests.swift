@@ -17,7 +17,8 @@ struct SearchOrderTests {
         let catalog = try TemporaryCatalog()
         var staged = [
             try catalog.stage(
-                TableBytes(columns: ["application_id", "title"], types: ["INTEGER", "VARCHAR(1000)"], key: ["application_id"], rows: titles),
+                TableBytes(
+                    columns: ["application_id", "title"], types: ["INTEGER", "VARCHAR(1000)"], key: ["application_id"], rows: titles),
                 as: "application"),
             try catalog.stage(
                 TableBytes(
@@ -52,7 +53,9 @@ struct SearchOrderTests {
         return catalog
     }
 
-    static func ids(_ catalog: Catalog, _ term: String, country: String? = nil, entity: SoftwareEntity? = nil, limit: Int = 50, offset: Int = 0)
+    static func ids(
+        _ catalog: Catalog, _ term: String, country: String? = nil, entity: SoftwareEntity? = nil, limit: Int = 50, offset: Int = 0
+    )
         throws -> [Int64]
     {
         try catalog.search(term: term, country: country, entity: entity, limit: limit, offset: offset).results.map(\.trackId)

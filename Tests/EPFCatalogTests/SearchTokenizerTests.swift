@@ -47,7 +47,8 @@ struct SearchTokenizerTests {
         }
     }
 
-    @Test("unicode61 in Swift is SQLite's, for every scalar: whether it is part of a token, what it folds to, whether a token starts with it")
+    @Test(
+        "unicode61 in Swift is SQLite's, for every scalar: whether it is part of a token, what it folds to, whether a token starts with it")
     func everyScalar() throws {
         let sqlite = try SQLiteUnicode61()
         let tokenizer = SearchTokenizer()
@@ -57,7 +58,9 @@ struct SearchTokenizerTests {
                 // The scalar that differs, for the message.
                 for scalar in text.unicodeScalars where scalar != " " && scalar != "a" && scalar != "b" {
                     for word in ["a\(scalar)b", "\(scalar)b"] where tokenizer.tokenize(word) != sqlite.tokens(word) {
-                        differences.append("U+\(String(scalar.value, radix: 16, uppercase: true)) in \(word.debugDescription): \(tokenizer.tokenize(word)), SQLite \(sqlite.tokens(word))")
+                        differences.append(
+                            "U+\(String(scalar.value, radix: 16, uppercase: true)) in \(word.debugDescription): \(tokenizer.tokenize(word)), SQLite \(sqlite.tokens(word))"
+                        )
                     }
                 }
                 if differences.isEmpty { differences.append("the block from U+\(String(block.first, radix: 16))") }
@@ -65,7 +68,9 @@ struct SearchTokenizerTests {
             }
             if differences.count > 20 { break }
         }
-        #expect(differences.isEmpty, "the Swift tables differ from this SQLite's unicode61 (scripts/search-token-tables.c makes them): \(differences.prefix(20))")
+        #expect(
+            differences.isEmpty,
+            "the Swift tables differ from this SQLite's unicode61 (scripts/search-token-tables.c makes them): \(differences.prefix(20))")
     }
 
     @Test("unicode61 in Swift is SQLite's for random text of every script, mark, space and symbol")

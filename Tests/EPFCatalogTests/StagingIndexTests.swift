@@ -11,17 +11,21 @@ import Testing
 @Suite("Staging indexes")
 struct StagingIndexTests {
     static func indexes(of table: String, in catalog: String) throws -> [String] {
-        try RawSQLiteReader(path: catalog).rows("SELECT name FROM pragma_index_list('\(table)') ORDER BY name").compactMap { $0.first?.string }
+        try RawSQLiteReader(path: catalog).rows("SELECT name FROM pragma_index_list('\(table)') ORDER BY name").compactMap {
+            $0.first?.string
+        }
     }
 
     @Test func anIncrementalStagingTableHasOnlyItsKey() throws {
         let catalog = try TemporaryCatalog()
-        let full = try catalog.stage(bytes: try CatalogQueryTests.sampleFile("itunes20261101", "genre_application"), as: "genre_application")
+        let full = try catalog.stage(
+            bytes: try CatalogQueryTests.sampleFile("itunes20261101", "genre_application"), as: "genre_application")
         let fullIndexes = try Self.indexes(of: full.stagingName, in: catalog.path)
         #expect(fullIndexes.count == 2 && fullIndexes.contains { $0.contains("_by_application_id") }, "\(fullIndexes)")
         _ = try catalog.store.apply([full], journal: [])
 
-        let incremental = try catalog.stage(bytes: try CatalogQueryTests.sampleFile("itunes20261102", "genre_application"), as: "genre_application")
+        let incremental = try catalog.stage(
+            bytes: try CatalogQueryTests.sampleFile("itunes20261102", "genre_application"), as: "genre_application")
         let incrementalIndexes = try Self.indexes(of: incremental.stagingName, in: catalog.path)
         #expect(incrementalIndexes.count == 1 && incrementalIndexes.allSatisfy { $0.contains("_key") }, "\(incrementalIndexes)")
         _ = try catalog.store.apply([incremental], journal: [])

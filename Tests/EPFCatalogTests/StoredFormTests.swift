@@ -1,6 +1,6 @@
 import EPFCatalog
-import EPFSQLite
 import EPFFormat
+import EPFSQLite
 import Testing
 
 @Suite("Stored forms")
@@ -21,9 +21,18 @@ struct StoredFormTests {
         ]
         try catalog.apply(table, as: "things")
         let rows = try catalog.rows("SELECT id, flag, price, released, name, notes, size FROM things ORDER BY id")
-        #expect(rows[0] == [.integer(1), .integer(1), .real(2.99), .text("2012-03-06"), .text("short"), .text("line one\nline two\r\nthree"), .integer(Int64.max)])
-        #expect(rows[1] == [.integer(2), .integer(0), .real(120), .text("2012-03-06 10:00:00"), .text("a much longer name than ten"), .null, .integer(-5)])
-        #expect(rows[2] == [.integer(3), .integer(1), .real(12_345_678_901), .text("2005-09-06 00:00:00"), .null, .text("tab\there"), .null])
+        #expect(
+            rows[0] == [
+                .integer(1), .integer(1), .real(2.99), .text("2012-03-06"), .text("short"), .text("line one\nline two\r\nthree"),
+                .integer(Int64.max),
+            ])
+        #expect(
+            rows[1] == [
+                .integer(2), .integer(0), .real(120), .text("2012-03-06 10:00:00"), .text("a much longer name than ten"), .null,
+                .integer(-5),
+            ])
+        #expect(
+            rows[2] == [.integer(3), .integer(1), .real(12_345_678_901), .text("2005-09-06 00:00:00"), .null, .text("tab\there"), .null])
         #expect(rows[3] == [.integer(4), .text("maybe"), .text("n/a"), .text("1999"), .text("名前 🎲"), .text("x"), .text("12abc")])
         let types = try catalog.rows("SELECT typeof(price), typeof(flag) FROM things WHERE id = 1")
         #expect(types[0] == [.text("real"), .text("integer")])

@@ -1,6 +1,6 @@
 import EPFCatalog
-import EPFSQLite
 import EPFFormat
+import EPFSQLite
 import EPFTestSupport
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
-@testable import EPFFetch
 import Foundation
 import Testing
+
+@testable import EPFFetch
 
 @Suite("Directory listings")
 struct DirectoryListingTests {
@@ -29,9 +30,10 @@ struct DirectoryListingTests {
             </body></html>
             """
         let entries = DirectoryListing.parse(html, url: base)
-        #expect(entries.map(\.name) == [
-            "incremental", "itunes20261101", "popularity20261101", "pricing20261101", "itunes20261025.tbz", "itunes20261025.tbz.md5",
-        ])
+        #expect(
+            entries.map(\.name) == [
+                "incremental", "itunes20261101", "popularity20261101", "pricing20261101", "itunes20261025.tbz", "itunes20261025.tbz.md5",
+            ])
         #expect(entries.prefix(4).allSatisfy { $0.isFolder })
         #expect(entries.prefix(4).allSatisfy { $0.size == nil })
         #expect(entries[4] == ListingEntry(name: "itunes20261025.tbz", isFolder: false, size: Int64(1.2 * 1024 * 1024 * 1024)))
@@ -55,11 +57,12 @@ struct DirectoryListingTests {
             """
         let folder = base.appendingPathComponent("itunes20261101/")
         let entries = DirectoryListing.parse(html, url: folder)
-        #expect(entries == [
-            ListingEntry(name: "application.tbz", isFolder: false, size: 340 * 1024),
-            ListingEntry(name: "application.tbz.md5", isFolder: false, size: 57),
-            ListingEntry(name: "application_price.tbz", isFolder: false, size: Int64(1.5 * 1024 * 1024)),
-        ])
+        #expect(
+            entries == [
+                ListingEntry(name: "application.tbz", isFolder: false, size: 340 * 1024),
+                ListingEntry(name: "application.tbz.md5", isFolder: false, size: 57),
+                ListingEntry(name: "application_price.tbz", isFolder: false, size: Int64(1.5 * 1024 * 1024)),
+            ])
     }
 
     /// nginx's autoindex: `../`, exact sizes, names cut with `..>`.
@@ -76,11 +79,12 @@ struct DirectoryListingTests {
             </html>
             """
         let folder = URL(string: "http://127.0.0.1:8080/incremental/current/")!
-        #expect(DirectoryListing.parse(html, url: folder) == [
-            ListingEntry(name: "itunes20261102", isFolder: true),
-            ListingEntry(name: "itunes20261103", isFolder: true),
-            ListingEntry(name: "application_popularity_per_genre.tbz", isFolder: false, size: 1_048_576),
-        ])
+        #expect(
+            DirectoryListing.parse(html, url: folder) == [
+                ListingEntry(name: "itunes20261102", isFolder: true),
+                ListingEntry(name: "itunes20261103", isFolder: true),
+                ListingEntry(name: "application_popularity_per_genre.tbz", isFolder: false, size: 1_048_576),
+            ])
     }
 
     /// Links that lead out of the folder, or deeper, are not entries; an
@@ -103,11 +107,12 @@ struct DirectoryListingTests {
             <li><a class="x" href="itunes20261101/">again</a></li>
             </ul>
             """
-        #expect(DirectoryListing.parse(html, url: base) == [
-            ListingEntry(name: "itunes20261101", isFolder: true),
-            ListingEntry(name: "pricing 20261101.tbz", isFolder: false),
-            ListingEntry(name: "popularity20261101.tbz", isFolder: false),
-        ])
+        #expect(
+            DirectoryListing.parse(html, url: base) == [
+                ListingEntry(name: "itunes20261101", isFolder: true),
+                ListingEntry(name: "pricing 20261101.tbz", isFolder: false),
+                ListingEntry(name: "popularity20261101.tbz", isFolder: false),
+            ])
     }
 
     @Test func sizeColumn() {

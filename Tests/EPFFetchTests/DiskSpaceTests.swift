@@ -1,7 +1,7 @@
+import EPFImport
 import Testing
 
 @testable import EPFFetch
-import EPFImport
 
 /// Which disks a download and the catalog's growth do not fit on.
 @Suite("disk space")
@@ -18,7 +18,10 @@ struct DiskSpaceTests {
         #expect(shortfalls(free: ["dl": 700, "c.sqlite": 700], devices: same).isEmpty)
         let short = shortfalls(free: ["dl": 699, "c.sqlite": 5000], devices: same)
         #expect(short == [DiskSpace.Shortfall(needs: [download, catalog], free: 699)])
-        #expect(short.first?.description == "not enough free space for dl and c.sqlite (one disk): the files to download need 100 bytes (their listed sizes), the catalog needs about 600 bytes (6 x their listed sizes), 700 bytes in all, 699 bytes are free")
+        #expect(
+            short.first?.description
+                == "not enough free space for dl and c.sqlite (one disk): the files to download need 100 bytes (their listed sizes), the catalog needs about 600 bytes (6 x their listed sizes), 700 bytes in all, 699 bytes are free"
+        )
     }
 
     @Test func twoDisksAreEachChecked() {
@@ -26,11 +29,15 @@ struct DiskSpaceTests {
         #expect(shortfalls(free: ["dl": 100, "c.sqlite": 600], devices: apart).isEmpty)
         let catalogShort = shortfalls(free: ["dl": 100, "c.sqlite": 599], devices: apart)
         #expect(catalogShort == [DiskSpace.Shortfall(needs: [catalog], free: 599)])
-        #expect(catalogShort.first?.description == "not enough free space for c.sqlite: the catalog needs about 600 bytes (6 x their listed sizes), 599 bytes are free")
+        #expect(
+            catalogShort.first?.description
+                == "not enough free space for c.sqlite: the catalog needs about 600 bytes (6 x their listed sizes), 599 bytes are free")
         #expect(shortfalls(free: ["dl": 99, "c.sqlite": 0], devices: apart).count == 2)
         // A disk that cannot be read is passed; nothing needed, nothing checked.
         #expect(shortfalls(free: ["c.sqlite": 600], devices: apart).isEmpty)
-        #expect(DiskSpace.shortfalls([DiskSpace.Need(what: "x", path: "dl", bytes: 0, counted: "")], free: { _ in 0 }, device: { _ in 1 }).isEmpty)
+        #expect(
+            DiskSpace.shortfalls([DiskSpace.Need(what: "x", path: "dl", bytes: 0, counted: "")], free: { _ in 0 }, device: { _ in 1 })
+                .isEmpty)
     }
 
     /// The growth counts each file still to download whole, at the factor.

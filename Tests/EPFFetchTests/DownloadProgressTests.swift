@@ -25,13 +25,21 @@ struct DownloadProgressTests {
 
     @Test func theLineSaysBytesShareRateAndETA() {
         // The example of docs/fetch.md.
-        #expect(DownloadProgress.line(received: 12_300_000, total: 45_600_000, seconds: 3.84) == "downloading: 12.3 MB of 45.6 MB, 27%, 3.2 MB/s, ETA 10s")
+        #expect(
+            DownloadProgress.line(received: 12_300_000, total: 45_600_000, seconds: 3.84)
+                == "downloading: 12.3 MB of 45.6 MB, 27%, 3.2 MB/s, ETA 10s")
         // Minutes, then hours.
-        #expect(DownloadProgress.line(received: 1_000_000, total: 181_000_000, seconds: 2) == "downloading: 1.0 MB of 181.0 MB, 1%, 500.0 KB/s, ETA 6m0s")
-        #expect(DownloadProgress.line(received: 2_000_000_000, total: 20_000_000_000, seconds: 400) == "downloading: 2.0 GB of 20.0 GB, 10%, 5.0 MB/s, ETA 1h0m")
+        #expect(
+            DownloadProgress.line(received: 1_000_000, total: 181_000_000, seconds: 2)
+                == "downloading: 1.0 MB of 181.0 MB, 1%, 500.0 KB/s, ETA 6m0s")
+        #expect(
+            DownloadProgress.line(received: 2_000_000_000, total: 20_000_000_000, seconds: 400)
+                == "downloading: 2.0 GB of 20.0 GB, 10%, 5.0 MB/s, ETA 1h0m")
         // No ETA in the first second (no rate worth the name), nor once all is in.
-        #expect(DownloadProgress.line(received: 500_000, total: 1_000_000, seconds: 0.5) == "downloading: 500.0 KB of 1.0 MB, 50%, 1.0 MB/s")
-        #expect(DownloadProgress.line(received: 1_000_000, total: 1_000_000, seconds: 4) == "downloading: 1.0 MB of 1.0 MB, 100%, 250.0 KB/s")
+        #expect(
+            DownloadProgress.line(received: 500_000, total: 1_000_000, seconds: 0.5) == "downloading: 500.0 KB of 1.0 MB, 50%, 1.0 MB/s")
+        #expect(
+            DownloadProgress.line(received: 1_000_000, total: 1_000_000, seconds: 4) == "downloading: 1.0 MB of 1.0 MB, 100%, 250.0 KB/s")
         // No total (no listed sizes): bytes and rate only; more than the
         // total (a server that sent more than it listed): 100%.
         #expect(DownloadProgress.line(received: 3_000, total: 0, seconds: 2) == "downloading: 3.0 KB, 1.5 KB/s")
@@ -53,11 +61,12 @@ struct DownloadProgressTests {
         progress.message("fetched: dl/itunes20261101/genre.tbz (2000000 bytes)")
         recorder.advance(.milliseconds(50))
         progress.add(0)  // after a message: drawn again at once
-        #expect(recorder.lines == [
-            "downloading: 1.0 MB of 10.0 MB, 10%, 1.0 MB/s, ETA 9s",
-            "downloading: 4.0 MB of 10.0 MB, 40%, 2.0 MB/s, ETA 3s",
-            "downloading: 4.0 MB of 10.0 MB, 40%, 2.0 MB/s, ETA 3s",
-        ])
+        #expect(
+            recorder.lines == [
+                "downloading: 1.0 MB of 10.0 MB, 10%, 1.0 MB/s, ETA 9s",
+                "downloading: 4.0 MB of 10.0 MB, 40%, 2.0 MB/s, ETA 3s",
+                "downloading: 4.0 MB of 10.0 MB, 40%, 2.0 MB/s, ETA 3s",
+            ])
     }
 
     /// Not on a terminal (a cron job's log): no status line at all, as

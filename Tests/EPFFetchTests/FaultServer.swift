@@ -70,13 +70,15 @@ final class FaultServer {
 
     /// The access log's lines so far.
     var requests: [String] {
-        ((try? String(contentsOf: root.appendingPathComponent("access.log"), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        ((try? String(contentsOf: root.appendingPathComponent("access.log"), encoding: .utf8)) ?? "").split(separator: "\n").map(
+            String.init)
     }
 
     /// The `User-Agent` of each request so far, in the log's order (`-`
     /// for none).
     var agents: [String] {
-        ((try? String(contentsOf: root.appendingPathComponent("access.log.agents"), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        ((try? String(contentsOf: root.appendingPathComponent("access.log.agents"), encoding: .utf8)) ?? "").split(separator: "\n").map(
+            String.init)
     }
 
     /// The most requests answered at once so far.

@@ -55,13 +55,16 @@ struct FetchCommandTests {
         let result = try setup.fetch("v5", ["--dry-run"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.first?.split(separator: " ", omittingEmptySubsequences: true) == ["feed", "date", "mode", "table", "size", "md5", "path"])
+        #expect(
+            lines.first?.split(separator: " ", omittingEmptySubsequences: true) == ["feed", "date", "mode", "table", "size", "md5", "path"])
         #expect(lines.count == 1 + 14)
-        let size = try FileManager.default.attributesOfItem(
-            atPath: setup.server.www.appendingPathComponent("v5/current/itunes20261101/application.tbz").path)[.size] as! NSNumber
-        #expect(lines[1].split(separator: " ", omittingEmptySubsequences: true) == [
-            "itunes", "2026-11-01", "FULL", "application", "\(size.int64Value)", "yes", "dl/itunes20261101/application.tbz",
-        ])
+        let size =
+            try FileManager.default.attributesOfItem(
+                atPath: setup.server.www.appendingPathComponent("v5/current/itunes20261101/application.tbz").path)[.size] as! NSNumber
+        #expect(
+            lines[1].split(separator: " ", omittingEmptySubsequences: true) == [
+                "itunes", "2026-11-01", "FULL", "application", "\(size.int64Value)", "yes", "dl/itunes20261101/application.tbz",
+            ])
         #expect(lines.last?.hasSuffix("dl/incremental/current/itunes20261102/genre_application.tbz") == true)
         #expect(result.stdout.contains("INCREMENTAL"))
         #expect(!FileManager.default.fileExists(atPath: setup.path("dl")))
@@ -116,8 +119,12 @@ struct FetchCommandTests {
         try bytes.prefix(1000).write(to: URL(fileURLWithPath: setup.path("dl/itunes20261101/application.tbz.part")))
         let result = try setup.fetch("v5", ["--feed", "itunes", "--include", "application"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("fetched: dl/itunes20261101/application.tbz (\(bytes.count - 1000) bytes, resumed)"), "\(result.stderr)")
-        #expect(setup.server.requests.contains("GET /v5/current/itunes20261101/application.tbz 206 range=[bytes=1000-] sent=\(bytes.count - 1000) user=\(TestFeedServer.user)"),
+        #expect(
+            result.stderr.contains("fetched: dl/itunes20261101/application.tbz (\(bytes.count - 1000) bytes, resumed)"), "\(result.stderr)")
+        #expect(
+            setup.server.requests.contains(
+                "GET /v5/current/itunes20261101/application.tbz 206 range=[bytes=1000-] sent=\(bytes.count - 1000) user=\(TestFeedServer.user)"
+            ),
             "\(setup.server.requests)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: setup.path("dl/itunes20261101/application.tbz"))) == bytes)
         #expect(!FileManager.default.fileExists(atPath: setup.path("dl/itunes20261101/application.tbz.part")))
@@ -127,9 +134,12 @@ struct FetchCommandTests {
         try Data(repeating: 0x41, count: 1000).write(to: URL(fileURLWithPath: setup.path("dl/itunes20261101/application.tbz.part")))
         let again = try setup.fetch("v5", ["--feed", "itunes", "--include", "application"])
         #expect(again.status == 0, "\(again.stderr)")
-        let ranged = "GET /v5/current/itunes20261101/application.tbz 206 range=[bytes=1000-] sent=\(bytes.count - 1000) user=\(TestFeedServer.user)"
+        let ranged =
+            "GET /v5/current/itunes20261101/application.tbz 206 range=[bytes=1000-] sent=\(bytes.count - 1000) user=\(TestFeedServer.user)"
         #expect(setup.server.requests.filter { $0 == ranged }.count == 2)
-        #expect(setup.server.requests.contains("GET /v5/current/itunes20261101/application.tbz 200 range=[-] sent=\(bytes.count) user=\(TestFeedServer.user)"))
+        #expect(
+            setup.server.requests.contains(
+                "GET /v5/current/itunes20261101/application.tbz 200 range=[-] sent=\(bytes.count) user=\(TestFeedServer.user)"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: setup.path("dl/itunes20261101/application.tbz"))) == bytes)
 
         // Whole already (killed between the last byte and the rename): the
@@ -139,7 +149,10 @@ struct FetchCommandTests {
         let whole = try setup.fetch("v5", ["--feed", "itunes", "--include", "application"])
         #expect(whole.status == 0, "\(whole.stderr)")
         #expect(whole.stderr.contains("fetched: dl/itunes20261101/application.tbz (0 bytes)"), "\(whole.stderr)")
-        #expect(setup.server.requests.contains { $0.hasPrefix("GET /v5/current/itunes20261101/application.tbz 416 range=[bytes=\(bytes.count)-]") })
+        #expect(
+            setup.server.requests.contains {
+                $0.hasPrefix("GET /v5/current/itunes20261101/application.tbz 416 range=[bytes=\(bytes.count)-]")
+            })
         #expect(try Data(contentsOf: URL(fileURLWithPath: setup.path("dl/itunes20261101/application.tbz"))) == bytes)
     }
 
@@ -166,7 +179,10 @@ struct FetchCommandTests {
         defer { setup.cleanUp() }
         let result = try setup.fetch("missing")
         #expect(result.status == 1)
-        #expect(result.stderr.contains("failed: dl/itunes20261101/ghost.tbz: http://127.0.0.1:\(setup.server.port)/missing/current/itunes20261101/ghost.tbz: not found on the server (HTTP 404)"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "failed: dl/itunes20261101/ghost.tbz: http://127.0.0.1:\(setup.server.port)/missing/current/itunes20261101/ghost.tbz: not found on the server (HTTP 404)"
+            ), "\(result.stderr)")
         #expect(result.stderr.contains("epf fetch: 9 file(s) downloaded"), "\(result.stderr)")
         #expect(result.stderr.contains("1 failed"))
         // A 404 is not tried again.
@@ -244,15 +260,21 @@ struct FetchCommandTests {
         let setup = try Setup()
         defer { setup.cleanUp() }
         let tree = setup.server.www.appendingPathComponent("v5/current")
-        let total = FileManager.default.enumerator(atPath: tree.path)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".tbz") }.reduce(Int64(0)) {
-            $0 + ((try? FileManager.default.attributesOfItem(atPath: tree.appendingPathComponent($1).path)[.size] as? NSNumber)?.int64Value ?? 0)
+        let total = FileManager.default.enumerator(atPath: tree.path)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".tbz") }.reduce(
+            Int64(0)
+        ) {
+            $0
+                + ((try? FileManager.default.attributesOfItem(atPath: tree.appendingPathComponent($1).path)[.size] as? NSNumber)?.int64Value
+                    ?? 0)
         }
         var environment = setup.server.credentials
         environment["EPF_TEST_DOWNLOAD_FREE_BYTES"] = "\(total - 1)"
         let refused = try setup.fetch("v5", [], environment: environment)
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains(
-            "epf fetch: not enough free space for dl: the files to download need \(total) bytes (their listed sizes), \(total - 1) bytes are free; nothing downloaded: free space there, or choose a download folder (--to) on a disk with room"),
+        #expect(
+            refused.stderr.contains(
+                "epf fetch: not enough free space for dl: the files to download need \(total) bytes (their listed sizes), \(total - 1) bytes are free; nothing downloaded: free space there, or choose a download folder (--to) on a disk with room"
+            ),
             "\(refused.stderr)")
         #expect(!setup.server.requests.contains { $0.contains(".tbz") })
 
@@ -261,8 +283,10 @@ struct FetchCommandTests {
         environment["EPF_TEST_DOWNLOAD_FREE_BYTES"] = "\(total + growth - 1)"
         let synced = try setup.epf(["sync", "--to", "dl", "--db", "c.sqlite", "--url", setup.server.url("v5")], environment: environment)
         #expect(synced.status == 1)
-        #expect(synced.stderr.contains(
-            "epf sync: not enough free space for dl and c.sqlite (one disk): the files to download need \(total) bytes (their listed sizes), the catalog needs about \(growth) bytes (\(String(format: "%g", DiskSpace.catalogGrowthFactor(catalogExists: false))) x their listed sizes, to import them into a new catalog), \(total + growth) bytes in all, \(total + growth - 1) bytes are free; nothing downloaded: free space there, or choose a download folder (--to) or a catalog (--db) on a disk with room"),
+        #expect(
+            synced.stderr.contains(
+                "epf sync: not enough free space for dl and c.sqlite (one disk): the files to download need \(total) bytes (their listed sizes), the catalog needs about \(growth) bytes (\(String(format: "%g", DiskSpace.catalogGrowthFactor(catalogExists: false))) x their listed sizes, to import them into a new catalog), \(total + growth) bytes in all, \(total + growth - 1) bytes are free; nothing downloaded: free space there, or choose a download folder (--to) or a catalog (--db) on a disk with room"
+            ),
             "\(synced.stderr)")
         #expect(!FileManager.default.fileExists(atPath: setup.path("c.sqlite")))
         #expect(!setup.server.requests.contains { $0.contains(".tbz") })
@@ -276,8 +300,10 @@ struct FetchCommandTests {
             apart["EPF_TEST_FREE_BYTES"] = "\(growth - 1)"
             let short = try setup.epf(["sync", "--to", "dl", "--db", catalog, "--url", setup.server.url("v5")], environment: apart)
             #expect(short.status == 1)
-            #expect(short.stderr.contains(
-                "epf sync: not enough free space for \(catalog): the catalog needs about \(growth) bytes (9 x their listed sizes, to import them into a new catalog), \(growth - 1) bytes are free; nothing downloaded"),
+            #expect(
+                short.stderr.contains(
+                    "epf sync: not enough free space for \(catalog): the catalog needs about \(growth) bytes (9 x their listed sizes, to import them into a new catalog), \(growth - 1) bytes are free; nothing downloaded"
+                ),
                 "\(short.stderr)")
             #expect(!FileManager.default.fileExists(atPath: catalog))
             #expect(!setup.server.requests.contains { $0.contains(".tbz") })
@@ -294,7 +320,8 @@ struct FetchCommandTests {
         let again = try setup.fetch("v5", [], environment: environment)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("14 already there"))
-        let resynced = try setup.epf(["sync", "--to", "synced", "--db", "c.sqlite", "--url", setup.server.url("v5")], environment: environment)
+        let resynced = try setup.epf(
+            ["sync", "--to", "synced", "--db", "c.sqlite", "--url", setup.server.url("v5")], environment: environment)
         #expect(resynced.status == 0, "\(resynced.stderr)")
     }
 
@@ -318,10 +345,13 @@ struct FetchCommandTests {
         defer { setup.cleanUp() }
         let command = [try EPFRunner.executable.path, "fetch", "--to", "dl", "--url", setup.server.url("v5")].joined(separator: " ")
         let onTerminal = try EPFRunner.run(
-            URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"], in: setup.folder, environment: setup.server.credentials)
+            URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"], in: setup.folder, environment: setup.server.credentials
+        )
         #expect(onTerminal.status == 0, "\(onTerminal.stdout)")
         #expect(onTerminal.stdout.contains("\r\u{1B}[Kdownloading: "), "\(onTerminal.stdout)")
-        #expect(onTerminal.stdout.contains(#/downloading: [0-9.]+ [KM]?B of [0-9.]+ [KM]?B, [0-9]+%, [0-9.]+ [KM]?B/s/#), "\(onTerminal.stdout)")
+        #expect(
+            onTerminal.stdout.contains(#/downloading: [0-9.]+ [KM]?B of [0-9.]+ [KM]?B, [0-9]+%, [0-9.]+ [KM]?B/s/#), "\(onTerminal.stdout)"
+        )
         #expect(onTerminal.stdout.contains("epf fetch: 14 file(s) downloaded"))
         let plain = try setup.epf(["fetch", "--to", "plain", "--url", setup.server.url("v5")])
         #expect(plain.status == 0)

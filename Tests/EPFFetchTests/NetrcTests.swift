@@ -1,6 +1,7 @@
-@testable import EPFFetch
 import Foundation
 import Testing
+
+@testable import EPFFetch
 
 @Suite("~/.netrc")
 struct NetrcTests {

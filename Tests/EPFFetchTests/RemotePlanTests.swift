@@ -1,7 +1,8 @@
-@testable import EPFFetch
 import EPFImport
 import Foundation
 import Testing
+
+@testable import EPFFetch
 
 /// Listings held in memory: folder path -> names (`x/` for a folder,
 /// `name=size` for a file with a listed size).
@@ -30,40 +31,46 @@ struct RemotePlanTests {
 
     /// Apple's v5 layout: FULL feeds at the base, INCREMENTAL days under
     /// incremental/current/; days before the newest FULL are not fetched.
-    static var v5: FakeListings { FakeListings(folders: [
-        "": ["incremental/", "itunes20261101/", "pricing20261101/", "popularity20261101/", "README.txt"],
-        "itunes20261101/": feedFolder,
-        "pricing20261101/": ["application_price.tbz=70", "application_price.tbz.md5"],
-        "popularity20261101/": ["application_popularity_per_genre.tbz", "application_popularity_per_genre.tbz.md5"],
-        "incremental/": ["current/", "20261025/"],
-        "incremental/current/": ["itunes20261031/", "itunes20261102/", "itunes20261103/", "pricing20261102/"],
-        "incremental/current/itunes20261031/": feedFolder,
-        "incremental/current/itunes20261102/": ["application.tbz=10", "application.tbz.md5", "notes.html", "extra/"],
-        "incremental/current/itunes20261103/": ["application.tbz=11", "application.tbz.md5", "genre.tbz.part"],
-        "incremental/current/pricing20261102/": ["application_price.tbz=7", "application_price.tbz.md5"],
-    ]) }
+    static var v5: FakeListings {
+        FakeListings(folders: [
+            "": ["incremental/", "itunes20261101/", "pricing20261101/", "popularity20261101/", "README.txt"],
+            "itunes20261101/": feedFolder,
+            "pricing20261101/": ["application_price.tbz=70", "application_price.tbz.md5"],
+            "popularity20261101/": ["application_popularity_per_genre.tbz", "application_popularity_per_genre.tbz.md5"],
+            "incremental/": ["current/", "20261025/"],
+            "incremental/current/": ["itunes20261031/", "itunes20261102/", "itunes20261103/", "pricing20261102/"],
+            "incremental/current/itunes20261031/": feedFolder,
+            "incremental/current/itunes20261102/": ["application.tbz=10", "application.tbz.md5", "notes.html", "extra/"],
+            "incremental/current/itunes20261103/": ["application.tbz=11", "application.tbz.md5", "genre.tbz.part"],
+            "incremental/current/pricing20261102/": ["application_price.tbz=7", "application_price.tbz.md5"],
+        ])
+    }
 
     @Test func newestFullThenTheDaysAfterIt() throws {
         let listings = Self.v5
         let plan = try RemotePlanner.plan(listings, feeds: nil, filter: TableFilter())
-        #expect(plan.files.map(\.path) == [
-            "itunes20261101/application.tbz", "itunes20261101/genre.tbz", "itunes20261101/storefront.tbz",
-            "popularity20261101/application_popularity_per_genre.tbz", "pricing20261101/application_price.tbz",
-            "incremental/current/itunes20261102/application.tbz", "incremental/current/pricing20261102/application_price.tbz",
-            "incremental/current/itunes20261103/application.tbz",
-        ])
+        #expect(
+            plan.files.map(\.path) == [
+                "itunes20261101/application.tbz", "itunes20261101/genre.tbz", "itunes20261101/storefront.tbz",
+                "popularity20261101/application_popularity_per_genre.tbz", "pricing20261101/application_price.tbz",
+                "incremental/current/itunes20261102/application.tbz", "incremental/current/pricing20261102/application_price.tbz",
+                "incremental/current/itunes20261103/application.tbz",
+            ])
         let first = plan.files[0]
-        #expect(first == RemoteFile(
-            path: "itunes20261101/application.tbz", size: 100, md5Path: "itunes20261101/application.tbz.md5",
-            feed: FeedName("itunes20261101")!, isFull: true, table: "application"))
+        #expect(
+            first
+                == RemoteFile(
+                    path: "itunes20261101/application.tbz", size: 100, md5Path: "itunes20261101/application.tbz.md5",
+                    feed: FeedName("itunes20261101")!, isFull: true, table: "application"))
         #expect(plan.files[2].md5Path == nil)  // storefront.tbz has no .md5 listed
         #expect(plan.files[5].isFull == false)
         #expect(plan.files[5].localPath(in: "dl") == "dl/incremental/current/itunes20261102/application.tbz")
         #expect(plan.listedBytes == 100 + 20 + 30 + 70 + 10 + 7 + 11)
         // The superseded day was not even listed.
         #expect(!listings.log.listed.contains("incremental/current/itunes20261031/"))
-        #expect(plan.notes.contains(
-            "incremental/current/itunes20261031/: superseded by the FULL export of 2026-11-01 (itunes20261101/): not fetched"))
+        #expect(
+            plan.notes.contains(
+                "incremental/current/itunes20261031/: superseded by the FULL export of 2026-11-01 (itunes20261101/): not fetched"))
         #expect(plan.notes.contains("incremental/current/itunes20261102/notes.html: not a table file or archive: ignored"))
         #expect(plan.notes.contains("incremental/current/itunes20261102/extra/: inside a feed folder: ignored"))
         #expect(plan.notes.contains("incremental/current/itunes20261103/genre.tbz.part: a partial download: ignored"))
@@ -72,11 +79,13 @@ struct RemotePlanTests {
     @Test func feedsAndTablesFilter() throws {
         let listings = Self.v5
         let plan = try RemotePlanner.plan(
-            listings, feeds: ["itunes", "music"], filter: try TableFilter(include: ["application.*", "genre"], exclude: ["application_price"]))
-        #expect(plan.files.map(\.path) == [
-            "itunes20261101/application.tbz", "itunes20261101/genre.tbz", "incremental/current/itunes20261102/application.tbz",
-            "incremental/current/itunes20261103/application.tbz",
-        ])
+            listings, feeds: ["itunes", "music"],
+            filter: try TableFilter(include: ["application.*", "genre"], exclude: ["application_price"]))
+        #expect(
+            plan.files.map(\.path) == [
+                "itunes20261101/application.tbz", "itunes20261101/genre.tbz", "incremental/current/itunes20261102/application.tbz",
+                "incremental/current/itunes20261103/application.tbz",
+            ])
         #expect(plan.notes.contains("no music feed is listed"))
         #expect(!listings.log.listed.contains("pricing20261101/"))
     }
@@ -91,18 +100,24 @@ struct RemotePlanTests {
             "incremental/": ["itunes20261102.tbz=300", "itunes20261102.tbz.md5", "itunes20261031.tbz"],
         ])
         let plan = try RemotePlanner.plan(listings, feeds: nil, filter: try TableFilter(exclude: ["genre"]))
-        #expect(plan.files == [
-            RemoteFile(path: "itunes20261101.tbz", size: 5000, md5Path: "itunes20261101.tbz.md5", feed: FeedName("itunes20261101")!, isFull: true, table: nil),
-            RemoteFile(
-                path: "pricing20261101/application_price.tbz", size: nil, md5Path: "pricing20261101/application_price.tbz.md5",
-                feed: FeedName("pricing20261101")!, isFull: true, table: "application_price"),
-            RemoteFile(
-                path: "incremental/itunes20261102.tbz", size: 300, md5Path: "incremental/itunes20261102.tbz.md5",
-                feed: FeedName("itunes20261102")!, isFull: false, table: nil),
-        ])
+        #expect(
+            plan.files == [
+                RemoteFile(
+                    path: "itunes20261101.tbz", size: 5000, md5Path: "itunes20261101.tbz.md5", feed: FeedName("itunes20261101")!,
+                    isFull: true, table: nil),
+                RemoteFile(
+                    path: "pricing20261101/application_price.tbz", size: nil, md5Path: "pricing20261101/application_price.tbz.md5",
+                    feed: FeedName("pricing20261101")!, isFull: true, table: "application_price"),
+                RemoteFile(
+                    path: "incremental/itunes20261102.tbz", size: 300, md5Path: "incremental/itunes20261102.tbz.md5",
+                    feed: FeedName("itunes20261102")!, isFull: false, table: nil),
+            ])
         #expect(plan.notes.contains("pricing20261101.tbz: the same feed as pricing20261101/: ignored"))
-        #expect(plan.notes.contains("itunes20261101.tbz: a whole-feed archive: fetched whole (--include/--exclude apply when it is imported)"))
-        #expect(plan.notes.contains("incremental/itunes20261031.tbz: superseded by the FULL export of 2026-11-01 (itunes20261101.tbz): not fetched"))
+        #expect(
+            plan.notes.contains("itunes20261101.tbz: a whole-feed archive: fetched whole (--include/--exclude apply when it is imported)"))
+        #expect(
+            plan.notes.contains(
+                "incremental/itunes20261031.tbz: superseded by the FULL export of 2026-11-01 (itunes20261101.tbz): not fetched"))
     }
 
     /// Without a FULL, every INCREMENTAL day is fetched (as `epf import`
@@ -116,9 +131,10 @@ struct RemotePlanTests {
             "incremental/current/itunes20261103/": ["application.tbz"],
         ])
         let plan = try RemotePlanner.plan(listings, feeds: nil, filter: TableFilter())
-        #expect(plan.files.map(\.path) == [
-            "incremental/current/itunes20261102/application.tbz", "incremental/current/itunes20261103/application.tbz",
-        ])
+        #expect(
+            plan.files.map(\.path) == [
+                "incremental/current/itunes20261102/application.tbz", "incremental/current/itunes20261103/application.tbz",
+            ])
         #expect(plan.notes.contains("no FULL export of itunes is listed: its INCREMENTAL days are fetched, but import needs a FULL first"))
 
         let fullOnly = FakeListings(folders: ["": ["itunes20261101/"], "itunes20261101/": ["genre.tbz"]])

@@ -1,7 +1,8 @@
-@testable import EPFFetch
 import EPFTestSupport
 import Foundation
 import Testing
+
+@testable import EPFFetch
 
 @Suite("retries")
 struct RetryPolicyTests {
@@ -92,10 +93,11 @@ struct FetchRetryTests {
         #expect(result.stderr.contains("the server answered HTTP 500 (try 1 of 5); again in 10 ms"), "\(result.stderr)")
         #expect(result.stderr.contains("the server answered HTTP 500 (try 2 of 5); again in 20 ms"), "\(result.stderr)")
         #expect(result.stderr.contains("fetched: dl/itunes20261101/application.tbz (\(bytes.count) bytes)"), "\(result.stderr)")
-        #expect(setup.requests(Self.application) == [
-            "GET \(Self.application) 500 range=[-] sent=0", "GET \(Self.application) 500 range=[-] sent=0",
-            "GET \(Self.application) 200 range=[-] sent=\(bytes.count)",
-        ])
+        #expect(
+            setup.requests(Self.application) == [
+                "GET \(Self.application) 500 range=[-] sent=0", "GET \(Self.application) 500 range=[-] sent=0",
+                "GET \(Self.application) 200 range=[-] sent=\(bytes.count)",
+            ])
         #expect(try Data(contentsOf: URL(fileURLWithPath: setup.path("dl/itunes20261101/application.tbz"))) == bytes)
     }
 
@@ -109,7 +111,8 @@ struct FetchRetryTests {
         defer { setup.cleanUp() }
         let result = try setup.fetch(["--include", "application"])
         #expect(result.status == 0, "\(result.stderr)")
-        let version = try EPFRunner.run(["--version"], in: URL(fileURLWithPath: setup.path("."))).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let version = try EPFRunner.run(["--version"], in: URL(fileURLWithPath: setup.path("."))).stdout.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect(!version.isEmpty)
         #expect(!setup.server.agents.isEmpty)
         #expect(setup.server.agents.allSatisfy { $0 == "epf/\(version)" }, "\(setup.server.agents)")
@@ -124,10 +127,11 @@ struct FetchRetryTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("retry: dl/itunes20261101/application.tbz: "), "\(result.stderr)")
         #expect(result.stderr.contains("fetched: dl/itunes20261101/application.tbz (\(bytes.count) bytes, resumed)"), "\(result.stderr)")
-        #expect(setup.requests(Self.application) == [
-            "GET \(Self.application) 200 range=[-] sent=1000",
-            "GET \(Self.application) 206 range=[bytes=1000-] sent=\(bytes.count - 1000)",
-        ])
+        #expect(
+            setup.requests(Self.application) == [
+                "GET \(Self.application) 200 range=[-] sent=1000",
+                "GET \(Self.application) 206 range=[bytes=1000-] sent=\(bytes.count - 1000)",
+            ])
         #expect(try Data(contentsOf: URL(fileURLWithPath: setup.path("dl/itunes20261101/application.tbz"))) == bytes)
         #expect(!FileManager.default.fileExists(atPath: setup.path("dl/itunes20261101/application.tbz.part")))
     }
@@ -143,18 +147,23 @@ struct FetchRetryTests {
         #expect(genre.count > 150)
         let result = try setup.fetch(["--retries", "2"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains(
-            "failed: dl/itunes20261101/application.tbz: http://127.0.0.1:\(setup.server.port)\(Self.application): the server answered HTTP 500 (gave up after 3 tries)"),
+        #expect(
+            result.stderr.contains(
+                "failed: dl/itunes20261101/application.tbz: http://127.0.0.1:\(setup.server.port)\(Self.application): the server answered HTTP 500 (gave up after 3 tries)"
+            ),
             "\(result.stderr)")
-        #expect(result.stderr.contains("failed: dl/itunes20261101/genre.tbz: http://127.0.0.1:\(setup.server.port)\(Self.genre): "), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("failed: dl/itunes20261101/genre.tbz: http://127.0.0.1:\(setup.server.port)\(Self.genre): "),
+            "\(result.stderr)")
         #expect(result.stderr.contains("(gave up after 3 tries)\n"), "\(result.stderr)")
         #expect(result.stderr.contains("epf fetch: 7 file(s) downloaded"), "\(result.stderr)")
         #expect(result.stderr.contains("2 failed"), "\(result.stderr)")
         #expect(setup.requests(Self.application).count == 3)
-        #expect(setup.requests(Self.genre) == [
-            "GET \(Self.genre) 200 range=[-] sent=50", "GET \(Self.genre) 206 range=[bytes=50-] sent=50",
-            "GET \(Self.genre) 206 range=[bytes=100-] sent=50",
-        ])
+        #expect(
+            setup.requests(Self.genre) == [
+                "GET \(Self.genre) 200 range=[-] sent=50", "GET \(Self.genre) 206 range=[bytes=50-] sent=50",
+                "GET \(Self.genre) 206 range=[bytes=100-] sent=50",
+            ])
         for name in ["application.tbz", "application.tbz.part", "application.tbz.md5", "genre.tbz", "genre.tbz.md5"] {
             #expect(!FileManager.default.fileExists(atPath: setup.path("dl/itunes20261101/\(name)")), "\(name)")
         }
@@ -177,15 +186,19 @@ struct FetchRetryTests {
         #expect(setup.server.peak >= 2)
         #expect(three.stderr.contains("epf fetch: 9 file(s) downloaded"), "\(three.stderr)")
         let lines = three.stderr.split(separator: "\n")
-        let header = try #require(lines.firstIndex { $0.split(separator: " ", omittingEmptySubsequences: true) == ["file", "size", "status", "seconds"] })
+        let header = try #require(
+            lines.firstIndex { $0.split(separator: " ", omittingEmptySubsequences: true) == ["file", "size", "status", "seconds"] })
         let rows = lines[(header + 1)...].prefix { $0.hasPrefix("three/itunes20261101/") }
         #expect(rows.count == 9, "\(three.stderr)")
         let application = try setup.server.bytes("itunes20261101/application.tbz")
-        #expect(rows.first.map { $0.split(separator: " ", omittingEmptySubsequences: true).prefix(3) } == [
-            "three/itunes20261101/application.tbz", "\(application.count)", "fetched",
-        ])
+        #expect(
+            rows.first.map { $0.split(separator: " ", omittingEmptySubsequences: true).prefix(3) } == [
+                "three/itunes20261101/application.tbz", "\(application.count)", "fetched",
+            ])
         for name in ["application", "genre", "storefront"] {
-            #expect(try Data(contentsOf: URL(fileURLWithPath: setup.path("three/itunes20261101/\(name).tbz"))) == setup.server.bytes("itunes20261101/\(name).tbz"))
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: setup.path("three/itunes20261101/\(name).tbz")))
+                    == setup.server.bytes("itunes20261101/\(name).tbz"))
         }
         #expect(try setup.fetch(["--jobs", "0"], to: "zero").status == 64)
     }

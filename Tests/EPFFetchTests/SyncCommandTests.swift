@@ -1,9 +1,9 @@
+import EPFImport
 import EPFTestSupport
 import Foundation
 import Testing
 
 @testable import EPFFetch
-import EPFImport
 
 /// `epf sync` against the local nginx (`TestFeedServer`).
 @Suite("epf sync", .enabled(if: TestFeedServer.available, TestFeedServer.skipReason), .timeLimit(.minutes(2)))
@@ -54,7 +54,9 @@ struct SyncCommandTests {
         #expect(lenient.stderr.contains("epf sync: nothing to fetch"), "\(lenient.stderr)")
         let strict = try sync(setup, "empty", ["--require-feeds"])
         #expect(strict.status == 1, "\(strict.stderr)")
-        #expect(strict.stderr.contains("epf sync: the server lists no feed at \(setup.server.url("empty")) (--require-feeds: exit 1)"), "\(strict.stderr)")
+        #expect(
+            strict.stderr.contains("epf sync: the server lists no feed at \(setup.server.url("empty")) (--require-feeds: exit 1)"),
+            "\(strict.stderr)")
         let full = try sync(setup, "v5", ["--require-feeds"])
         #expect(full.status == 0, "\(full.stderr)")
     }
@@ -96,7 +98,8 @@ struct IncompleteFeedsTests {
             try FileManager.default.copyItem(at: SampleFeeds.url(feed), to: folder.appendingPathComponent(feed))
         }
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("incremental"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: SampleFeeds.url("itunes20261102"), to: folder.appendingPathComponent("incremental/itunes20261102"))
+        try FileManager.default.copyItem(
+            at: SampleFeeds.url("itunes20261102"), to: folder.appendingPathComponent("incremental/itunes20261102"))
         let plan = try ImportPlanner.plan(paths: [folder.path], filter: TableFilter())
         func kept(_ failed: [String], feeds: Set<String>? = nil) -> ([String], [String]) {
             let (kept, notes) = IncompleteFeeds.withhold(plan, failed: failed.map { file($0) }, feeds: feeds)

@@ -19,7 +19,8 @@ struct SyncDaysTests {
         let generated = work.appendingPathComponent("generated")
         for (day, rows, seed) in [(1, 300, 1), (2, 120, 2), (3, 90, 3), (4, 60, 4)] {
             let folder = generated.appendingPathComponent("itunes2026120\(day)")
-            let made = try EPFRunner.run(["generate", "--out", folder.path, "--rows", "\(rows)", "--seed", "\(seed)", "--storefronts", "2"], in: work)
+            let made = try EPFRunner.run(
+                ["generate", "--out", folder.path, "--rows", "\(rows)", "--seed", "\(seed)", "--storefronts", "2"], in: work)
             #expect(made.status == 0, "\(made.stderr)")
             if day > 1 { try GeneratedDays.makeIncremental(folder.path) }
             try TestFeedServer.makeFeed(folder, in: day == 1 ? tree : tree.appendingPathComponent("incremental/current"))
@@ -76,7 +77,9 @@ struct SyncDaysTests {
         defer { setup.cleanUp() }
         let tree = try Self.makeTree(setup)
         let day3 = tree.appendingPathComponent("incremental/current/itunes20261203")
-        let links = ["application.tbz", "application.tbz.md5", "ghost.tbz", "ghost.tbz.md5"].map { "<a href=\"\($0)\">\($0)</a>  03-Dec-2026 04:40  -" }
+        let links = ["application.tbz", "application.tbz.md5", "ghost.tbz", "ghost.tbz.md5"].map {
+            "<a href=\"\($0)\">\($0)</a>  03-Dec-2026 04:40  -"
+        }
         try "<html><body><pre><a href=\"../\">../</a>\n\(links.joined(separator: "\n"))\n</pre></body></html>\n".write(
             to: day3.appendingPathComponent("listing.html"), atomically: true, encoding: .utf8)
         try "MD5 (ghost.tbz) = 0123456789abcdef0123456789abcdef\n".write(
@@ -86,14 +89,20 @@ struct SyncDaysTests {
         let first = try setup.epf(sync)
         #expect(first.status == 1)
         #expect(first.stderr.contains("failed: dl/incremental/current/itunes20261203/ghost.tbz: "), "\(first.stderr)")
-        #expect(first.stderr.contains("note: dl/incremental/current/itunes20261203: not imported: 1 of its file(s) did not download"), "\(first.stderr)")
-        #expect(first.stderr.contains(
-            "note: dl/incremental/current/itunes20261204: not imported: it comes after itunes20261203, which did not download whole"), "\(first.stderr)")
+        #expect(
+            first.stderr.contains("note: dl/incremental/current/itunes20261203: not imported: 1 of its file(s) did not download"),
+            "\(first.stderr)")
+        #expect(
+            first.stderr.contains(
+                "note: dl/incremental/current/itunes20261204: not imported: it comes after itunes20261203, which did not download whole"),
+            "\(first.stderr)")
         let history = try setup.epf(["history", "--db", "synced.sqlite", "--format", "csv"])
         #expect(history.stdout.contains("itunes20261202") && !history.stdout.contains("itunes20261203"), "\(history.stdout)")
 
-        let partial = try setup.epf(["import", "--db", "partial.sqlite", setup.folder.appendingPathComponent("generated/itunes20261201").path,
-            setup.folder.appendingPathComponent("generated/itunes20261202").path])
+        let partial = try setup.epf([
+            "import", "--db", "partial.sqlite", setup.folder.appendingPathComponent("generated/itunes20261201").path,
+            setup.folder.appendingPathComponent("generated/itunes20261202").path,
+        ])
         #expect(partial.status == 0, "\(partial.stderr)")
         #expect(try rows(setup, "synced.sqlite") == rows(setup, "partial.sqlite"))
 
@@ -135,7 +144,9 @@ struct SyncDaysTests {
         var killed = 0
         for (trial, share) in [0.05, 0.2, 0.35, 0.5, 0.65, 0.8, 0.95].enumerated() {
             let name = "trial\(trial)"
-            if try KillMoment.after(share).run(sync(name), in: setup.folder, environment: setup.server.credentials, uninterrupted: uninterrupted) {
+            if try KillMoment.after(share).run(
+                sync(name), in: setup.folder, environment: setup.server.credentials, uninterrupted: uninterrupted)
+            {
                 killed += 1
             }
             let again = try setup.epf(sync(name))

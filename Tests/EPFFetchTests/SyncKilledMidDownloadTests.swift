@@ -43,13 +43,16 @@ struct SyncKilledMidDownloadTests {
 
         let again = try EPFRunner.run(sync("killed"), in: folder, environment: environment)
         #expect(again.status == 0, "\(again.stderr)")
-        #expect(again.stderr.contains("fetched: killed-dl/itunes20261201/application.tbz (\(size - Self.sent) bytes, resumed)"), "\(again.stderr)")
+        #expect(
+            again.stderr.contains("fetched: killed-dl/itunes20261201/application.tbz (\(size - Self.sent) bytes, resumed)"),
+            "\(again.stderr)")
         // The second run asked for the rest only: no byte before the
         // `.part`'s end came twice.
-        #expect(server.requests.filter { $0.hasPrefix("GET \(Self.stalled) ") } == [
-            "GET \(Self.stalled) 200 range=[-] sent=\(Self.sent)",
-            "GET \(Self.stalled) 206 range=[bytes=\(Self.sent)-] sent=\(size - Self.sent)",
-        ])
+        #expect(
+            server.requests.filter { $0.hasPrefix("GET \(Self.stalled) ") } == [
+                "GET \(Self.stalled) 200 range=[-] sent=\(Self.sent)",
+                "GET \(Self.stalled) 206 range=[bytes=\(Self.sent)-] sent=\(size - Self.sent)",
+            ])
 
         let whole = try EPFRunner.run(sync("whole"), in: folder, environment: environment)
         #expect(whole.status == 0, "\(whole.stderr)")
@@ -61,7 +64,8 @@ struct SyncKilledMidDownloadTests {
         #expect(files.filter { $0.hasSuffix(".tbz") }.count == 5)
         for file in files where file.hasSuffix(".tbz") {
             #expect(
-                try Data(contentsOf: folder.appendingPathComponent("killed-dl/" + file)) == Data(contentsOf: tree.appendingPathComponent(file)),
+                try Data(contentsOf: folder.appendingPathComponent("killed-dl/" + file))
+                    == Data(contentsOf: tree.appendingPathComponent(file)),
                 "\(file)")
         }
     }

@@ -124,7 +124,8 @@ final class TestFeedServer {
 
     /// The access log's lines so far.
     var requests: [String] {
-        ((try? String(contentsOf: root.appendingPathComponent("access.log"), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        ((try? String(contentsOf: root.appendingPathComponent("access.log"), encoding: .utf8)) ?? "").split(separator: "\n").map(
+            String.init)
     }
 
     func stop() {

@@ -92,7 +92,9 @@ struct DamageRegressionTests {
     }
 
     @Test func findWindowsRowEndNeedsAllThreeBytes() {
-        for (bytes, expected) in [([UInt8]([0x41, 0x02, 0x0D, 0x0A]), 1), ([0x02, 0x0D], nil), ([0x02, 0x0A, 0x0D], nil), ([0x02, 0x02, 0x0D, 0x0A], 1)] as [([UInt8], Int?)] {
+        for (bytes, expected) in [
+            ([UInt8]([0x41, 0x02, 0x0D, 0x0A]), 1), ([0x02, 0x0D], nil), ([0x02, 0x0A, 0x0D], nil), ([0x02, 0x02, 0x0D, 0x0A], 1),
+        ] as [([UInt8], Int?)] {
             let found = bytes.withUnsafeBufferPointer { findWindowsRowEnd($0.baseAddress!, from: 0, end: $0.count) }
             #expect(found == expected, "\(bytes)")
         }

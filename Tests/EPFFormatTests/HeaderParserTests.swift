@@ -32,7 +32,8 @@ struct HeaderParserTests {
 
     @Test func dataOffsetPointsAtTheFirstDataRow() throws {
         let data = epf([Self.dataRow, ["#recordsWritten:1"]])
-        let bytes = epf([Self.columnRow, Self.legalRow, Self.keyRow, Self.legalRow, Self.typesRow, Self.modeRow])
+        let bytes =
+            epf([Self.columnRow, Self.legalRow, Self.keyRow, Self.legalRow, Self.typesRow, Self.modeRow])
             + data
         let parsed = try parsedHeader(bytes)
         #expect(Array(bytes[parsed.dataOffset...]) == data)

@@ -149,13 +149,18 @@ struct RecordDecoderTests {
             ],
             into: KeepingSink.self)
         #expect(decoded.error == nil)
-        #expect(decoded.values == [
-            [.integer(7), .boolean(true), .decimal(2.99, text: "2.990"), .date("2012-03-06 10:00:00"), .text("Deep Creek"),
-             .text("line\none"), .text("POINT(1 2)")],
-            [.integer(.min), .boolean(false), .decimal(1500, text: "1.5e3"), .date("2005-09-06 00:00:00"), .text("日本語"),
-             .text("x"), .text("y")],
-            [.integer(12), .boolean(false), .decimal(0.5, text: ".5"), .date("2012-03-06"), .text("a"), .text("b"), .text("c")],
-        ])
+        #expect(
+            decoded.values == [
+                [
+                    .integer(7), .boolean(true), .decimal(2.99, text: "2.990"), .date("2012-03-06 10:00:00"), .text("Deep Creek"),
+                    .text("line\none"), .text("POINT(1 2)"),
+                ],
+                [
+                    .integer(.min), .boolean(false), .decimal(1500, text: "1.5e3"), .date("2005-09-06 00:00:00"), .text("日本語"),
+                    .text("x"), .text("y"),
+                ],
+                [.integer(12), .boolean(false), .decimal(0.5, text: ".5"), .date("2012-03-06"), .text("a"), .text("b"), .text("c")],
+            ])
         #expect(decoded.tallies == Array(repeating: RecordTally(), count: 3))
     }
 
@@ -169,10 +174,11 @@ struct RecordDecoderTests {
                 fields("1", "1", "1", "2012 03 06", "a", "b", "c"),
             ],
             into: KeepingSink.self)
-        #expect(decoded.values[0] == [
-            .unfit("12.5", .integer), .unfit("yes", .boolean), .unfit("n/a", .decimal), .unfit("1999", .date), .text("a"),
-            .text("b"), .text("c"),
-        ])
+        #expect(
+            decoded.values[0] == [
+                .unfit("12.5", .integer), .unfit("yes", .boolean), .unfit("n/a", .decimal), .unfit("1999", .date), .text("a"),
+                .text("b"), .text("c"),
+            ])
         #expect(decoded.values[1][0] == .unfit("99999999999999999999", .integer))
         #expect(decoded.values[1][3] == .unfit("2012 02 31", .date))
         let misfit = RecordTally(nonNumericIntegers: 1, nonNumericDecimals: 1, nonBooleanValues: 1, unparsedDates: 1)
@@ -215,16 +221,18 @@ struct RecordDecoderTests {
                 [Array("3".utf8), [0x00, 0x00], Array("ok".utf8)],
             ],
             into: KeepingSink.self)
-        #expect(decoded.values == [
-            [.integer(1), .text([0x61, 0xEF, 0xBF, 0xBD, 0x62]), .text([0x63, 0x64, 0xEF, 0xBF, 0xBD])],
-            [.integer(2), .text("clean"), .text("text")],
-            [.integer(3), .text(""), .text("ok")],
-        ])
-        #expect(decoded.tallies == [
-            RecordTally(flags: .needsTextRepair, invalidSequences: 2, nulBytes: 1),
-            RecordTally(),
-            RecordTally(flags: .needsTextRepair, nulBytes: 2),
-        ])
+        #expect(
+            decoded.values == [
+                [.integer(1), .text([0x61, 0xEF, 0xBF, 0xBD, 0x62]), .text([0x63, 0x64, 0xEF, 0xBF, 0xBD])],
+                [.integer(2), .text("clean"), .text("text")],
+                [.integer(3), .text(""), .text("ok")],
+            ])
+        #expect(
+            decoded.tallies == [
+                RecordTally(flags: .needsTextRepair, invalidSequences: 2, nulBytes: 1),
+                RecordTally(),
+                RecordTally(flags: .needsTextRepair, nulBytes: 2),
+            ])
     }
 
     @Test("An unfit value in a flagged record: repaired and counted for a sink that stores it as text, raw otherwise")
@@ -258,15 +266,18 @@ struct RecordDecoderTests {
         // The second record starts after "1\u{1}clean\u{2}\n" (9 bytes).
         #expect(error == FormatError.strict(invalidSequences: 1, nulBytes: 0, file: "feed/table", record: 42, offset: 1_009))
         #expect(error?.kind == .invalidUTF8)
-        #expect(error?.description == """
-            feed/table: record 42: byte 1009: the row holds 1 invalid UTF-8 sequence(s), refused because of --strict. \
-            Run without --strict to store U+FFFD in their place (counted and reported)
-            """)
+        #expect(
+            error?.description == """
+                feed/table: record 42: byte 1009: the row holds 1 invalid UTF-8 sequence(s), refused because of --strict. \
+                Run without --strict to store U+FFFD in their place (counted and reported)
+                """)
         let nul = decode(
             [("id", "BIGINT"), ("name", "VARCHAR(10)")], rows: [[Array("1".utf8), [0x61, 0x00]]], strict: true,
             into: KeepingSink.self)
         #expect(nul.error?.kind == .nulBytes)
-        #expect(nul.error?.description.hasPrefix("feed/table: record 1: byte 0: the row holds 1 NUL byte(s), refused because of --strict") == true)
+        #expect(
+            nul.error?.description.hasPrefix("feed/table: record 1: byte 0: the row holds 1 NUL byte(s), refused because of --strict")
+                == true)
         // Without --strict the same rows are repaired and counted.
         let lenient = decode([("id", "BIGINT"), ("name", "VARCHAR(10)")], rows: rows, into: KeepingSink.self)
         #expect(lenient.error == nil && lenient.tallies.last?.invalidSequences == 1)
@@ -326,9 +337,10 @@ struct RecordDecoderTests {
             }
         }
         let longText = String(decoding: long, as: UTF8.self)
-        #expect(seen == [
-            ["2012-03-06", "\u{FFFD}small", "2013-04-07", "x", "bad"],
-            ["2014-05-08", "\u{FFFD}" + longText, "2015-06-09", longText, "7 "],
-        ])
+        #expect(
+            seen == [
+                ["2012-03-06", "\u{FFFD}small", "2013-04-07", "x", "bad"],
+                ["2014-05-08", "\u{FFFD}" + longText, "2015-06-09", longText, "7 "],
+            ])
     }
 }

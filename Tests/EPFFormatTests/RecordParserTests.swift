@@ -20,10 +20,11 @@ struct RecordParserTests {
         let chunk = first + epf([Self.row(2, title: "Other", price: ""), ["#recordsWritten:2"]])
         let outcome = parseRecords(Self.header, chunk)
         #expect(outcome.records.count == 2)
-        #expect(outcome.records.map(\.text) == [
-            ["1452074401007", "1", "Deep Creek GC", "2.990"],
-            ["1452074401007", "2", "Other", ""],
-        ])
+        #expect(
+            outcome.records.map(\.text) == [
+                ["1452074401007", "1", "Deep Creek GC", "2.990"],
+                ["1452074401007", "2", "Other", ""],
+            ])
         #expect(outcome.records.map(\.offset) == [0, first.count])
         #expect(outcome.records.map(\.flags) == [[], []])
         #expect(outcome.footer == 2)
@@ -56,10 +57,11 @@ struct RecordParserTests {
         ])
         let outcome = parseRecords(Self.header, chunk)
         #expect(outcome.fault == nil)
-        #expect(outcome.records.map(\.text) == [
-            ["1452074401007", "1", "line one\nline two\n", "3"],
-            ["1452074401007", "2", "windows\r\nline\r\n", "4\r"],
-        ])
+        #expect(
+            outcome.records.map(\.text) == [
+                ["1452074401007", "1", "line one\nline two\n", "3"],
+                ["1452074401007", "2", "windows\r\nline\r\n", "4\r"],
+            ])
         #expect(outcome.records.last?.fields[2] == Array("windows\r\nline\r\n".utf8))
     }
 
@@ -241,7 +243,8 @@ struct RecordParserTests {
     // MARK: Text repair flag
 
     @Test func invalidUTF8OrNULMarksTheRecord() {
-        let chunk = rawRow([Array("1".utf8), Array("1".utf8), [0x61, 0x80, 0x62], Array("1".utf8)])
+        let chunk =
+            rawRow([Array("1".utf8), Array("1".utf8), [0x61, 0x80, 0x62], Array("1".utf8)])
             + rawRow([Array("1".utf8), Array("2".utf8), [0x61, 0x00, 0x62], Array("1".utf8)])
             + epf([Self.row(3, title: "日本語 — café 😀"), Self.row(4)])
         let outcome = parseRecords(Self.header, chunk)

@@ -95,17 +95,20 @@ struct RowRepairTests {
     @Test func applicationDetailAdjacentLongTextsTakeTheFirst() throws {
         // Both LONGTEXT columns fit (everything after is text): the first is
         // chosen and the choice is flagged.
-        let chunk = epf([[
-            "1452074401007", "820188112", "EN", "Title", "A description", "with a stray byte", "Fixes",
-            "https://example.com", "https://example.com/support", "https://example.com/1.png",
-        ]])
+        let chunk = epf([
+            [
+                "1452074401007", "820188112", "EN", "Title", "A description", "with a stray byte", "Fixes",
+                "https://example.com", "https://example.com/support", "https://example.com/1.png",
+            ]
+        ])
         let outcome = parseRecords(Self.applicationDetail, chunk)
         #expect(outcome.fault == nil)
         let record = try #require(outcome.records.first)
-        #expect(record.text == [
-            "1452074401007", "820188112", "EN", "Title", "A description\u{1}with a stray byte", "Fixes",
-            "https://example.com", "https://example.com/support", "https://example.com/1.png",
-        ])
+        #expect(
+            record.text == [
+                "1452074401007", "820188112", "EN", "Title", "A description\u{1}with a stray byte", "Fixes",
+                "https://example.com", "https://example.com/support", "https://example.com/1.png",
+            ])
         #expect(record.flags == [.rejoined, .ambiguous])
     }
 

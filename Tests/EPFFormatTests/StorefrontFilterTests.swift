@@ -5,7 +5,8 @@ import Testing
 struct StorefrontFilterTests {
     /// A header of `columns` keyed by `key`.
     func header(_ columns: [String], key: [String]) throws -> EPFHeader {
-        let text = "#" + columns.joined(separator: "\u{1}") + "\u{2}\n#primaryKey:" + key.joined(separator: "\u{1}")
+        let text =
+            "#" + columns.joined(separator: "\u{1}") + "\u{2}\n#primaryKey:" + key.joined(separator: "\u{1}")
             + "\u{2}\n#dbTypes:" + columns.map { _ in "INTEGER" }.joined(separator: "\u{1}") + "\u{2}\n#exportMode:FULL\u{2}\n"
         let bytes = Array(text.utf8)
         let parsed = try bytes.withUnsafeBytes { buffer -> EPFHeader? in
@@ -16,13 +17,17 @@ struct StorefrontFilterTests {
     }
 
     @Test func readsTheStorefrontColumnButNotOfTheStorefrontList() throws {
-        #expect(StorefrontFilter.column(in: try header(["export_date", "application_id", "storefront_id"], key: ["application_id", "storefront_id"])) == 2)
+        #expect(
+            StorefrontFilter.column(
+                in: try header(["export_date", "application_id", "storefront_id"], key: ["application_id", "storefront_id"])) == 2)
         #expect(StorefrontFilter.column(in: try header(["export_date", "storefront_id", "country_code"], key: ["storefront_id"])) == nil)
         #expect(StorefrontFilter.column(in: try header(["export_date", "application_id"], key: ["application_id"])) == nil)
     }
 
     /// The first field of each kept record, and their places as parsed.
-    func parsed(_ rows: [String], columns: [String], filter: StorefrontFilter) throws -> (kept: [String], ordinals: [Int], batch: RecordBatch) {
+    func parsed(_ rows: [String], columns: [String], filter: StorefrontFilter) throws -> (
+        kept: [String], ordinals: [Int], batch: RecordBatch
+    ) {
         let bytes = Array((rows.map { $0 + "\u{2}\n" }.joined() + "#recordsWritten:\(rows.count)\u{2}\n").utf8)
         let parser = RecordParser(header: try header(columns, key: ["application_id", "storefront_id"]), storefronts: filter)
         let batch = RecordBatch(columnCount: columns.count, capacity: 16)
@@ -38,7 +43,9 @@ struct StorefrontFilterTests {
     }
 
     @Test func leavesOutOtherStorefrontsByTheLastFieldAndKeepsRecordPlaces() throws {
-        let rows = ["1\u{1}x\u{1}143441", "2\u{1}x\u{1}143443", "3\u{1}x\u{1}", "4\u{1}x\u{1}143462", "5\u{1}x\u{1}x143441", "6\u{1}x\u{1}143441"]
+        let rows = [
+            "1\u{1}x\u{1}143441", "2\u{1}x\u{1}143443", "3\u{1}x\u{1}", "4\u{1}x\u{1}143462", "5\u{1}x\u{1}x143441", "6\u{1}x\u{1}143441",
+        ]
         let (kept, ordinals, batch) = try parsed(
             rows, columns: ["application_id", "currency_code", "storefront_id"], filter: StorefrontFilter(ids: [143462, 143441]))
         #expect(kept == ["1", "4", "6"])

@@ -1,11 +1,12 @@
+import EPFFormat
+import EPFTestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import EPFFormat
-import EPFTestSupport
-import Testing
 
 /// Calls `body` with a pointer to the UTF-8 of `text` (never nil, even when
 /// empty) and its length.

@@ -99,7 +99,9 @@ struct AppFeedSetTests {
             let applied = folder.appendingPathComponent("applied.sqlite").path
             for (parent, day) in (0...6).map({ (days, $0) }) + [(seventh, 7)] {
                 let stamp = set.model.folderDate(day: day)
-                let paths = ["itunes", "pricing", "popularity"].map { "\(parent)/\($0)\(stamp)" }.filter { FileManager.default.fileExists(atPath: $0) }
+                let paths = ["itunes", "pricing", "popularity"].map { "\(parent)/\($0)\(stamp)" }.filter {
+                    FileManager.default.fileExists(atPath: $0)
+                }
                 let reports = try runImport(paths, catalog: applied)
                 #expect(!reports.isEmpty && reports.allSatisfy { $0.status == .applied }, "day \(day): \(reports.map(\.error))")
             }
@@ -117,12 +119,14 @@ struct AppFeedSetTests {
                     #expect(fromFull.allSatisfy { places.contains($0.map(\.description)) }, "\(table.rawValue)")
                     #expect(fromDays.count >= fromFull.count)
                 } else {
-                    #expect(fromDays == fromFull, "\(table.rawValue): \(fromDays.count) rows from the days, \(fromFull.count) from the FULL")
+                    #expect(
+                        fromDays == fromFull, "\(table.rawValue): \(fromDays.count) rows from the days, \(fromFull.count) from the FULL")
                     #expect(!fromFull.isEmpty)
                 }
             }
             // Details are in many scripts, right-to-left among them.
-            let languages = Set(try Self.rows(fresh, "SELECT DISTINCT language_code FROM application_detail").compactMap { $0.first?.textValue })
+            let languages = Set(
+                try Self.rows(fresh, "SELECT DISTINCT language_code FROM application_detail").compactMap { $0.first?.textValue })
             #expect(languages.isSuperset(of: ["EN", "JA", "ZH", "KO", "RU", "AR", "HE", "TH", "EL"]), "\(languages.sorted())")
         }
     }

@@ -37,7 +37,8 @@ struct AppleClientDecodingTests {
                     }
                     #expect(decoded == ids.count - unpriced.count)
                     let all = try JSONDecoder().decode(
-                        AppleLookupResponse.self, from: Data(try catalog.lookup(ids: ids, country: country, language: language).jsonBytes()))
+                        AppleLookupResponse.self, from: Data(try catalog.lookup(ids: ids, country: country, language: language).jsonBytes())
+                    )
                     #expect(all.resultCount == ids.count - unpriced.count)
                 }
             }

@@ -1,6 +1,6 @@
 import EPFCatalog
-import EPFSQLite
 import EPFImport
+import EPFSQLite
 import EPFTestSupport
 import Foundation
 import Testing
@@ -82,42 +82,56 @@ enum Damage: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .truncatedInsideRow:
             // Cut 40 bytes into record 10: no row end, no footer.
             let start = file.start(ofRecord: 10)
-            return (Array(original[..<(start + 40)]), "\(path): record 10: byte \(start): ",
-                    "the file ends inside a row (40 bytes after the last 0x02 0x0A, no row end)")
+            return (
+                Array(original[..<(start + 40)]), "\(path): record 10: byte \(start): ",
+                "the file ends inside a row (40 bytes after the last 0x02 0x0A, no row end)"
+            )
         case .truncatedAfterRow:
             // Cut right after the 0x02 0x0A of record 20.
             let cut = file.start(ofRecord: 21)
-            return (Array(original[..<cut]), "\(path): record 20: byte \(cut): ",
-                    "the file ends after record 20 with no #recordsWritten footer")
+            return (
+                Array(original[..<cut]), "\(path): record 20: byte \(cut): ",
+                "the file ends after record 20 with no #recordsWritten footer"
+            )
         case .recordsWrittenMismatch:
             let footer = try #require(file.rowIndex(startingWith: "#recordsWritten:"))
             #expect(file.rows[footer] == Array("#recordsWritten:25".utf8))
-            return (file.replacingRow(footer, with: Array("#recordsWritten:24".utf8)), "\(path): byte \(file.offsets[footer]): ",
-                    "#recordsWritten says 24 records but the file holds 25")
+            return (
+                file.replacingRow(footer, with: Array("#recordsWritten:24".utf8)), "\(path): byte \(file.offsets[footer]): ",
+                "#recordsWritten says 24 records but the file holds 25"
+            )
         case .shortRow:
             // Record 3 loses its last field (download_size) and the 0x01 before it.
             let row = file.rows[file.rowIndex(ofRecord: 3)]
             #expect(file.fields(ofRecord: 3).count == 17)
             let lastSeparator = try #require(row.lastIndex(of: 0x01))
-            return (file.replacingRow(file.rowIndex(ofRecord: 3), with: Array(row[..<lastSeparator])),
-                    "\(path): record 3: byte \(file.start(ofRecord: 3)): ", "short row: 16 fields but the header has 17 columns")
+            return (
+                file.replacingRow(file.rowIndex(ofRecord: 3), with: Array(row[..<lastSeparator])),
+                "\(path): record 3: byte \(file.start(ofRecord: 3)): ", "short row: 16 fields but the header has 17 columns"
+            )
         case .missingHeader:
             // The file starts with the first data row.
-            return (Array(original[file.start(ofRecord: 1)...]), "\(path): header row 1: byte 0: ",
-                    "missing header: the first row does not start with '#' and column names")
+            return (
+                Array(original[file.start(ofRecord: 1)...]), "\(path): header row 1: byte 0: ",
+                "missing header: the first row does not start with '#' and column names"
+            )
         case .typeCountMismatch:
             // #dbTypes: loses its last type: 16 types for 17 columns.
             let index = try #require(file.rowIndex(startingWith: "#dbTypes:"))
             let row = file.rows[index]
             let lastSeparator = try #require(row.lastIndex(of: 0x01))
-            return (file.replacingRow(index, with: Array(row[..<lastSeparator])),
-                    "\(path): header row \(index + 1): byte \(file.offsets[index]): ",
-                    "#dbTypes: names 16 types but the header has 17 columns")
+            return (
+                file.replacingRow(index, with: Array(row[..<lastSeparator])),
+                "\(path): header row \(index + 1): byte \(file.offsets[index]): ",
+                "#dbTypes: names 16 types but the header has 17 columns"
+            )
         case .binaryGarbage:
             var bytes = garbageBytes(count: 4096, seed: 20_261_101)
             if bytes[0] == UInt8(ascii: "#") { bytes[0] = 0 }
-            return (bytes, "\(path): header row 1: byte 0: ",
-                    "this is not an EPF table file: it starts with binary data, not a '#' header row")
+            return (
+                bytes, "\(path): header row 1: byte 0: ",
+                "this is not an EPF table file: it starts with binary data, not a '#' header row"
+            )
         case .emptyFile:
             return ([], "\(path): byte 0: ", "the file is empty (0 bytes)")
         }
@@ -185,7 +199,8 @@ struct DamagedImport {
         #expect(failed.first?.message == report.error, sourceLocation: sourceLocation)
         #expect(failed.first?.feed == "itunes" && failed.first?.feedDate == "2026-11-01", sourceLocation: sourceLocation)
         #expect(added.filter { $0.status == "applied" }.isEmpty, sourceLocation: sourceLocation)
-        #expect(Set(added.filter { $0.status == "not-applied" }.map(\.sourcePath)) == Set(others.map(\.path)), sourceLocation: sourceLocation)
+        #expect(
+            Set(added.filter { $0.status == "not-applied" }.map(\.sourcePath)) == Set(others.map(\.path)), sourceLocation: sourceLocation)
     }
 }
 
@@ -252,7 +267,8 @@ struct BadInputTests {
                 Self.inserting(inserted, field: 2, record: 1, into: 5, $0)
             }
             let start = LocatedRows(run.original).start(ofRecord: 1)
-            let wording = inserted == [0x80]
+            let wording =
+                inserted == [0x80]
                 ? "the row holds 1 invalid UTF-8 sequence(s), refused because of --strict"
                 : "the row holds 2 NUL byte(s), refused because of --strict"
             try run.expectRefused(prefix: "\(run.damagedPath): record 1: byte \(start): ", wording: wording)
@@ -298,7 +314,10 @@ struct BadInputTests {
             #expect(report.warnings.contains { $0.contains("repeated a key") })
             let catalog = try RawSQLiteReader(path: run.catalog)
             #expect(try catalog.rows("SELECT count(*) FROM application") == [[.integer(25)]])
-            #expect(try catalog.rows("SELECT title FROM application WHERE application_id = 364709193") == [[.string("Chess Master Classic (again)")]])
+            #expect(
+                try catalog.rows("SELECT title FROM application WHERE application_id = 364709193") == [
+                    [.string("Chess Master Classic (again)")]
+                ])
             let journal = try JournalRow.all(in: run.catalog).last { $0.sourcePath == run.damagedPath }
             #expect(journal?.skippedRows == 1 && journal?.rows == 26)
         }
@@ -340,9 +359,10 @@ struct HeaderAndColumnTests {
             #expect(report.status == .applied, "\(report.error ?? "")")
             #expect(report.warnings.contains("column shape: unknown type 'GEOMETRY': stored as text"), "\(report.warnings)")
             let catalog = try RawSQLiteReader(path: run.catalog)
-            #expect(try catalog.rows("SELECT shape, label FROM widget ORDER BY widget_id") == [
-                [.string("POINT(1 2)"), .string("a")], [.string("42"), .string("b")],
-            ])
+            #expect(
+                try catalog.rows("SELECT shape, label FROM widget ORDER BY widget_id") == [
+                    [.string("POINT(1 2)"), .string("a")], [.string("42"), .string("b")],
+                ])
             #expect(try catalog.rows("SELECT type FROM pragma_table_info('widget') WHERE name = 'shape'") == [[.string("TEXT")]])
             let journal = try JournalRow.all(in: run.catalog).last
             #expect(journal?.status == "applied")
@@ -390,10 +410,11 @@ struct HeaderAndColumnTests {
             let report = try #require(run.report)
             #expect(report.status == .applied, "\(report.error ?? "")")
             let catalog = try RawSQLiteReader(path: run.catalog)
-            #expect(try catalog.rows("SELECT * FROM widget ORDER BY widget_id, language_code") == [
-                [.null, .integer(1), .text([]), .null, .null],
-                [.integer(1_793_664_000_000), .text([]), .string("EN"), .string("a"), .integer(5)],
-            ])
+            #expect(
+                try catalog.rows("SELECT * FROM widget ORDER BY widget_id, language_code") == [
+                    [.null, .integer(1), .text([]), .null, .null],
+                    [.integer(1_793_664_000_000), .text([]), .string("EN"), .string("a"), .integer(5)],
+                ])
         }
     }
 
@@ -407,9 +428,12 @@ struct HeaderAndColumnTests {
             let run = try Self.importOnTop(bytes, table: "widget", in: folder)
             let report = try #require(run.report)
             #expect(report.status == .applied, "\(report.error ?? "")")
-            #expect(report.warnings.contains("declared key column 'maker_id' is not one of the columns: dropped from the key"), "\(report.warnings)")
+            #expect(
+                report.warnings.contains("declared key column 'maker_id' is not one of the columns: dropped from the key"),
+                "\(report.warnings)")
             let catalog = try RawSQLiteReader(path: run.catalog)
-            let index = try #require(try catalog.rows("SELECT name FROM pragma_index_list('widget') WHERE \"unique\" = 1").first?.first?.string)
+            let index = try #require(
+                try catalog.rows("SELECT name FROM pragma_index_list('widget') WHERE \"unique\" = 1").first?.first?.string)
             #expect(try catalog.rows("SELECT name FROM pragma_index_info('\(index)')") == [[.string("widget_id")]])
             #expect(try catalog.rows("SELECT count(*) FROM widget") == [[.integer(2)]])
         }
@@ -425,7 +449,8 @@ struct HeaderAndColumnTests {
             let run = try Self.importOnTop(bytes, table: "device_type", in: folder)
             let report = try #require(run.report)
             #expect(report.status == .failed)
-            let wording = declaredKey.isEmpty
+            let wording =
+                declaredKey.isEmpty
                 ? "an INCREMENTAL file with no #primaryKey cannot be applied"
                 : "an INCREMENTAL file whose key columns (maker_id) are not among its columns cannot be applied"
             #expect(report.error?.hasPrefix("\(run.path): byte 0: \(wording)") == true, "\(report.error ?? "")")
@@ -446,7 +471,8 @@ struct HeaderAndColumnTests {
             #expect(report.status == .failed)
             #expect(
                 report.error
-                    == "\(run.path): an INCREMENTAL file, but the catalog has no widget table yet: alone it would make a table of one day's changes. Import the itunes FULL export dated 2026-11-03 or earlier (e.g. from Apple's weekly current/ folder) first, then this day again; or run again with --force to apply it anyway")
+                    == "\(run.path): an INCREMENTAL file, but the catalog has no widget table yet: alone it would make a table of one day's changes. Import the itunes FULL export dated 2026-11-03 or earlier (e.g. from Apple's weekly current/ folder) first, then this day again; or run again with --force to apply it anyway"
+            )
             #expect(try CatalogSnapshot(path: run.catalog) == run.before)
             let journal = try JournalRow.all(in: run.catalog).last
             #expect(journal?.status == "failed" && journal?.sourcePath == run.path && journal?.mode == "INCREMENTAL")
@@ -469,10 +495,14 @@ struct HeaderAndColumnTests {
             let after = try CatalogSnapshot(path: run.catalog)
             #expect(after.tableNames == (run.before.tableNames + ["widget"]).sorted())
             for name in run.before.tableNames { #expect(after.tables[name] == run.before.tables[name], "\(name)") }
-            #expect(after.tables["widget"] == CatalogSnapshot.Table(columns: Self.widgetColumns, rows: [
-                [.integer(1_793_664_000_000), .integer(1), .string("round"), .string("a")],
-                [.integer(1_793_664_000_000), .integer(2), .string("square"), .null],
-            ]))
+            #expect(
+                after.tables["widget"]
+                    == CatalogSnapshot.Table(
+                        columns: Self.widgetColumns,
+                        rows: [
+                            [.integer(1_793_664_000_000), .integer(1), .string("round"), .string("a")],
+                            [.integer(1_793_664_000_000), .integer(2), .string("square"), .null],
+                        ]))
             let catalog = try RawSQLiteReader(path: run.catalog)
             #expect(try catalog.rows("SELECT count(*) FROM pragma_index_list('widget') WHERE \"unique\" = 1") == [[.integer(1)]])
         }
@@ -502,15 +532,16 @@ struct HeaderAndColumnTests {
             #expect(reference.tables["device_type"]?.columns == ["export_date", "device_type_id", "name", "short_name"])
             try SampleFeedsTests.expectCatalog(at: run.catalog, equals: reference)
             let catalog = try RawSQLiteReader(path: run.catalog)
-            #expect(try catalog.rows("SELECT device_type_id, name, short_name FROM device_type ORDER BY device_type_id") == [
-                [.integer(1), .string("iPhone (all)"), .string("phone")],
-                [.integer(2), .string("iPod touch"), .null],
-                [.integer(3), .string("iPad"), .null],
-                [.integer(4), .string("Apple Watch"), .null],
-                [.integer(5), .string("Apple TV"), .null],
-                [.integer(6), .string("Mac"), .null],
-                [.integer(7), .string("Vision Pro"), .string("vision")],
-            ])
+            #expect(
+                try catalog.rows("SELECT device_type_id, name, short_name FROM device_type ORDER BY device_type_id") == [
+                    [.integer(1), .string("iPhone (all)"), .string("phone")],
+                    [.integer(2), .string("iPod touch"), .null],
+                    [.integer(3), .string("iPad"), .null],
+                    [.integer(4), .string("Apple Watch"), .null],
+                    [.integer(5), .string("Apple TV"), .null],
+                    [.integer(6), .string("Mac"), .null],
+                    [.integer(7), .string("Vision Pro"), .string("vision")],
+                ])
         }
     }
 }

@@ -1,7 +1,7 @@
 import EPFCatalog
-import EPFSQLite
 import EPFFormat
 import EPFImport
+import EPFSQLite
 import EPFTestSupport
 import Foundation
 import Testing
@@ -89,7 +89,8 @@ enum DamagedCorpus {
     static let storefront = (try? fileBytes(SampleFeeds.url("itunes20261101").appendingPathComponent("storefront"))) ?? []
     static let price = (try? fileBytes(SampleFeeds.url("pricing20261101").appendingPathComponent("application_price"))) ?? []
 
-    static let all: [CorpusCase] = truncations() + flips() + swaps() + repeatedKeys() + nulBytes() + hugeFields() + wideHeaders()
+    static let all: [CorpusCase] =
+        truncations() + flips() + swaps() + repeatedKeys() + nulBytes() + hugeFields() + wideHeaders()
         + windowsRowEnds() + headerDamage() + otherRows() + compressed()
 
     /// The rows of a file and where they start; `row(i)` without its end.
@@ -129,7 +130,9 @@ enum DamagedCorpus {
     }
 
     static func refusedTruncated(_ record: Int, at start: Int, tail: Int) -> CorpusExpectation {
-        .refused(place: "record \(record): byte \(start)", wording: "the file ends inside a row (\(tail) bytes after the last 0x02 0x0A, no row end)")
+        .refused(
+            place: "record \(record): byte \(start)",
+            wording: "the file ends inside a row (\(tail) bytes after the last 0x02 0x0A, no row end)")
     }
 
     // MARK: Truncations
@@ -151,7 +154,10 @@ enum DamagedCorpus {
         }
         // At the end of the header (after the last ##legal row): a header
         // and nothing else.
-        add("after the header", layout.start(1), .refused(place: "byte \(layout.start(1))", wording: "the file ends after its header with no rows and no #recordsWritten footer"))
+        add(
+            "after the header", layout.start(1),
+            .refused(place: "byte \(layout.start(1))", wording: "the file ends after its header with no rows and no #recordsWritten footer")
+        )
         // In data records: every field edge of record 1, the structure of records 13 and 25.
         for record in [1, 13, 25] {
             let start = layout.start(record)
@@ -166,26 +172,40 @@ enum DamagedCorpus {
             let end = layout.rowEnd(layout.file.rowIndex(ofRecord: record))
             add("record \(record) before 0x02", end, refusedTruncated(record, at: start, tail: end - start))
             add("record \(record) between 0x02 and 0x0A", end + 1, refusedTruncated(record, at: start, tail: end + 1 - start))
-            add("after record \(record)", end + 2, .refused(
-                place: "record \(record): byte \(end + 2)", wording: "the file ends after record \(record) with no #recordsWritten footer"))
+            add(
+                "after record \(record)", end + 2,
+                .refused(
+                    place: "record \(record): byte \(end + 2)",
+                    wording: "the file ends after record \(record) with no #recordsWritten footer"))
         }
         // The footer.
         let footer = layout.footerOffset
         let footerEnd = layout.rowEnd(layout.footerIndex)
-        for (label, at) in [("footer '#r'", footer + 2), ("mid-footer", footer + 9), ("footer before its count", footer + 16),
-                            ("footer mid-count", footer + 17), ("footer before 0x02", footerEnd), ("footer between 0x02 and 0x0A", footerEnd + 1)] {
-            add(label, at, .refused(place: "byte \(footer)", wording: "the file ends inside its #recordsWritten footer row (\(at - footer) bytes, no 0x02 0x0A row end)"))
+        for (label, at) in [
+            ("footer '#r'", footer + 2), ("mid-footer", footer + 9), ("footer before its count", footer + 16),
+            ("footer mid-count", footer + 17), ("footer before 0x02", footerEnd), ("footer between 0x02 and 0x0A", footerEnd + 1),
+        ] {
+            add(
+                label, at,
+                .refused(
+                    place: "byte \(footer)",
+                    wording: "the file ends inside its #recordsWritten footer row (\(at - footer) bytes, no 0x02 0x0A row end)"))
         }
-        cases.append(CorpusCase(name: "uncut", fileName: "application", bytes: application, expected: .accepted(.repairable, CountsExpected(rows: 25, repaired: 1, rejoined: 1))))
+        cases.append(
+            CorpusCase(
+                name: "uncut", fileName: "application", bytes: application,
+                expected: .accepted(.repairable, CountsExpected(rows: 25, repaired: 1, rejoined: 1))))
         // A small file cut at every structural byte (right before and right
         // after each 0x01, 0x02 and 0x0A) and every 8th byte between them:
         // refused everywhere but at its full length.
         let structural: Set<UInt8> = [0x01, 0x02, 0x0A]
         for at in 0..<storefront.count
         where at % 8 == 0 || structural.contains(storefront[at]) || (at > 0 && structural.contains(storefront[at - 1])) {
-            cases.append(CorpusCase(
-                name: "storefront cut at byte \(at)", fileName: "storefront", bytes: Array(storefront[..<at]),
-                expected: at == 0 ? .refused(place: "byte 0", wording: "the file is empty (0 bytes)") : .refused(place: nil, wording: "")))
+            cases.append(
+                CorpusCase(
+                    name: "storefront cut at byte \(at)", fileName: "storefront", bytes: Array(storefront[..<at]),
+                    expected: at == 0
+                        ? .refused(place: "byte 0", wording: "the file is empty (0 bytes)") : .refused(place: nil, wording: "")))
         }
         return cases
     }
@@ -204,8 +224,10 @@ enum DamagedCorpus {
         let separators5 = layout.separators(5)
         // A 0x01 that becomes a letter: one field fewer.
         for separator in [separators5[0], separators5[8], separators5.last!] {
-            flip("record 5 0x01 to 'A'", at: separator, to: 0x41, .refused(
-                place: "record 5: byte \(start5)", wording: "short row: 16 fields but the header has 17 columns"))
+            flip(
+                "record 5 0x01 to 'A'", at: separator, to: 0x41,
+                .refused(
+                    place: "record 5: byte \(start5)", wording: "short row: 16 fields but the header has 17 columns"))
         }
         let end5 = layout.rowEnd(layout.file.rowIndex(ofRecord: 5))
         // A row end that is no longer one: two rows run together; the footer
@@ -214,7 +236,9 @@ enum DamagedCorpus {
         flip("record 5 0x0A to ' '", at: end5 + 1, to: 0x20, .refused(place: nil, wording: ""))
         // Inside values.
         let id7 = layout.separators(7)[0] + 1
-        flip("record 7 application_id digit to 0xB3", at: id7, to: 0xB3, .accepted(.repairable, CountsExpected(rows: 25, invalidUTF8Rows: 1, keptAsText: 1)))
+        flip(
+            "record 7 application_id digit to 0xB3", at: id7, to: 0xB3,
+            .accepted(.repairable, CountsExpected(rows: 25, invalidUTF8Rows: 1, keptAsText: 1)))
         flip("record 7 application_id digit to 'x'", at: id7, to: 0x78, .accepted(.repairable, CountsExpected(rows: 25, keptAsText: 1)))
         let title8 = layout.separators(8)[1] + 2
         flip("record 8 title byte to 0xFF", at: title8, to: 0xFF, .accepted(.repairable, CountsExpected(rows: 25, invalidUTF8Rows: 1)))
@@ -225,13 +249,19 @@ enum DamagedCorpus {
         let types = layout.file.rowIndex(startingWith: "#dbTypes:")!
         flip("#dbTypes: BIGINT to XIGINT", at: layout.file.offsets[types] + 9, to: 0x58, .accepted(.repairable, CountsExpected(rows: 25)))
         let mode = layout.file.rowIndex(startingWith: "#exportMode:")!
-        flip("#exportMode: FULL to XULL", at: layout.file.offsets[mode] + 12, to: 0x58, .refused(
-            place: "header row \(mode + 1): byte \(layout.file.offsets[mode])", wording: "unknown #exportMode 'XULL'"))
+        flip(
+            "#exportMode: FULL to XULL", at: layout.file.offsets[mode] + 12, to: 0x58,
+            .refused(
+                place: "header row \(mode + 1): byte \(layout.file.offsets[mode])", wording: "unknown #exportMode 'XULL'"))
         let footer = layout.footerOffset
-        flip("footer count digit to 'x'", at: footer + 16, to: 0x78, .refused(
-            place: "record 26: byte \(footer)", wording: "the #recordsWritten footer holds no record count"))
-        flip("footer count 25 to 35", at: footer + 16, to: 0x33, .refused(
-            place: "byte \(footer)", wording: "#recordsWritten says 35 records but the file holds 25"))
+        flip(
+            "footer count digit to 'x'", at: footer + 16, to: 0x78,
+            .refused(
+                place: "record 26: byte \(footer)", wording: "the #recordsWritten footer holds no record count"))
+        flip(
+            "footer count 25 to 35", at: footer + 16, to: 0x33,
+            .refused(
+                place: "byte \(footer)", wording: "#recordsWritten says 35 records but the file holds 25"))
         // Pseudo-random places and values (SplitMix64, replayable).
         let noise = garbageBytes(count: 3 * 48, seed: 6)
         for index in 0..<48 {
@@ -251,28 +281,33 @@ enum DamagedCorpus {
         let start4 = layout.start(4)
         let separator = layout.separators(4)[3]
         let end4 = layout.rowEnd(layout.file.rowIndex(ofRecord: 4))
-        cases.append(CorpusCase(
-            name: "record 4: a 0x01 became 0x02 0x0A (row split)", fileName: "application",
-            bytes: layout.replacing(separator..<(separator + 1), with: [0x02, 0x0A]),
-            expected: .refused(place: "record 4: byte \(start4)", wording: "short row: 4 fields but the header has 17 columns")))
-        cases.append(CorpusCase(
-            name: "record 4: its 0x02 0x0A became 0x01 (rows joined)", fileName: "application",
-            bytes: layout.replacing(end4..<(end4 + 2), with: [0x01]), expected: .refused(place: nil, wording: "")))
-        cases.append(CorpusCase(
-            name: "record 4: its row end swapped to 0x0A 0x02", fileName: "application",
-            bytes: layout.replacing(end4..<(end4 + 2), with: [0x0A, 0x02]), expected: .refused(place: nil, wording: "")))
+        cases.append(
+            CorpusCase(
+                name: "record 4: a 0x01 became 0x02 0x0A (row split)", fileName: "application",
+                bytes: layout.replacing(separator..<(separator + 1), with: [0x02, 0x0A]),
+                expected: .refused(place: "record 4: byte \(start4)", wording: "short row: 4 fields but the header has 17 columns")))
+        cases.append(
+            CorpusCase(
+                name: "record 4: its 0x02 0x0A became 0x01 (rows joined)", fileName: "application",
+                bytes: layout.replacing(end4..<(end4 + 2), with: [0x01]), expected: .refused(place: nil, wording: "")))
+        cases.append(
+            CorpusCase(
+                name: "record 4: its row end swapped to 0x0A 0x02", fileName: "application",
+                bytes: layout.replacing(end4..<(end4 + 2), with: [0x0A, 0x02]), expected: .refused(place: nil, wording: "")))
         var swapped = application
         swapped.swapAt(separator, end4)
-        cases.append(CorpusCase(
-            name: "record 4: a 0x01 and its 0x02 swapped", fileName: "application", bytes: swapped,
-            expected: .refused(place: nil, wording: "")))
+        cases.append(
+            CorpusCase(
+                name: "record 4: a 0x01 and its 0x02 swapped", fileName: "application", bytes: swapped,
+                expected: .refused(place: nil, wording: "")))
         // Every 0x01 of storefront record 2 turned into the row end 0x02 0x0A, one at a time.
         let small = Layout(storefront)
         for (number, at) in small.separators(2).enumerated() {
-            cases.append(CorpusCase(
-                name: "storefront record 2: 0x01 #\(number + 1) became 0x02 0x0A", fileName: "storefront",
-                bytes: small.replacing(at..<(at + 1), with: [0x02, 0x0A]),
-                expected: .refused(place: "record 2: byte \(small.start(2))", wording: "short row")))
+            cases.append(
+                CorpusCase(
+                    name: "storefront record 2: 0x01 #\(number + 1) became 0x02 0x0A", fileName: "storefront",
+                    bytes: small.replacing(at..<(at + 1), with: [0x02, 0x0A]),
+                    expected: .refused(place: "record 2: byte \(small.start(2))", wording: "short row")))
         }
         return cases
     }
@@ -282,31 +317,36 @@ enum DamagedCorpus {
     static func repeatedKeys() -> [CorpusCase] {
         let layout = Layout(application)
         var cases: [CorpusCase] = []
-        cases.append(CorpusCase(
-            name: "FULL: records 1 and 2 again at the end", fileName: "application",
-            bytes: layout.inserting(rows: [layout.record(1), layout.record(2)], footer: 27),
-            expected: .accepted(.repairable, CountsExpected(rows: 27, skipped: 2))))
+        cases.append(
+            CorpusCase(
+                name: "FULL: records 1 and 2 again at the end", fileName: "application",
+                bytes: layout.inserting(rows: [layout.record(1), layout.record(2)], footer: 27),
+                expected: .accepted(.repairable, CountsExpected(rows: 27, skipped: 2))))
         // 0364709193 is the integer 364709193: the same key to the catalog.
         var fields = ReferenceFile.splitFields(layout.record(1))
         fields[1] = Array("0364709193".utf8)
-        cases.append(CorpusCase(
-            name: "FULL: record 1's key again, written 0364709193", fileName: "application",
-            bytes: layout.inserting(rows: [Array(fields.joined(separator: [0x01]))], footer: 26),
-            expected: .accepted(.repairable, CountsExpected(rows: 26, skipped: 1))))
-        cases.append(CorpusCase(
-            name: "FULL: every record twice", fileName: "application",
-            bytes: layout.inserting(rows: (1...25).map(layout.record), footer: 50),
-            expected: .accepted(.repairable, CountsExpected(rows: 50, skipped: 25))))
+        cases.append(
+            CorpusCase(
+                name: "FULL: record 1's key again, written 0364709193", fileName: "application",
+                bytes: layout.inserting(rows: [Array(fields.joined(separator: [0x01]))], footer: 26),
+                expected: .accepted(.repairable, CountsExpected(rows: 26, skipped: 1))))
+        cases.append(
+            CorpusCase(
+                name: "FULL: every record twice", fileName: "application",
+                bytes: layout.inserting(rows: (1...25).map(layout.record), footer: 50),
+                expected: .accepted(.repairable, CountsExpected(rows: 50, skipped: 25))))
         let prices = Layout(price)
-        cases.append(CorpusCase(
-            name: "FULL compound key: application_price record 3 again", fileName: "application_price", feedFolder: "pricing20261103",
-            bytes: prices.inserting(rows: [prices.record(3)], footer: prices.records + 1),
-            expected: .accepted(.repairable, CountsExpected(rows: prices.records + 1, skipped: 1))))
+        cases.append(
+            CorpusCase(
+                name: "FULL compound key: application_price record 3 again", fileName: "application_price", feedFolder: "pricing20261103",
+                bytes: prices.inserting(rows: [prices.record(3)], footer: prices.records + 1),
+                expected: .accepted(.repairable, CountsExpected(rows: prices.records + 1, skipped: 1))))
         let daily = Layout(incremental)
-        cases.append(CorpusCase(
-            name: "INCREMENTAL: record 1 again", fileName: "application", feedFolder: "itunes20261104",
-            bytes: daily.inserting(rows: [daily.record(1)], footer: daily.records + 1),
-            expected: .accepted(.repairable, CountsExpected(rows: daily.records + 1, skipped: 1))))
+        cases.append(
+            CorpusCase(
+                name: "INCREMENTAL: record 1 again", fileName: "application", feedFolder: "itunes20261104",
+                bytes: daily.inserting(rows: [daily.record(1)], footer: daily.records + 1),
+                expected: .accepted(.repairable, CountsExpected(rows: daily.records + 1, skipped: 1))))
         return cases
     }
 
@@ -316,21 +356,25 @@ enum DamagedCorpus {
         let layout = Layout(application)
         var cases: [CorpusCase] = []
         let title = layout.separators(2)[1] + 3
-        cases.append(CorpusCase(
-            name: "NUL bytes in a title", fileName: "application", bytes: layout.replacing(title..<title, with: [0, 0, 0]),
-            expected: .accepted(.repairable, CountsExpected(rows: 25, repaired: 2, nulBytes: 3))))
+        cases.append(
+            CorpusCase(
+                name: "NUL bytes in a title", fileName: "application", bytes: layout.replacing(title..<title, with: [0, 0, 0]),
+                expected: .accepted(.repairable, CountsExpected(rows: 25, repaired: 2, nulBytes: 3))))
         let id = layout.separators(3)[0] + 2
-        cases.append(CorpusCase(
-            name: "a NUL byte in a key (application_id)", fileName: "application", bytes: layout.replacing(id..<id, with: [0]),
-            expected: .accepted(.repairable, CountsExpected(rows: 25, nulBytes: 1, keptAsText: 1))))
+        cases.append(
+            CorpusCase(
+                name: "a NUL byte in a key (application_id)", fileName: "application", bytes: layout.replacing(id..<id, with: [0]),
+                expected: .accepted(.repairable, CountsExpected(rows: 25, nulBytes: 1, keptAsText: 1))))
         let description = layout.separators(4)[12] + 1
-        cases.append(CorpusCase(
-            name: "a description of 4 KB of NUL bytes", fileName: "application",
-            bytes: layout.replacing(description..<description, with: Array(repeating: 0, count: 4096)),
-            expected: .accepted(.repairable, CountsExpected(rows: 25, nulBytes: 4096))))
-        cases.append(CorpusCase(
-            name: "a file of NUL bytes", fileName: "application", bytes: Array(repeating: 0, count: 4096),
-            expected: .refused(place: "header row 1: byte 0", wording: "this is not an EPF table file")))
+        cases.append(
+            CorpusCase(
+                name: "a description of 4 KB of NUL bytes", fileName: "application",
+                bytes: layout.replacing(description..<description, with: Array(repeating: 0, count: 4096)),
+                expected: .accepted(.repairable, CountsExpected(rows: 25, nulBytes: 4096))))
+        cases.append(
+            CorpusCase(
+                name: "a file of NUL bytes", fileName: "application", bytes: Array(repeating: 0, count: 4096),
+                expected: .refused(place: "header row 1: byte 0", wording: "this is not an EPF table file")))
         return cases
     }
 
@@ -341,18 +385,21 @@ enum DamagedCorpus {
         let description = layout.separators(3)[12] + 1
         let text = Array(String(repeating: "Ten megabytes of description, café, 象棋. ", count: 10 << 20 / 45).utf8)
         var cases: [CorpusCase] = []
-        cases.append(CorpusCase(
-            name: "a 10 MB description", fileName: "application", bytes: layout.replacing(description..<description, with: text),
-            expected: .accepted(.repairable, CountsExpected(rows: 25, repaired: 1))))
-        cases.append(CorpusCase(
-            name: "a 10 MB description ending in invalid UTF-8", fileName: "application",
-            bytes: layout.replacing(description..<description, with: text + [0xC3]),
-            expected: .accepted(.repairable, CountsExpected(rows: 25, repaired: 2, invalidUTF8Rows: 1))))
+        cases.append(
+            CorpusCase(
+                name: "a 10 MB description", fileName: "application", bytes: layout.replacing(description..<description, with: text),
+                expected: .accepted(.repairable, CountsExpected(rows: 25, repaired: 1))))
+        cases.append(
+            CorpusCase(
+                name: "a 10 MB description ending in invalid UTF-8", fileName: "application",
+                bytes: layout.replacing(description..<description, with: text + [0xC3]),
+                expected: .accepted(.repairable, CountsExpected(rows: 25, repaired: 2, invalidUTF8Rows: 1))))
         let title = layout.separators(3)[1] + 1
-        cases.append(CorpusCase(
-            name: "a 10 MB title, cut in the middle", fileName: "application",
-            bytes: Array(layout.replacing(title..<title, with: text)[..<(title + 5 << 20)]),
-            expected: refusedTruncated(3, at: layout.start(3), tail: title + 5 << 20 - layout.start(3))))
+        cases.append(
+            CorpusCase(
+                name: "a 10 MB title, cut in the middle", fileName: "application",
+                bytes: Array(layout.replacing(title..<title, with: text)[..<(title + 5 << 20)]),
+                expected: refusedTruncated(3, at: layout.start(3), tail: title + 5 << 20 - layout.start(3))))
         return cases
     }
 
@@ -370,10 +417,14 @@ enum DamagedCorpus {
         return [10_000, limit + 1].map { columns in
             CorpusCase(
                 name: "a header of \(columns) columns", fileName: "wide", bytes: wide(columns: columns),
-                expected: .refused(place: "header row 1: byte 0", wording: "the header names \(columns) columns, more than a catalog table can hold (\(limit))"))
-        } + [CorpusCase(
-            name: "a header of \(limit) columns", fileName: "wide", bytes: wide(columns: limit),
-            expected: .accepted(.clean, CountsExpected(rows: 2)))]
+                expected: .refused(
+                    place: "header row 1: byte 0",
+                    wording: "the header names \(columns) columns, more than a catalog table can hold (\(limit))"))
+        } + [
+            CorpusCase(
+                name: "a header of \(limit) columns", fileName: "wide", bytes: wide(columns: limit),
+                expected: .accepted(.clean, CountsExpected(rows: 2)))
+        ]
     }
 
     // MARK: Windows row ends
@@ -400,22 +451,28 @@ enum DamagedCorpus {
         let types = layout.file.rowIndex(startingWith: "#dbTypes:")!
         let typesEnd = layout.rowEnd(types)
         return [
-            CorpusCase(name: "CRLF: every row", fileName: "application", bytes: crlf(application),
-                       expected: .refused(place: "header row 1: byte 0", wording: wording)),
-            CorpusCase(name: "CRLF: the data rows and the footer", fileName: "application",
-                       bytes: Array(application[..<firstData]) + crlf(Array(application[firstData...])),
-                       expected: .refused(place: "record 1: byte \(firstData)", wording: wording)),
-            CorpusCase(name: "CRLF: record 10 only", fileName: "application",
-                       bytes: layout.replacing(end10..<(end10 + 2), with: [0x02, 0x0D, 0x0A]),
-                       expected: .refused(place: "record 10: byte \(layout.start(10))", wording: wording)),
-            CorpusCase(name: "CRLF: the #dbTypes row only", fileName: "application",
-                       bytes: layout.replacing(typesEnd..<(typesEnd + 2), with: [0x02, 0x0D, 0x0A]),
-                       expected: .refused(place: "header row \(types + 1): byte \(layout.file.offsets[types])", wording: wording)),
-            CorpusCase(name: "CRLF: the footer only", fileName: "application",
-                       bytes: layout.replacing(layout.rowEnd(layout.footerIndex)..<application.count, with: [0x02, 0x0D, 0x0A]),
-                       expected: .refused(place: "byte \(layout.footerOffset)", wording: wording)),
-            CorpusCase(name: "CRLF: storefront, no free-text column", fileName: "storefront", bytes: crlf(storefront),
-                       expected: .refused(place: "header row 1: byte 0", wording: wording)),
+            CorpusCase(
+                name: "CRLF: every row", fileName: "application", bytes: crlf(application),
+                expected: .refused(place: "header row 1: byte 0", wording: wording)),
+            CorpusCase(
+                name: "CRLF: the data rows and the footer", fileName: "application",
+                bytes: Array(application[..<firstData]) + crlf(Array(application[firstData...])),
+                expected: .refused(place: "record 1: byte \(firstData)", wording: wording)),
+            CorpusCase(
+                name: "CRLF: record 10 only", fileName: "application",
+                bytes: layout.replacing(end10..<(end10 + 2), with: [0x02, 0x0D, 0x0A]),
+                expected: .refused(place: "record 10: byte \(layout.start(10))", wording: wording)),
+            CorpusCase(
+                name: "CRLF: the #dbTypes row only", fileName: "application",
+                bytes: layout.replacing(typesEnd..<(typesEnd + 2), with: [0x02, 0x0D, 0x0A]),
+                expected: .refused(place: "header row \(types + 1): byte \(layout.file.offsets[types])", wording: wording)),
+            CorpusCase(
+                name: "CRLF: the footer only", fileName: "application",
+                bytes: layout.replacing(layout.rowEnd(layout.footerIndex)..<application.count, with: [0x02, 0x0D, 0x0A]),
+                expected: .refused(place: "byte \(layout.footerOffset)", wording: wording)),
+            CorpusCase(
+                name: "CRLF: storefront, no free-text column", fileName: "storefront", bytes: crlf(storefront),
+                expected: .refused(place: "header row 1: byte 0", wording: wording)),
         ]
     }
 
@@ -431,24 +488,38 @@ enum DamagedCorpus {
         let header = String(decoding: layout.file.rows[0], as: UTF8.self)
         let types = row("#dbTypes:")
         return [
-            CorpusCase(name: "no #dbTypes row", fileName: "application", bytes: without(types),
-                       expected: .refused(place: nil, wording: "the header has no #dbTypes: row")),
-            CorpusCase(name: "no #exportMode row", fileName: "application", bytes: without(row("#exportMode:")),
-                       expected: .refused(place: nil, wording: "the header has no #exportMode: row")),
-            CorpusCase(name: "#dbTypes with one type too many", fileName: "application",
-                       bytes: replaced(types, String(decoding: layout.file.rows[types], as: UTF8.self) + "\u{1}BIGINT"),
-                       expected: .refused(place: "header row \(types + 1): byte \(layout.file.offsets[types])", wording: "#dbTypes: names 18 types but the header has 17 columns")),
-            CorpusCase(name: "a column named twice", fileName: "application", bytes: replaced(0, header.replacingOccurrences(of: "\u{1}title\u{1}", with: "\u{1}application_id\u{1}")),
-                       expected: .refused(place: "header row 1: byte 0", wording: "column 'application_id' is named twice")),
-            CorpusCase(name: "an empty column name", fileName: "application", bytes: replaced(0, header.replacingOccurrences(of: "\u{1}title\u{1}", with: "\u{1}\u{1}")),
-                       expected: .refused(place: "header row 1: byte 0", wording: "column 3 of the header row has no name")),
-            CorpusCase(name: "a key column that is not a column", fileName: "application", bytes: replaced(row("#primaryKey:"), "#primaryKey:app_id"),
-                       expected: .accepted(.repairable, CountsExpected(rows: 25, skipped: 0))),
-            CorpusCase(name: "INCREMENTAL with no key", fileName: "application", feedFolder: "itunes20261104",
-                       bytes: Layout(incremental).file.replacingRow(Layout(incremental).file.rowIndex(startingWith: "#primaryKey:")!, with: Array("#primaryKey:".utf8)),
-                       expected: .refused(place: "byte 0", wording: "an INCREMENTAL file with no #primaryKey cannot be applied")),
-            CorpusCase(name: "binary garbage", fileName: "application", bytes: garbageBytes(count: 8192, seed: 1).map { $0 == 0x23 ? 0 : $0 },
-                       expected: .refused(place: "header row 1: byte 0", wording: "this is not an EPF table file")),
+            CorpusCase(
+                name: "no #dbTypes row", fileName: "application", bytes: without(types),
+                expected: .refused(place: nil, wording: "the header has no #dbTypes: row")),
+            CorpusCase(
+                name: "no #exportMode row", fileName: "application", bytes: without(row("#exportMode:")),
+                expected: .refused(place: nil, wording: "the header has no #exportMode: row")),
+            CorpusCase(
+                name: "#dbTypes with one type too many", fileName: "application",
+                bytes: replaced(types, String(decoding: layout.file.rows[types], as: UTF8.self) + "\u{1}BIGINT"),
+                expected: .refused(
+                    place: "header row \(types + 1): byte \(layout.file.offsets[types])",
+                    wording: "#dbTypes: names 18 types but the header has 17 columns")),
+            CorpusCase(
+                name: "a column named twice", fileName: "application",
+                bytes: replaced(0, header.replacingOccurrences(of: "\u{1}title\u{1}", with: "\u{1}application_id\u{1}")),
+                expected: .refused(place: "header row 1: byte 0", wording: "column 'application_id' is named twice")),
+            CorpusCase(
+                name: "an empty column name", fileName: "application",
+                bytes: replaced(0, header.replacingOccurrences(of: "\u{1}title\u{1}", with: "\u{1}\u{1}")),
+                expected: .refused(place: "header row 1: byte 0", wording: "column 3 of the header row has no name")),
+            CorpusCase(
+                name: "a key column that is not a column", fileName: "application",
+                bytes: replaced(row("#primaryKey:"), "#primaryKey:app_id"),
+                expected: .accepted(.repairable, CountsExpected(rows: 25, skipped: 0))),
+            CorpusCase(
+                name: "INCREMENTAL with no key", fileName: "application", feedFolder: "itunes20261104",
+                bytes: Layout(incremental).file.replacingRow(
+                    Layout(incremental).file.rowIndex(startingWith: "#primaryKey:")!, with: Array("#primaryKey:".utf8)),
+                expected: .refused(place: "byte 0", wording: "an INCREMENTAL file with no #primaryKey cannot be applied")),
+            CorpusCase(
+                name: "binary garbage", fileName: "application", bytes: garbageBytes(count: 8192, seed: 1).map { $0 == 0x23 ? 0 : $0 },
+                expected: .refused(place: "header row 1: byte 0", wording: "this is not an EPF table file")),
         ]
     }
 
@@ -462,34 +533,48 @@ enum DamagedCorpus {
         let storefrontLayout = Layout(storefront)
         let name = storefrontLayout.separators(3)[2] + 1
         return [
-            CorpusCase(name: "empty file", fileName: "application", bytes: [],
-                       expected: .refused(place: "byte 0", wording: "the file is empty (0 bytes)")),
-            CorpusCase(name: "header and footer, no rows, footer says 0", fileName: "application",
-                       bytes: Array(application[..<layout.start(1)]) + Array("#recordsWritten:0".utf8) + [0x02, 0x0A],
-                       expected: .accepted(.clean, CountsExpected(rows: 0))),
-            CorpusCase(name: "a second footer", fileName: "application", bytes: application + Array("#recordsWritten:25".utf8) + [0x02, 0x0A],
-                       expected: .refused(place: "record 26: byte \(end)", wording: "bytes follow the #recordsWritten footer")),
-            CorpusCase(name: "a data row after the footer", fileName: "application", bytes: application + layout.record(1) + [0x02, 0x0A],
-                       expected: .refused(place: "record 26: byte \(end)", wording: "bytes follow the #recordsWritten footer")),
-            CorpusCase(name: "footer says -1", fileName: "application", bytes: layout.withFooter(-1),
-                       expected: .refused(place: "record 26: byte \(footer)", wording: "the #recordsWritten footer holds no record count")),
-            CorpusCase(name: "## rows among the data", fileName: "application",
-                       bytes: layout.replacing(layout.start(12)..<layout.start(12), with: Array("##legal: more".utf8) + [0x02, 0x0A]),
-                       expected: .accepted(.repairable, CountsExpected(rows: 25, commentRows: 1))),
-            CorpusCase(name: "a stray 0x01 in a description", fileName: "application",
-                       bytes: layout.replacing(description..<description, with: Array("a\u{1}b".utf8)),
-                       expected: .accepted(.repairable, CountsExpected(rows: 25, repaired: 2, rejoined: 2))),
-            CorpusCase(name: "a stray 0x01 in a table with no free text", fileName: "storefront",
-                       bytes: storefrontLayout.replacing(name..<name, with: [0x01]),
-                       expected: .refused(place: "record 3: byte \(storefrontLayout.start(3))", wording: "no free-text (LONGTEXT/CLOB) column can take the extra 0x01 bytes")),
+            CorpusCase(
+                name: "empty file", fileName: "application", bytes: [],
+                expected: .refused(place: "byte 0", wording: "the file is empty (0 bytes)")),
+            CorpusCase(
+                name: "header and footer, no rows, footer says 0", fileName: "application",
+                bytes: Array(application[..<layout.start(1)]) + Array("#recordsWritten:0".utf8) + [0x02, 0x0A],
+                expected: .accepted(.clean, CountsExpected(rows: 0))),
+            CorpusCase(
+                name: "a second footer", fileName: "application", bytes: application + Array("#recordsWritten:25".utf8) + [0x02, 0x0A],
+                expected: .refused(place: "record 26: byte \(end)", wording: "bytes follow the #recordsWritten footer")),
+            CorpusCase(
+                name: "a data row after the footer", fileName: "application", bytes: application + layout.record(1) + [0x02, 0x0A],
+                expected: .refused(place: "record 26: byte \(end)", wording: "bytes follow the #recordsWritten footer")),
+            CorpusCase(
+                name: "footer says -1", fileName: "application", bytes: layout.withFooter(-1),
+                expected: .refused(place: "record 26: byte \(footer)", wording: "the #recordsWritten footer holds no record count")),
+            CorpusCase(
+                name: "## rows among the data", fileName: "application",
+                bytes: layout.replacing(layout.start(12)..<layout.start(12), with: Array("##legal: more".utf8) + [0x02, 0x0A]),
+                expected: .accepted(.repairable, CountsExpected(rows: 25, commentRows: 1))),
+            CorpusCase(
+                name: "a stray 0x01 in a description", fileName: "application",
+                bytes: layout.replacing(description..<description, with: Array("a\u{1}b".utf8)),
+                expected: .accepted(.repairable, CountsExpected(rows: 25, repaired: 2, rejoined: 2))),
+            CorpusCase(
+                name: "a stray 0x01 in a table with no free text", fileName: "storefront",
+                bytes: storefrontLayout.replacing(name..<name, with: [0x01]),
+                expected: .refused(
+                    place: "record 3: byte \(storefrontLayout.start(3))",
+                    wording: "no free-text (LONGTEXT/CLOB) column can take the extra 0x01 bytes")),
         ]
     }
 
     // MARK: Through the streaming path
 
     static func compressed() -> [CorpusCase] {
-        let names = ["cut record 13 mid-field", "CRLF: record 10 only", "a 10 MB description", "flip record 5 0x01 to 'A'", "FULL: records 1 and 2 again at the end", "uncut"]
-        let plain = truncations().filter { names.contains(where: $0.name.hasPrefix) && !$0.name.hasPrefix("storefront") }
+        let names = [
+            "cut record 13 mid-field", "CRLF: record 10 only", "a 10 MB description", "flip record 5 0x01 to 'A'",
+            "FULL: records 1 and 2 again at the end", "uncut",
+        ]
+        let plain =
+            truncations().filter { names.contains(where: $0.name.hasPrefix) && !$0.name.hasPrefix("storefront") }
             + windowsRowEnds() + hugeFields() + flips() + repeatedKeys()
         var seen = Set<String>()
         return plain.filter { corpusCase in

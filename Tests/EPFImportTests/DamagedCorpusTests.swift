@@ -1,7 +1,7 @@
 import EPFCatalog
-import EPFSQLite
 import EPFFormat
 import EPFImport
+import EPFSQLite
 import EPFTestSupport
 import Foundation
 import Testing
@@ -27,7 +27,8 @@ struct BaseCatalog: Sendable {
     }
 }
 
-@Suite("Damaged-input corpus: verify and import agree; each file is refused with its place, or repaired and counted", .timeLimit(.minutes(2)))
+@Suite(
+    "Damaged-input corpus: verify and import agree; each file is refused with its place, or repaired and counted", .timeLimit(.minutes(2)))
 struct DamagedCorpusTests {
     @Test("A damaged file, verified and imported", arguments: DamagedCorpus.all)
     func damagedFile(_ corpusCase: CorpusCase) throws {
@@ -48,7 +49,8 @@ struct DamagedCorpusTests {
             // epf verify's library entry.
             let keys = folder.appendingPathComponent("keys", isDirectory: true)
             try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
-            let verified = try FeedVerifier(options: VerifyOptions(temporaryFolder: keys.path), makeStore: SQLiteKeyCheckStore.init).run(paths: [path])
+            let verified = try FeedVerifier(options: VerifyOptions(temporaryFolder: keys.path), makeStore: SQLiteKeyCheckStore.init).run(
+                paths: [path])
             try #require(verified.count == 1, "\(verified)")
             let verdict = verified[0]
             #expect(try FileManager.default.contentsOfDirectory(atPath: keys.path).isEmpty, "the temporary key index was left behind")
@@ -63,7 +65,9 @@ struct DamagedCorpusTests {
             let report = imported[0]
 
             // They agree, error for error and count for count.
-            #expect((verdict.status == .damaged) == (report.status == .failed), "verify: \(verdict.status), import: \(report.status) \(report.error ?? "")")
+            #expect(
+                (verdict.status == .damaged) == (report.status == .failed),
+                "verify: \(verdict.status), import: \(report.status) \(report.error ?? "")")
             if verdict.status == .damaged {
                 #expect(verdict.error == report.error)
             } else {
@@ -103,8 +107,10 @@ struct DamagedCorpusTests {
     @Test("The corpus covers every kind of damage listed in the brief")
     func corpusIsComplete() {
         let names = DamagedCorpus.all.map(\.name)
-        for part in ["cut header row", "mid-field", "right before 0x01", "right after 0x01", "between 0x02 and 0x0A", "after record 25",
-                     "mid-footer", "flip", "became 0x02 0x0A", "FULL: records 1 and 2 again", "NUL", "10 MB", "10000 columns", "CRLF", "gzip:"] {
+        for part in [
+            "cut header row", "mid-field", "right before 0x01", "right after 0x01", "between 0x02 and 0x0A", "after record 25",
+            "mid-footer", "flip", "became 0x02 0x0A", "FULL: records 1 and 2 again", "NUL", "10 MB", "10000 columns", "CRLF", "gzip:",
+        ] {
             #expect(names.contains { $0.contains(part) }, "no case for \(part)")
         }
         #expect(DamagedCorpus.all.count > 350)
@@ -116,7 +122,8 @@ struct DamagedCorpusTests {
 /// cost no disk flush (the suite stays within seconds).
 func withScratchFolder<T>(_ body: (URL) throws -> T) throws -> T {
     var isDirectory: ObjCBool = false
-    let memory = FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isDirectory) && isDirectory.boolValue
+    let memory =
+        FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isDirectory) && isDirectory.boolValue
         && FileManager.default.isWritableFile(atPath: "/dev/shm")
     let root = memory ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
     let folder = try TemporaryFolder.create("epf-corpus", in: root)

@@ -1,7 +1,7 @@
 import EPFCatalog
-import EPFSQLite
 import EPFImport
 import EPFInput
+import EPFSQLite
 import EPFSynthetic
 import EPFTestSupport
 import Foundation

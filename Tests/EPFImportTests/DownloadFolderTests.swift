@@ -1,7 +1,7 @@
 import EPFCatalog
-import EPFSQLite
 import EPFImport
 import EPFInput
+import EPFSQLite
 import EPFTestSupport
 import Foundation
 import Testing
@@ -55,8 +55,9 @@ struct DownloadFolderTests {
             let root = try Self.downloads(Self.allFeeds, in: folder)
             let catalog = folder.appendingPathComponent("catalog.sqlite").path
             let (schedule, reports) = try runScheduledImport([root.path], catalog: catalog)
-            #expect(schedule.units.map { URL(fileURLWithPath: $0.path).lastPathComponent }
-                == ["itunes20261101", "popularity20261101", "pricing20261101", "itunes20261102"])
+            #expect(
+                schedule.units.map { URL(fileURLWithPath: $0.path).lastPathComponent }
+                    == ["itunes20261101", "popularity20261101", "pricing20261101", "itunes20261102"])
             #expect(schedule.skipped.isEmpty)
             #expect(reports.count == 14)
             #expect(reports.allSatisfy { $0.status == .applied })
@@ -161,7 +162,8 @@ struct DownloadFolderTests {
             try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
             try write(
                 tableFileBytes(
-                    columns: ["export_date", "storefront_id", "country_code", "name"], types: ["BIGINT", "INTEGER", "VARCHAR(10)", "VARCHAR(200)"],
+                    columns: ["export_date", "storefront_id", "country_code", "name"],
+                    types: ["BIGINT", "INTEGER", "VARCHAR(10)", "VARCHAR(200)"],
                     key: ["storefront_id"], mode: "FULL", rows: [["1793491200000", "143441", "USA", "United States"]]),
                 to: small.appendingPathComponent("storefront"))
             let refused = try runScheduledImport([small.path], catalog: catalog)
@@ -205,10 +207,12 @@ struct DownloadFolderTests {
             case .feedTarGz: return "tar -czf \(feed).tar.gz \(feed) && rm -r \(feed)"
             case .tableTbz:
                 // Apple's per-table layout, with BSD-style md5 files.
-                return "cd \(feed) && for t in *; do tar -cjf $t.tbz $t && echo \"MD5 ($t.tbz) = $(md5sum < $t.tbz | cut -c1-32)\" > $t.tbz.md5 && rm $t; done"
+                return
+                    "cd \(feed) && for t in *; do tar -cjf $t.tbz $t && echo \"MD5 ($t.tbz) = $(md5sum < $t.tbz | cut -c1-32)\" > $t.tbz.md5 && rm $t; done"
             case .feedZip:
                 // Apple's zip name carries an hour: itunes2026110100.zip.
-                return "mv \(feed) \(feed)00 && zip -qr \(feed)00.zip \(feed)00 && md5sum \(feed)00.zip > \(feed)00.zip.md5 && rm -r \(feed)00"
+                return
+                    "mv \(feed) \(feed)00 && zip -qr \(feed)00.zip \(feed)00 && md5sum \(feed)00.zip > \(feed)00.zip.md5 && rm -r \(feed)00"
             case .tableZip: return "cd \(feed) && for t in *; do zip -q $t.zip $t && rm $t; done"
             case .tableGz: return "gzip \(feed)/*"
             case .tableBz2: return "bzip2 \(feed)/*"
@@ -242,7 +246,9 @@ struct DownloadFolderTests {
     func wrongMD5FailsTheArchive() throws {
         try withTemporaryFolder { folder in
             _ = try copyFeed("itunes20261101", into: folder)
-            try shell("tar -cjf itunes20261101.tbz itunes20261101 && echo '0123456789abcdef0123456789abcdef  itunes20261101.tbz' > itunes20261101.tbz.md5", in: folder)
+            try shell(
+                "tar -cjf itunes20261101.tbz itunes20261101 && echo '0123456789abcdef0123456789abcdef  itunes20261101.tbz' > itunes20261101.tbz.md5",
+                in: folder)
             let catalog = folder.appendingPathComponent("catalog.sqlite").path
             let (_, reports) = try runScheduledImport([folder.appendingPathComponent("itunes20261101.tbz").path], catalog: catalog)
             #expect(!reports.isEmpty)
@@ -292,7 +298,8 @@ struct DownloadFolderTests {
 
     // MARK: Runs that differ from the last one
 
-    @Test("Tables left out by --include in an earlier run are imported by a later run, folders and archives alike", arguments: [false, true])
+    @Test(
+        "Tables left out by --include in an earlier run are imported by a later run, folders and archives alike", arguments: [false, true])
     func includeThenEverything(archives: Bool) throws {
         try withTemporaryFolder { folder in
             let root = try Self.downloads(["itunes20261101", "itunes20261102"], in: folder)
@@ -347,7 +354,10 @@ struct DownloadFolderTests {
             let plan = try ImportPlanner.plan(paths: [root.path], filter: try TableFilter())
             #expect(plan.units.count == 1 && plan.units[0].files.count == 9)
             #expect(plan.notes.contains { $0.contains("genre.bz2: a second file for table genre") })
-            #expect(plan.notes.contains { $0.hasSuffix("last_run: a table file outside a feed folder: ignored (name it on its own to import it)") })
+            #expect(
+                plan.notes.contains {
+                    $0.hasSuffix("last_run: a table file outside a feed folder: ignored (name it on its own to import it)")
+                })
             let catalog = folder.appendingPathComponent("catalog.sqlite").path
             let (_, reports) = try runScheduledImport([root.path], catalog: catalog)
             #expect(reports.count == 9 && reports.allSatisfy { $0.status == .applied })

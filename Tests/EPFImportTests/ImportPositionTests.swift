@@ -1,6 +1,7 @@
-@testable import EPFImport
 import EPFCatalog
 import Testing
+
+@testable import EPFImport
 
 /// `ImportPosition`: where a run of a plan is, over all its inputs, from
 /// the importer's events.
@@ -16,7 +17,8 @@ struct ImportPositionTests {
                     PlannedFile(path: "itunes20261101/genre", table: "genre", size: 100),
                     PlannedFile(path: "itunes20261101/application", table: "application", size: 300),
                 ]),
-            ImportUnit(path: "pricing20261101/application_price", feed: nil,
+            ImportUnit(
+                path: "pricing20261101/application_price", feed: nil,
                 files: [PlannedFile(path: "pricing20261101/application_price", table: "application_price", size: 600)]),
             ImportUnit(
                 path: "itunes20261102.tbz", feed: nil, files: [],
@@ -74,7 +76,8 @@ struct ImportPositionTests {
         position.record(.fileStarted(path: "itunes20261102.tbz:itunes20261102/application", table: "application", size: 9_999), at: 14)
         #expect(position.inputsStarted == 4, "an archive is one input, whatever its entries")
         #expect(position.bytesDone == 1_250)
-        position.record(.progress(path: "itunes20261102.tbz:itunes20261102/application", bytesRead: 900, totalBytes: 1_000, rows: 1), at: 16)
+        position.record(
+            .progress(path: "itunes20261102.tbz:itunes20261102/application", bytesRead: 900, totalBytes: 1_000, rows: 1), at: 16)
         // The archive's own pace: 650 bytes in 2 s.
         #expect(Self.close(position.secondsLeft(at: 16), 100 * 2 / 650.0))
         position.record(.unitFinished(path: "itunes20261102.tbz", reports: []), at: 17)

@@ -1,6 +1,6 @@
 import EPFCatalog
-import EPFSQLite
 import EPFImport
+import EPFSQLite
 import EPFTestSupport
 import Foundation
 import Testing

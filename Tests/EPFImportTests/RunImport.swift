@@ -1,6 +1,6 @@
 import EPFCatalog
-import EPFSQLite
 import EPFImport
+import EPFSQLite
 
 /// Plans `paths` and imports them into the catalog at `catalog` with the real
 /// importer; the store is closed when this returns.

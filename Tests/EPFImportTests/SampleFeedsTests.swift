@@ -1,6 +1,6 @@
 import EPFCatalog
-import EPFSQLite
 import EPFImport
+import EPFSQLite
 import EPFTestSupport
 import Foundation
 import Testing
@@ -43,7 +43,8 @@ struct SampleFeedsTests {
 
     /// Compares every table of the catalog at `path` with `reference`: the
     /// same tables, columns, rows (in key order), values and storage classes.
-    static func expectCatalog(at path: String, equals reference: ReferenceCatalog, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectCatalog(at path: String, equals reference: ReferenceCatalog, sourceLocation: SourceLocation = #_sourceLocation) throws
+    {
         let catalog = try RawSQLiteReader(path: path)
         let tables = try catalog.liveTables()
         #expect(tables == reference.tables.keys.sorted(), "live tables", sourceLocation: sourceLocation)
@@ -77,7 +78,9 @@ struct SampleFeedsTests {
         let reference = try Self.referenceCatalog(after: feeds)
         try withTemporaryFolder { folder in
             let (catalog, reports) = try Self.importFeeds(feeds, into: folder)
-            #expect(reports.allSatisfy { $0.status == .applied }, "\(reports.filter { $0.status != .applied }.map { "\($0.path): \($0.error ?? "")" })")
+            #expect(
+                reports.allSatisfy { $0.status == .applied },
+                "\(reports.filter { $0.status != .applied }.map { "\($0.path): \($0.error ?? "")" })")
             try Self.expectCatalog(at: catalog, equals: reference)
         }
     }
@@ -104,11 +107,12 @@ struct SampleFeedsTests {
     func referenceSanity() throws {
         let reference = try Self.referenceCatalog(after: Self.feeds)
         let counts = reference.tables.mapValues(\.rows.count)
-        #expect(counts == [
-            "application": 27, "application_detail": 25, "application_device_type": 61, "artist": 12,
-            "artist_application": 26, "device_type": 6, "genre": 11, "genre_application": 57, "storefront": 7,
-            "application_price": 175, "application_popularity_per_genre": 322,
-        ])
+        #expect(
+            counts == [
+                "application": 27, "application_detail": 25, "application_device_type": 61, "artist": 12,
+                "artist_application": 26, "device_type": 6, "genre": 11, "genre_application": 57, "storefront": 7,
+                "application_price": 175, "application_popularity_per_genre": 322,
+            ])
         let application = try #require(try Self.referenceFiles(of: "itunes20261101").first { $0.table == "application" })
         #expect(application.file.rejoinedRecords == 1)
         #expect(application.file.records.count == 25)
@@ -130,7 +134,8 @@ struct SampleFeedsTests {
 
             // The row with a stray 0x01 in its description, rejoined whole.
             let stray = try #require(try value("application", "description", "application_id = 553910284"))
-            let expectedStray = Array("Puzzle Box Deluxe: slide, rotate and unlock 200 wooden puzzle boxes.\nTip:".utf8) + [0x01]
+            let expectedStray =
+                Array("Puzzle Box Deluxe: slide, rotate and unlock 200 wooden puzzle boxes.\nTip:".utf8) + [0x01]
                 + Array("press and hold a tile to see where it can go.\nNo timers, no ads.".utf8)
             #expect(stray == .text(expectedStray))
             #expect(try value("application", "version", "application_id = 553910284") == .string("3.3.1"))
@@ -143,8 +148,11 @@ struct SampleFeedsTests {
 
             // CRLF kept inside a description.
             let crlf = try #require(try value("application", "description", "application_id = 402233918"))
-            #expect(crlf == .string(
-                "Cloud Notes keeps your notes in sync on all your devices.\r\n\r\nFeatures:\r\n- Folders and tags\r\n- Offline mode\r\n- Weather and location stamps on each note"))
+            #expect(
+                crlf
+                    == .string(
+                        "Cloud Notes keeps your notes in sync on all your devices.\r\n\r\nFeatures:\r\n- Folders and tags\r\n- Offline mode\r\n- Weather and location stamps on each note"
+                    ))
 
             // Emoji, CJK and accented titles, exact.
             let titles: [(Int, String)] = [
@@ -167,11 +175,14 @@ struct SampleFeedsTests {
             #expect(try value("application_detail", "release_notes", "application_id = 507331468 AND language_code = 'JA'") == .null)
 
             // Prices: REAL, numerically equal to the text.
-            #expect(try value("application_price", "retail_price", "application_id = 344518902 AND storefront_id = 143466") == .real(12_345_678_901.0))
+            #expect(
+                try value("application_price", "retail_price", "application_id = 344518902 AND storefront_id = 143466")
+                    == .real(12_345_678_901.0))
             #expect(try value("application_price", "retail_price", "application_id = 364709193 AND storefront_id = 143441") == .real(2.99))
             #expect(try value("application_price", "retail_price", "application_id = 364709193 AND storefront_id = 143462") == .real(370))
             #expect(try value("application_price", "retail_price", "application_id = 284882215 AND storefront_id = 143441") == .real(0))
-            #expect(try value("application_price", "currency_code", "application_id = 364709193 AND storefront_id = 143462") == .string("JPY"))
+            #expect(
+                try value("application_price", "currency_code", "application_id = 364709193 AND storefront_id = 143462") == .string("JPY"))
 
             // Dates in their three forms.
             #expect(try value("application", "itunes_release_date", "application_id = 287650334") == .string("2005-09-06 00:00:00"))
@@ -193,14 +204,21 @@ struct SampleFeedsTests {
             #expect(try value("application", "title", "application_id = 339201745") == .string("Weather Now: Live Radar"))
             #expect(try value("application", "version", "application_id = 339201745") == .string("7.4.0"))
             #expect(try value("application", "download_size", "application_id = 586004127") == .integer(7_340_032))
-            #expect(try value("application", "support_url", "application_id = 586004127") == .string("https://www.knightfall-games.example/support"))
+            #expect(
+                try value("application", "support_url", "application_id = 586004127")
+                    == .string("https://www.knightfall-games.example/support"))
             #expect(try value("application", "title", "application_id = 638402717") == .string("Chess Openings Trainer"))
             #expect(try value("application", "itunes_release_date", "application_id = 638402717") == .string("2026-11-02"))
             #expect(try value("application", "itunes_release_date", "application_id = 640559126") == .string("2026-11-02"))
-            #expect(try value("application_detail", "language_code", "application_id = 364709193 AND language_code = 'DE'") == .string("DE"))
-            #expect(try catalog.rows("SELECT count(*) FROM genre_application WHERE application_id IN (638402717, 640559126)") == [[.integer(5)]])
+            #expect(
+                try value("application_detail", "language_code", "application_id = 364709193 AND language_code = 'DE'") == .string("DE"))
+            #expect(
+                try catalog.rows("SELECT count(*) FROM genre_application WHERE application_id IN (638402717, 640559126)") == [[.integer(5)]]
+            )
             // The two new apps have no prices.
-            #expect(try catalog.rows("SELECT count(*) FROM application_price WHERE application_id IN (638402717, 640559126)") == [[.integer(0)]])
+            #expect(
+                try catalog.rows("SELECT count(*) FROM application_price WHERE application_id IN (638402717, 640559126)") == [[.integer(0)]]
+            )
         }
     }
 

@@ -1,7 +1,8 @@
 import CBZip2
-@testable import EPFInput
 import Foundation
 import Testing
+
+@testable import EPFInput
 
 /// The Swift block decoder (`Bzip2BlockDecoder`, through
 /// `ParallelBzip2Stream`) against the system's bzip2 and libbz2

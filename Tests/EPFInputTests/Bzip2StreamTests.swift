@@ -25,7 +25,10 @@ struct Bzip2StreamTests {
     @Test func severalBlocksAndConcatenatedStreamsReadAsOne() throws {
         // Level 1 = 100 kB blocks: 300 kB of varied rows make several blocks.
         var random = SystemRandomNumberGenerator()
-        let big = epfRows((0..<3000).map { index in "\(index)\u{1}" + String((0..<100).map { _ in Character(UnicodeScalar(UInt8.random(in: 97...122, using: &random))) }) })
+        let big = epfRows(
+            (0..<3000).map { index in
+                "\(index)\u{1}" + String((0..<100).map { _ in Character(UnicodeScalar(UInt8.random(in: 97...122, using: &random))) })
+            })
         let tail = epfRows(["second", "stream"])
         let path = try temporaryFile(try Self.bzip2(big, level: 1) + Self.bzip2(tail), suffix: ".bz2")
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -1,6 +1,7 @@
-@testable import EPFInput
 import Foundation
 import Testing
+
+@testable import EPFInput
 
 @Suite("Parallel bzip2 streams")
 struct ParallelBzip2StreamTests {
@@ -64,7 +65,8 @@ struct ParallelBzip2StreamTests {
 
     @Test func concatenatedStreamsOfDifferentBlockSizesReadAsOne() throws {
         let tail = epfRows(["second", "stream"])
-        let compressed = Self.mixedLevel1 + (try Bzip2StreamTests.bzip2(tail, level: 9)) + (try Bzip2StreamTests.bzip2([], level: 5))
+        let compressed =
+            Self.mixedLevel1 + (try Bzip2StreamTests.bzip2(tail, level: 9)) + (try Bzip2StreamTests.bzip2([], level: 5))
             + (try Bzip2StreamTests.bzip2(Array(Self.mixedText.prefix(250_000)), level: 2))
         #expect(try Self.decompress(compressed) == Self.mixedText + tail + Self.mixedText.prefix(250_000))
     }

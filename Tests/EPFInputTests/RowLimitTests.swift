@@ -26,7 +26,8 @@ struct RowLimitTests {
 
     @Test func aLongRowUnderTheLimitIsOneChunk() throws {
         let row = Array(repeating: UInt8(ascii: "y"), count: 50_000) + [0x02, 0x0A]
-        let source = StreamChunkSource(stream: PieceStream(row + row, piece: 4096), name: "t.gz", chunkSize: 4096, maximumRowBytes: 64 << 10)
+        let source = StreamChunkSource(
+            stream: PieceStream(row + row, piece: 4096), name: "t.gz", chunkSize: 4096, maximumRowBytes: 64 << 10)
         var total = 0
         while let chunk = try source.nextChunk() { total += chunk.bytes.count }
         #expect(total == 2 * row.count)

@@ -110,7 +110,8 @@ extension String {
 
 @Suite("Tar archives")
 struct TarReaderTests {
-    static let artist = Array("#export_date\u{1}artist_id\u{1}name\u{2}\n#primaryKey:artist_id\u{2}\n1\u{1}42\u{1}Ren\u{00E9}e \u{1}\n line\u{2}\n".utf8)
+    static let artist = Array(
+        "#export_date\u{1}artist_id\u{1}name\u{2}\n#primaryKey:artist_id\u{2}\n1\u{1}42\u{1}Ren\u{00E9}e \u{1}\n line\u{2}\n".utf8)
     static let song: [UInt8] = {
         var generator = SystemRandomNumberGenerator()
         return (0..<300_001).map { _ in UInt8.random(in: 0...255, using: &generator) }
@@ -186,7 +187,8 @@ struct TarReaderTests {
         let typeflags = stride(from: 0, to: archive.count - 512, by: 512).map { archive[$0 + 156] }
         #expect(typeflags.contains(UInt8(ascii: format == "gnu" ? "L" : "x")))
         let entries = try readArchive(archive)
-        #expect(entries.map(\.0) == [TarEntry(name: long, size: Int64(Self.artist.count)), TarEntry(name: "itunes20261101/short", size: 3)])
+        #expect(
+            entries.map(\.0) == [TarEntry(name: long, size: Int64(Self.artist.count)), TarEntry(name: "itunes20261101/short", size: 3)])
         #expect(entries.map(\.1) == [Self.artist, [1, 2, 3]])
     }
 
@@ -304,7 +306,9 @@ struct TarReaderTests {
         var field = [UInt8](repeating: 0, count: 12)
         field[0] = 0x80
         for index in 0..<8 { field[11 - index] = UInt8(truncatingIfNeeded: huge >> (8 * index)) }
-        let reader = TarReader(stream: PieceStream(tarHeader(name: "itunes20261101/huge", sizeField: field) + [UInt8](repeating: 9, count: 1000)), archiveName: "feed.tbz")
+        let reader = TarReader(
+            stream: PieceStream(tarHeader(name: "itunes20261101/huge", sizeField: field) + [UInt8](repeating: 9, count: 1000)),
+            archiveName: "feed.tbz")
         #expect(try reader.nextEntry() == TarEntry(name: "itunes20261101/huge", size: huge))
         let error = #expect(throws: InputError.self) { _ = try readAll(reader.entryStream(), size: 1 << 20) }
         #expect(error?.detail == "the archive ends inside entry itunes20261101/huge after 1000 of 9663676416 bytes")
@@ -338,7 +342,8 @@ struct TarReaderTests {
             + tarHeader(name: "itunes20261101/short-name", size: 0) + tarData(Array("hello".utf8))
             + tarHeader(name: "itunes20261101/plain", size: 1) + tarData([42]) + tarEnd
         let entries = try readArchive(archive)
-        #expect(entries.map(\.0) == [TarEntry(name: "itunes20261101/from-pax-name", size: 5), TarEntry(name: "itunes20261101/plain", size: 1)])
+        #expect(
+            entries.map(\.0) == [TarEntry(name: "itunes20261101/from-pax-name", size: 5), TarEntry(name: "itunes20261101/plain", size: 1)])
         #expect(entries.map(\.1) == [Array("hello".utf8), [42]])
 
         let malformed = Array("99 path=x\n".utf8)

@@ -120,7 +120,8 @@ struct HandMadeZip {
 
         var localExtra: [UInt8] = []
         if zip64 {
-            localExtra = le(UInt16(1)) + le(UInt16(16))
+            localExtra =
+                le(UInt16(1)) + le(UInt16(16))
                 + (descriptor == .none ? le(UInt64(data.count)) + le(UInt64(stored.count)) : [UInt8](repeating: 0, count: 16))
         }
         let sizes32: (UInt32, UInt32) =
@@ -190,7 +191,8 @@ func centralDirectoryOffset(_ zip: [UInt8]) -> Int {
 struct ZipReaderTests {
     static let application: [UInt8] = epfRows(
         ["#export_date\u{1}application_id\u{1}title", "#primaryKey:application_id"]
-            + (0..<3000).map { "1780000000000\u{1}\($0 * 7919)\u{1}App n\u{00B0} \($0) \u{2014} \(String(repeating: "x", count: $0 % 97))" })
+            + (0..<3000).map { "1780000000000\u{1}\($0 * 7919)\u{1}App n\u{00B0} \($0) \u{2014} \(String(repeating: "x", count: $0 % 97))" }
+    )
     static let storefront = epfRows(["#export_date\u{1}storefront_id\u{1}country_code", "1\u{1}143441\u{1}USA", "1\u{1}143442\u{1}FRA"])
     /// Random bytes: stored as they are even by deflate.
     static let noise: [UInt8] = randomBytes(300_007)
@@ -584,7 +586,8 @@ struct ZipReaderTests {
     @Test func unsupportedMethodsAreNamedAndCanBeSkipped() throws {
         let folder = try Self.feedFolder()
         defer { folder.remove() }
-        try folder.run("zip -q -D -Z bzip2 itunes20261101.zip itunes20261101/application && zip -q -D itunes20261101.zip itunes20261101/storefront")
+        try folder.run(
+            "zip -q -D -Z bzip2 itunes20261101.zip itunes20261101/application && zip -q -D itunes20261101.zip itunes20261101/storefront")
         let path = folder.root + "/itunes20261101.zip"
         let zip = try ZipReader(path: path)
         #expect(zip.entries.map(\.method) == [12, 8])

@@ -21,7 +21,10 @@ struct LakeFeedDay {
         let path = parent.appendingPathComponent("itunes" + day.replacingOccurrences(of: "-", with: "")).path
         let seed = try #require(Int(day.replacingOccurrences(of: "-", with: ""))) * 2 + (incremental ? 1 : 0)
         let generated = try EPFRunner.run(
-            ["generate", "--out", path, "--rows", "\(rows)", "--seed", "\(seed)", "--storefronts", "2", "--catalog-tables", "--export-date", day]
+            [
+                "generate", "--out", path, "--rows", "\(rows)", "--seed", "\(seed)", "--storefronts", "2", "--catalog-tables",
+                "--export-date", day,
+            ]
                 + (incremental ? ["--incremental"] : []),
             in: parent)
         #expect(generated.status == 0, "\(generated.stderr)")

@@ -90,7 +90,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let lake = path("lake")
         let small = ["EPF_TEST_CHECKPOINT_BYTES": "4096", "EPF_TEST_CHUNK_BYTES": "2048"]
-        let killed = try run(["import", "--lake", lake] + SampleFeeds.pathsInOrder, environment: small.merging(["EPF_TEST_FAULT": fault]) { $1 })
+        let killed = try run(
+            ["import", "--lake", lake] + SampleFeeds.pathsInOrder, environment: small.merging(["EPF_TEST_FAULT": fault]) { $1 })
         #expect(killed.status == 9, "\(killed.stderr)")
         let journalled = (try? LakeReaders.journal(lake).count) ?? 0
         #expect(journalled < 14)

@@ -71,62 +71,64 @@ enum LakeReaders {
     /// DuckDB and compares it with the catalog at `sqlite` (`comparison`);
     /// the rows of each partition through `hive_partitioning`; row groups
     /// and some columns' types with pyarrow.
-    static let compareScript = comparison + #"""
-        import duckdb, pyarrow.parquet as pq
-        lake, catalog = sys.argv[1], sys.argv[2]
-        journal = [json.loads(l) for l in open(lake + "/_epf/journal.jsonl") if l.strip()]
-        con = duckdb.connect()
-        con.execute("SET TimeZone = 'UTC'")
-        con.execute(open(lake + "/_epf/views.sql").read())
-        db = sqlite3.connect(catalog)
+    static let compareScript =
+        comparison + #"""
+            import duckdb, pyarrow.parquet as pq
+            lake, catalog = sys.argv[1], sys.argv[2]
+            journal = [json.loads(l) for l in open(lake + "/_epf/journal.jsonl") if l.strip()]
+            con = duckdb.connect()
+            con.execute("SET TimeZone = 'UTC'")
+            con.execute(open(lake + "/_epf/views.sql").read())
+            db = sqlite3.connect(catalog)
 
-        out = {"tables": {}, "partitionRows": {}, "rowGroups": {}, "types": {}}
-        for table in sorted({j["table"] for j in journal}):
-            # Through Arrow: DuckDB's own conversion of zoned timestamps needs pytz.
-            arrow = con.sql(f'SELECT * FROM "{table}_current"').to_arrow_table()
-            out["tables"][table] = compare(arrow.column_names, [tuple(r[c] for c in arrow.column_names) for r in arrow.to_pylist()], db, table)
-        rows = con.execute(
-            f"SELECT regexp_extract(filename, '([^/]+)/export_date=', 1) || '/export_date=' || strftime(export_date, '%Y-%m-%d') || '/mode=' || mode, count(*) "
-            f"FROM read_parquet('{lake}/*/*/*/*.parquet', hive_partitioning = true, union_by_name = true, filename = true) GROUP BY 1").fetchall()
-        out["partitionRows"] = {k: n for k, n in rows}
-        out["rowGroups"] = {j["partition"]: pq.ParquetFile(lake + "/" + j["partition"] + "/part-00000.parquet").num_row_groups for j in journal}
-        for table, column in [("application", "application_id"), ("application", "export_date"), ("application", "itunes_release_date"),
-                              ("application", "title"), ("application_price", "retail_price"), ("application_price", "storefront_id"),
-                              ("storefront", "country_code")]:
-            j = next((j for j in journal if j["table"] == table), None)
-            if j is None: continue
-            schema = pq.read_schema(lake + "/" + j["partition"] + "/part-00000.parquet")
-            out["types"][table + "." + column] = str(schema.field(column).type)
-        print(json.dumps(out))
-        """#
+            out = {"tables": {}, "partitionRows": {}, "rowGroups": {}, "types": {}}
+            for table in sorted({j["table"] for j in journal}):
+                # Through Arrow: DuckDB's own conversion of zoned timestamps needs pytz.
+                arrow = con.sql(f'SELECT * FROM "{table}_current"').to_arrow_table()
+                out["tables"][table] = compare(arrow.column_names, [tuple(r[c] for c in arrow.column_names) for r in arrow.to_pylist()], db, table)
+            rows = con.execute(
+                f"SELECT regexp_extract(filename, '([^/]+)/export_date=', 1) || '/export_date=' || strftime(export_date, '%Y-%m-%d') || '/mode=' || mode, count(*) "
+                f"FROM read_parquet('{lake}/*/*/*/*.parquet', hive_partitioning = true, union_by_name = true, filename = true) GROUP BY 1").fetchall()
+            out["partitionRows"] = {k: n for k, n in rows}
+            out["rowGroups"] = {j["partition"]: pq.ParquetFile(lake + "/" + j["partition"] + "/part-00000.parquet").num_row_groups for j in journal}
+            for table, column in [("application", "application_id"), ("application", "export_date"), ("application", "itunes_release_date"),
+                                  ("application", "title"), ("application_price", "retail_price"), ("application_price", "storefront_id"),
+                                  ("storefront", "country_code")]:
+                j = next((j for j in journal if j["table"] == table), None)
+                if j is None: continue
+                schema = pq.read_schema(lake + "/" + j["partition"] + "/part-00000.parquet")
+                out["types"][table + "." + column] = str(schema.field(column).type)
+            print(json.dumps(out))
+            """#
 
     /// PySpark in local mode (2 threads, 512 MB, no UI): runs the SQL of
     /// `epf lake views --engine spark` (the file `views`), reads every
     /// `<table>_current` and compares it with the catalog at `sqlite`
     /// (`comparison`), and counts each partition's rows as Spark's own
     /// partition discovery reads the table's folder.
-    static let sparkScript = comparison + #"""
-        import os, time
-        os.environ["TZ"] = "UTC"; time.tzset()  # Python's datetimes from Spark's timestamps
-        from pyspark.sql import SparkSession
-        lake, catalog, views = sys.argv[1], sys.argv[2], sys.argv[3]
-        spark = (SparkSession.builder.master("local[2]").appName("epf-lake-test")
-                 .config("spark.ui.enabled", "false").config("spark.driver.memory", "512m")
-                 .config("spark.sql.session.timeZone", "UTC").config("spark.sql.shuffle.partitions", "2").getOrCreate())
-        spark.sparkContext.setLogLevel("ERROR")
-        for statement in open(views).read().split(";\n"):
-            if statement.strip(): spark.sql(statement)
-        journal = [json.loads(l) for l in open(lake + "/_epf/journal.jsonl") if l.strip()]
-        db = sqlite3.connect(catalog)
-        out = {"tables": {}, "partitionRows": {}, "rowGroups": {}, "types": {}}
-        for table in sorted({j["table"] for j in journal}):
-            frame = spark.table(f"`{table}_current`")
-            out["tables"][table] = compare(frame.columns, [tuple(r) for r in frame.collect()], db, table)
-            for r in spark.read.parquet(f"{lake}/{table}").groupBy("export_date", "mode").count().collect():
-                out["partitionRows"][f"{table}/export_date={r['export_date'].isoformat()}/mode={r['mode']}"] = r["count"]
-        spark.stop()
-        print(json.dumps(out))
-        """#
+    static let sparkScript =
+        comparison + #"""
+            import os, time
+            os.environ["TZ"] = "UTC"; time.tzset()  # Python's datetimes from Spark's timestamps
+            from pyspark.sql import SparkSession
+            lake, catalog, views = sys.argv[1], sys.argv[2], sys.argv[3]
+            spark = (SparkSession.builder.master("local[2]").appName("epf-lake-test")
+                     .config("spark.ui.enabled", "false").config("spark.driver.memory", "512m")
+                     .config("spark.sql.session.timeZone", "UTC").config("spark.sql.shuffle.partitions", "2").getOrCreate())
+            spark.sparkContext.setLogLevel("ERROR")
+            for statement in open(views).read().split(";\n"):
+                if statement.strip(): spark.sql(statement)
+            journal = [json.loads(l) for l in open(lake + "/_epf/journal.jsonl") if l.strip()]
+            db = sqlite3.connect(catalog)
+            out = {"tables": {}, "partitionRows": {}, "rowGroups": {}, "types": {}}
+            for table in sorted({j["table"] for j in journal}):
+                frame = spark.table(f"`{table}_current`")
+                out["tables"][table] = compare(frame.columns, [tuple(r) for r in frame.collect()], db, table)
+                for r in spark.read.parquet(f"{lake}/{table}").groupBy("export_date", "mode").count().collect():
+                    out["partitionRows"][f"{table}/export_date={r['export_date'].isoformat()}/mode={r['mode']}"] = r["count"]
+            spark.stop()
+            print(json.dumps(out))
+            """#
 
     /// What a (possibly killed) lake shows DuckDB: the rows of every file
     /// the `*.parquet` glob finds, by partition (one read of them all with
@@ -184,7 +186,8 @@ enum LakeReaders {
             #expect(result.lakeColumns == result.sqliteColumns, "\(table)", sourceLocation: sourceLocation)
             #expect(result.lakeRows == result.sqliteRows, "\(table)", sourceLocation: sourceLocation)
             #expect(
-                result.onlyInLake.isEmpty && result.onlyInSQLite.isEmpty, "\(table): lake \(result.onlyInLake) sqlite \(result.onlyInSQLite)",
+                result.onlyInLake.isEmpty && result.onlyInSQLite.isEmpty,
+                "\(table): lake \(result.onlyInLake) sqlite \(result.onlyInSQLite)",
                 sourceLocation: sourceLocation)
         }
         var expected: [String: Int] = [:]

@@ -23,7 +23,8 @@ import Testing
             LakeFeedDay(day: "2026-12-02", rows: 200, incremental: true),
             LakeFeedDay(day: "2026-12-03", rows: 100, incremental: true),
         ].map { try $0.generate(in: folder) }
-        let lake = folder.appendingPathComponent("lake").path, db = folder.appendingPathComponent("c.sqlite").path
+        let lake = folder.appendingPathComponent("lake").path
+        let db = folder.appendingPathComponent("c.sqlite").path
         try LakeFeedDay.importInto(lake: lake, db: db, days, in: folder)
         let views = try EPFRunner.run(["lake", "views", "--lake", lake, "--engine", "spark"], in: folder)
         #expect(views.status == 0, "\(views.stderr)")

@@ -38,7 +38,10 @@ import Testing
         let views = try run(["lake", "views", "--lake", lake, "--engine", "spark", "--location", "s3a://bucket/lake/"])
         #expect(views.status == 0, "\(views.stderr)")
         #expect(views.stdout.hasPrefix("SET spark.sql.parquet.mergeSchema = true;\n"))
-        #expect(views.stdout.contains("CREATE OR REPLACE TEMP VIEW `application_files` AS SELECT *, _metadata.file_path AS _epf_path, _metadata.row_index AS _epf_position FROM parquet.`s3a://bucket/lake/application/*/*/*.parquet`;"))
+        #expect(
+            views.stdout.contains(
+                "CREATE OR REPLACE TEMP VIEW `application_files` AS SELECT *, _metadata.file_path AS _epf_path, _metadata.row_index AS _epf_position FROM parquet.`s3a://bucket/lake/application/*/*/*.parquet`;"
+            ))
         #expect(views.stdout.contains("CREATE OR REPLACE TEMP VIEW `application_current` AS"))
         #expect(!views.stdout.contains(lake))
     }

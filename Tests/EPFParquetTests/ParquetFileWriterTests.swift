@@ -11,7 +11,12 @@ struct ParquetFileWriterTests {
     /// A column of test values: what to append, and the text pyarrow's
     /// value must print as.
     enum Value {
-        case int64(Int64), int32(Int32), bool(Bool), string(String), decimal(Int64), timestamp(Int64)
+        case int64(Int64)
+        case int32(Int32)
+        case bool(Bool)
+        case string(String)
+        case decimal(Int64)
+        case timestamp(Int64)
     }
 
     static func text(_ value: Value?, _ type: ParquetType) -> String? {
@@ -215,7 +220,8 @@ struct ParquetFileWriterTests {
             for column in values.indices {
                 // NULL: the first row of even columns, the last of odd ones,
                 // runs where (row / 3 + column) % 4 == 0, and all of row 5.
-                let isNull = (row == 0 && column % 2 == 0) || (row == rows - 1 && column % 2 == 1)
+                let isNull =
+                    (row == 0 && column % 2 == 0) || (row == rows - 1 && column % 2 == 1)
                     || (row / 3 + column) % 4 == 0 || row == 5
                 columns[column].append(isNull ? nil : values[column])
             }
@@ -242,36 +248,41 @@ struct ParquetFileWriterTests {
         let values = Self.allTypesValues(rows: 300, seed: 1)
         let (file, duck) = try Self.roundTrip(
             Array(zip(Self.allTypes, values)), options: ParquetWriterOptions(compression: compression))
-        #expect(Self.allTypes.map { duck.types[$0.name] } == [
-            "BIGINT", "INTEGER", "BOOLEAN", "VARCHAR", "DECIMAL(9,3)", "DECIMAL(20,2)", "DECIMAL(4,0)",
-            "TIMESTAMP WITH TIME ZONE", "VARCHAR",
-        ])
+        #expect(
+            Self.allTypes.map { duck.types[$0.name] } == [
+                "BIGINT", "INTEGER", "BOOLEAN", "VARCHAR", "DECIMAL(9,3)", "DECIMAL(20,2)", "DECIMAL(4,0)",
+                "TIMESTAMP WITH TIME ZONE", "VARCHAR",
+            ])
         #expect(duck.chunks[8].encodings == "PLAIN, RLE, RLE_DICTIONARY")
         #expect(duck.chunks[3].encodings == "PLAIN, RLE")
-        #expect(file.fields == [
-            .init(name: "id", type: "int64", nullable: true),
-            .init(name: "count", type: "int32", nullable: true),
-            .init(name: "flag", type: "bool", nullable: true),
-            .init(name: "title", type: "string", nullable: true),
-            .init(name: "price", type: "decimal128(9, 3)", nullable: true),
-            .init(name: "wide", type: "decimal128(20, 2)", nullable: true),
-            .init(name: "whole", type: "decimal128(4, 0)", nullable: true),
-            .init(name: "released", type: "timestamp[ms, tz=UTC]", nullable: true),
-            .init(name: "currency", type: "string", nullable: true),
-        ])
-        #expect(file.parquetColumns.map(\.physicalType) == [
-            "INT64", "INT32", "BOOLEAN", "BYTE_ARRAY", "INT64", "FIXED_LEN_BYTE_ARRAY", "INT64", "INT64", "BYTE_ARRAY",
-        ])
-        #expect(file.parquetColumns.map(\.convertedType) == [
-            "NONE", "NONE", "NONE", "UTF8", "DECIMAL", "DECIMAL", "DECIMAL", "TIMESTAMP_MILLIS", "UTF8",
-        ])
+        #expect(
+            file.fields == [
+                .init(name: "id", type: "int64", nullable: true),
+                .init(name: "count", type: "int32", nullable: true),
+                .init(name: "flag", type: "bool", nullable: true),
+                .init(name: "title", type: "string", nullable: true),
+                .init(name: "price", type: "decimal128(9, 3)", nullable: true),
+                .init(name: "wide", type: "decimal128(20, 2)", nullable: true),
+                .init(name: "whole", type: "decimal128(4, 0)", nullable: true),
+                .init(name: "released", type: "timestamp[ms, tz=UTC]", nullable: true),
+                .init(name: "currency", type: "string", nullable: true),
+            ])
+        #expect(
+            file.parquetColumns.map(\.physicalType) == [
+                "INT64", "INT32", "BOOLEAN", "BYTE_ARRAY", "INT64", "FIXED_LEN_BYTE_ARRAY", "INT64", "INT64", "BYTE_ARRAY",
+            ])
+        #expect(
+            file.parquetColumns.map(\.convertedType) == [
+                "NONE", "NONE", "NONE", "UTF8", "DECIMAL", "DECIMAL", "DECIMAL", "TIMESTAMP_MILLIS", "UTF8",
+            ])
         #expect(file.parquetColumns.allSatisfy { $0.maxDefinitionLevel == 1 })
-        #expect(file.parquetColumns.map(\.logicalType) == [
-            "None", "None", "None", "String", "Decimal(precision=9, scale=3)", "Decimal(precision=20, scale=2)",
-            "Decimal(precision=4, scale=0)",
-            "Timestamp(isAdjustedToUTC=true, timeUnit=milliseconds, is_from_converted_type=false, force_set_converted_type=false)",
-            "String",
-        ])
+        #expect(
+            file.parquetColumns.map(\.logicalType) == [
+                "None", "None", "None", "String", "Decimal(precision=9, scale=3)", "Decimal(precision=20, scale=2)",
+                "Decimal(precision=4, scale=0)",
+                "Timestamp(isAdjustedToUTC=true, timeUnit=milliseconds, is_from_converted_type=false, force_set_converted_type=false)",
+                "String",
+            ])
         #expect(file.createdBy == "epf-importer version 0.1.0")
         let chunks = file.rowGroups[0]
         #expect(chunks[8].hasDictionaryPage)

@@ -68,7 +68,8 @@ func decodeHybrid(_ bytes: [UInt8], bitWidth: Int, count: Int) -> [UInt32]? {
     var values: [UInt32] = []
     var position = 0
     func varint() -> UInt64? {
-        var result: UInt64 = 0, shift: UInt64 = 0
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
         while position < bytes.count {
             let byte = bytes[position]
             position += 1

@@ -1,5 +1,6 @@
-@testable import EPFParquet
 import Testing
+
+@testable import EPFParquet
 
 /// Bytes checked by hand against the compact protocol: a field header is
 /// `delta << 4 | type` (types: 1 true, 2 false, 3 i8, 4 i16, 5 i32, 6 i64,
@@ -53,16 +54,17 @@ struct ThriftCompactWriterTests {
             w.field(6, i16: 7)
             w.field(7, string: "é")
         }
-        #expect(bytes == [
-            0x15, 0x01,  // 1: i32 -1
-            0x16, 0xAC, 0x02,  // 2: i64 150 (zigzag 300)
-            0x11,  // 3: true
-            0x12,  // 4: false
-            0x13, 0xFE,  // 5: i8 -2, one raw byte
-            0x14, 0x0E,  // 6: i16 7
-            0x18, 0x02, 0xC3, 0xA9,  // 7: binary, length 2, UTF-8 of é
-            0x00,
-        ])
+        #expect(
+            bytes == [
+                0x15, 0x01,  // 1: i32 -1
+                0x16, 0xAC, 0x02,  // 2: i64 150 (zigzag 300)
+                0x11,  // 3: true
+                0x12,  // 4: false
+                0x13, 0xFE,  // 5: i8 -2, one raw byte
+                0x14, 0x0E,  // 6: i16 7
+                0x18, 0x02, 0xC3, 0xA9,  // 7: binary, length 2, UTF-8 of é
+                0x00,
+            ])
     }
 
     @Test func longDeltasAndExtremes() {
@@ -98,12 +100,15 @@ struct ThriftCompactWriterTests {
 
     @Test func logicalTypes() {
         #expect(ThriftCompactWriter.encode(LogicalType.string) == [0x1C, 0x00, 0x00])
-        #expect(ThriftCompactWriter.encode(LogicalType.decimal(precision: 9, scale: 3))
-            == [0x5C, 0x15, 0x06, 0x15, 0x12, 0x00, 0x00])
-        #expect(ThriftCompactWriter.encode(LogicalType.timestampMillis(adjustedToUTC: true))
-            == [0x8C, 0x11, 0x1C, 0x1C, 0x00, 0x00, 0x00, 0x00])
-        #expect(ThriftCompactWriter.encode(LogicalType.integer(bitWidth: 32, signed: true))
-            == [0xAC, 0x13, 0x20, 0x11, 0x00, 0x00])
+        #expect(
+            ThriftCompactWriter.encode(LogicalType.decimal(precision: 9, scale: 3))
+                == [0x5C, 0x15, 0x06, 0x15, 0x12, 0x00, 0x00])
+        #expect(
+            ThriftCompactWriter.encode(LogicalType.timestampMillis(adjustedToUTC: true))
+                == [0x8C, 0x11, 0x1C, 0x1C, 0x00, 0x00, 0x00, 0x00])
+        #expect(
+            ThriftCompactWriter.encode(LogicalType.integer(bitWidth: 32, signed: true))
+                == [0xAC, 0x13, 0x20, 0x11, 0x00, 0x00])
     }
 
     /// After a nested struct the outer struct's last field id is restored:
@@ -113,42 +118,45 @@ struct ThriftCompactWriterTests {
             type: .dataPage, uncompressedPageSize: 100, compressedPageSize: 100,
             dataPageHeader: DataPageHeader(numValues: 10, encoding: .plain, definitionLevelEncoding: .rle, repetitionLevelEncoding: .rle),
             dictionaryPageHeader: DictionaryPageHeader(numValues: 2, encoding: .plain))
-        #expect(ThriftCompactWriter.encode(header) == [
-            0x15, 0x00, 0x15, 0xC8, 0x01, 0x15, 0xC8, 0x01,
-            0x2C, 0x15, 0x14, 0x15, 0x00, 0x15, 0x06, 0x15, 0x06, 0x00,
-            0x2C, 0x15, 0x04, 0x15, 0x00, 0x00,
-            0x00,
-        ])
+        #expect(
+            ThriftCompactWriter.encode(header) == [
+                0x15, 0x00, 0x15, 0xC8, 0x01, 0x15, 0xC8, 0x01,
+                0x2C, 0x15, 0x14, 0x15, 0x00, 0x15, 0x06, 0x15, 0x06, 0x00,
+                0x2C, 0x15, 0x04, 0x15, 0x00, 0x00,
+                0x00,
+            ])
     }
 
     @Test func schemaElement() {
         let element = SchemaElement(
             type: .int64, repetitionType: .optional, name: "price", convertedType: .decimal,
             scale: 3, precision: 9, logicalType: .decimal(precision: 9, scale: 3))
-        #expect(ThriftCompactWriter.encode(element) == [
-            0x15, 0x04,  // 1: type INT64 (2)
-            0x25, 0x02,  // 3: repetition OPTIONAL (1)
-            0x18, 0x05, 0x70, 0x72, 0x69, 0x63, 0x65,  // 4: name
-            0x25, 0x0A,  // 6: converted type DECIMAL (5)
-            0x15, 0x06,  // 7: scale 3
-            0x15, 0x12,  // 8: precision 9
-            0x2C, 0x5C, 0x15, 0x06, 0x15, 0x12, 0x00, 0x00,  // 10: logical type DECIMAL
-            0x00,
-        ])
+        #expect(
+            ThriftCompactWriter.encode(element) == [
+                0x15, 0x04,  // 1: type INT64 (2)
+                0x25, 0x02,  // 3: repetition OPTIONAL (1)
+                0x18, 0x05, 0x70, 0x72, 0x69, 0x63, 0x65,  // 4: name
+                0x25, 0x0A,  // 6: converted type DECIMAL (5)
+                0x15, 0x06,  // 7: scale 3
+                0x15, 0x12,  // 8: precision 9
+                0x2C, 0x5C, 0x15, 0x06, 0x15, 0x12, 0x00, 0x00,  // 10: logical type DECIMAL
+                0x00,
+            ])
     }
 
     @Test func smallFileMetaData() {
         let metadata = FileMetaData(
             version: 1, schema: [SchemaElement(name: "s", numChildren: 0)], numRows: 0, rowGroups: [],
             keyValueMetadata: nil, createdBy: "x", columnOrders: [.typeDefinedOrder])
-        #expect(ThriftCompactWriter.encode(metadata) == [
-            0x15, 0x02,  // 1: version 1
-            0x19, 0x1C, 0x48, 0x01, 0x73, 0x15, 0x00, 0x00,  // 2: [ {4: "s", 5: 0} ]
-            0x16, 0x00,  // 3: num_rows 0
-            0x19, 0x0C,  // 4: [] of structs
-            0x28, 0x01, 0x78,  // 6: created_by "x"
-            0x19, 0x1C, 0x1C, 0x00, 0x00,  // 7: [ {1: {}} ]
-            0x00,
-        ])
+        #expect(
+            ThriftCompactWriter.encode(metadata) == [
+                0x15, 0x02,  // 1: version 1
+                0x19, 0x1C, 0x48, 0x01, 0x73, 0x15, 0x00, 0x00,  // 2: [ {4: "s", 5: 0} ]
+                0x16, 0x00,  // 3: num_rows 0
+                0x19, 0x0C,  // 4: [] of structs
+                0x28, 0x01, 0x78,  // 6: created_by "x"
+                0x19, 0x1C, 0x1C, 0x00, 0x00,  // 7: [ {1: {}} ]
+                0x00,
+            ])
     }
 }

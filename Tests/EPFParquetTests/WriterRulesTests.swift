@@ -134,7 +134,8 @@ struct WriterRulesTests {
 
         // The cuts, from the rule: a page closes at 4096 bytes of values or 200 rows.
         var cuts: [Range<Int>] = []
-        var first = 0, bytes = 0
+        var first = 0
+        var bytes = 0
         for (row, text) in texts.enumerated() {
             bytes += text.map { 4 + $0.utf8.count } ?? 0
             if bytes >= 4096 || row + 1 - first == 200 {

@@ -30,7 +30,9 @@ struct CLITests {
             #expect(seconds.count == 14 && seconds.allSatisfy { $0.wholeMatch(of: /[0-9]+\.[0-9]{2}/) != nil }, "\(seconds)")
             let history = try EPFRunner.run(["history", "--db", database.url, "--format", "json", "--table", "application"], in: folder)
             #expect(history.status == 0, "\(history.stderr)")
-            #expect(history.stdout.contains("\"mode\":\"INCREMENTAL\"") || history.stdout.contains("\"mode\" : \"INCREMENTAL\""), "\(history.stdout)")
+            #expect(
+                history.stdout.contains("\"mode\":\"INCREMENTAL\"") || history.stdout.contains("\"mode\" : \"INCREMENTAL\""),
+                "\(history.stdout)")
             let readers = try Self.queriesAnswerAsSQLite(database: database, feeds: feeds, in: folder)
             for result in [first, again, dryRun, tables, history] + readers {
                 #expect(!result.stdout.contains(password) && !result.stderr.contains(password))
@@ -44,7 +46,9 @@ struct CLITests {
             #expect(!refused.stderr.contains(password))
             let unreachable = try EPFRunner.run(["search", "--db", "postgres://epf:\(password)@127.0.0.1:1/none", "chess"], in: folder)
             #expect(unreachable.status == 1)
-            #expect(unreachable.stderr.contains("postgres://epf@127.0.0.1:1/none") && !unreachable.stderr.contains(password), "\(unreachable.stderr)")
+            #expect(
+                unreachable.stderr.contains("postgres://epf@127.0.0.1:1/none") && !unreachable.stderr.contains(password),
+                "\(unreachable.stderr)")
         }
     }
 
@@ -58,7 +62,8 @@ struct CLITests {
             let imported = try EPFRunner.run(["import", "--table-prefix", "x_", "--db", prefixed.url] + feeds, in: folder)
             #expect(imported.status == 0, "\(imported.stderr)")
             let queries: [[String]] = [
-                ["lookup", "553910284", "364709193", "id412039587", "1"], ["lookup", "364709193", "412039587", "--country", "JP", "--lang", "ja"],
+                ["lookup", "553910284", "364709193", "id412039587", "1"],
+                ["lookup", "364709193", "412039587", "--country", "JP", "--lang", "ja"],
                 ["search", "chess"], ["search", "che", "--limit", "3", "--offset", "1"], ["search", "chess", "--entity", "iPadSoftware"],
             ]
             for query in queries {
@@ -105,8 +110,10 @@ struct CLITests {
             ["lookup", "364709193", "--country", "fr", "--lang", "fr_CA", "--format", "csv"],
             ["lookup", "364709193", "--country", "ZZ"],
             ["search", "chess"], ["search", "CHESS", "--country", "JPN", "--format", "table"], ["search", "che"],
-            ["search", "cafe"], ["search", "Échecs"], ["search", "象棋", "--country", "CN"], ["search", "puzzle", "--limit", "2", "--offset", "3"],
-            ["search", "p", "--limit", "3", "--offset", "4", "--lang", "ja", "--country", "JP"], ["search", "chess", "--entity", "macSoftware"],
+            ["search", "cafe"], ["search", "Échecs"], ["search", "象棋", "--country", "CN"],
+            ["search", "puzzle", "--limit", "2", "--offset", "3"],
+            ["search", "p", "--limit", "3", "--offset", "4", "--lang", "ja", "--country", "JP"],
+            ["search", "chess", "--entity", "macSoftware"],
             ["search", "chess", "--entity", "iPadSoftware"], ["search", "nothing-like-it"], ["search", "chess", "--country", "ZZ"],
             ["sql", "SELECT application_id, title, download_size FROM application ORDER BY application_id", "--format", "json"],
             ["sql", "SELECT storefront_id, country_code FROM storefront ORDER BY storefront_id", "--format", "csv"],

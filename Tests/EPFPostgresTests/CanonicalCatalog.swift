@@ -59,7 +59,8 @@ struct CanonicalCatalog: Equatable, CustomStringConvertible {
     /// Reads a SQLite catalog.
     init(sqlite path: String) throws {
         let db = try RawSQLiteReader(path: path)
-        let info = try db.rows("SELECT table_name, feed, export_mode, export_date, columns, primary_key, source_path FROM epf_table_info ORDER BY table_name")
+        let info = try db.rows(
+            "SELECT table_name, feed, export_mode, export_date, columns, primary_key, source_path FROM epf_table_info ORDER BY table_name")
         tableInfo = info.map { Self.sortedJSON($0.map { $0.textForm }) }
         for row in info {
             let name = row[0].textForm!
@@ -67,15 +68,16 @@ struct CanonicalCatalog: Equatable, CustomStringConvertible {
             let (columns, values) = try db.query("SELECT * FROM \(quoteIdentifier(name))")
             var rows: [[String?]] = []
             for value in values {
-                rows.append(zip(columns, value).map { column, stored in
-                    let type = types[column] ?? ColumnType(declared: "TEXT")
-                    let text = stored.textForm
-                    let canonical = Self.canonical(text, kind: type.kind, dateOnly: PostgresSchemaProbe.isDateOnly(type))
-                    if canonical == nil, let text, !text.isEmpty, type.kind != .text, type.kind != .freeText, type.kind != .unknown {
-                        unfit.append("\(name).\(column)=\(text)")
-                    }
-                    return canonical
-                })
+                rows.append(
+                    zip(columns, value).map { column, stored in
+                        let type = types[column] ?? ColumnType(declared: "TEXT")
+                        let text = stored.textForm
+                        let canonical = Self.canonical(text, kind: type.kind, dateOnly: PostgresSchemaProbe.isDateOnly(type))
+                        if canonical == nil, let text, !text.isEmpty, type.kind != .text, type.kind != .freeText, type.kind != .unknown {
+                            unfit.append("\(name).\(column)=\(text)")
+                        }
+                        return canonical
+                    })
             }
             tables[name] = Table(columns: columns, rows: rows.sorted(by: Self.rowOrder))
         }
@@ -85,7 +87,8 @@ struct CanonicalCatalog: Equatable, CustomStringConvertible {
     /// Reads a PostgreSQL catalog.
     init(postgres connection: PostgresConnection) throws {
         let info = try connection.query(
-            "SELECT table_name, feed, export_mode, export_date::text, columns, primary_key, source_path FROM epf_table_info ORDER BY table_name")
+            "SELECT table_name, feed, export_mode, export_date::text, columns, primary_key, source_path FROM epf_table_info ORDER BY table_name"
+        )
         tableInfo = info.map(Self.sortedJSON)
         for row in info {
             let name = row[0]!
@@ -103,7 +106,8 @@ struct CanonicalCatalog: Equatable, CustomStringConvertible {
             }
             tables[name] = Table(columns: columns, rows: rows.sorted(by: Self.rowOrder))
         }
-        unfit = try connection.query("SELECT table_name || '.' || column_name || '=' || value FROM epf_unfit_values").map { $0[0]! }.sorted()
+        unfit = try connection.query("SELECT table_name || '.' || column_name || '=' || value FROM epf_unfit_values").map { $0[0]! }
+            .sorted()
     }
 
     /// A table info row with its columns JSON re-encoded with sorted keys

@@ -11,8 +11,10 @@ struct CompactTests {
     /// The catalog's tables and their total size.
     static func tables(_ database: TestDatabase) throws -> (names: [String], bytes: Int64) {
         let connection = try database.connect()
-        let names = try connection.query("SELECT relname FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' ORDER BY relname")
-            .compactMap { $0[0] }
+        let names = try connection.query(
+            "SELECT relname FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' ORDER BY relname"
+        )
+        .compactMap { $0[0] }
         let bytes = try connection.scalar(
             "SELECT sum(pg_total_relation_size(oid)) FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'm')")
         return (names, Int64(bytes ?? "0") ?? 0)

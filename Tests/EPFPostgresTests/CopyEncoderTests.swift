@@ -27,7 +27,8 @@ struct CopyEncoderTests {
                 defer { out.deallocate() }
                 let length = encoder.encode(batch, record: record, base: base, recordNumber: record + 1, into: out)
                 #expect(length <= encoder.worstCase(recordBytes: size))
-                lines.append((String(decoding: UnsafeBufferPointer(start: out, count: length), as: UTF8.self), encoder.unfitColumns, encoder.repair))
+                lines.append(
+                    (String(decoding: UnsafeBufferPointer(start: out, count: length), as: UTF8.self), encoder.unfitColumns, encoder.repair))
             }
             return lines
         }
@@ -39,15 +40,16 @@ struct CopyEncoderTests {
             columns: EndToEndTests.typedColumns, types: EndToEndTests.typedTypes, key: ["id"], mode: "FULL",
             rawRows: EndToEndTests.typedRows())
         let lines = try Self.encode(bytes)
-        #expect(lines.map(\.line) == [
-            "1\t7\tt\t2.990\t2012-03-06\t2012-03-06\ttab\\there\tline\\none\\r\\nback\\\\slash\t1\n",
-            "2\t7\tt\t12345678901.000\t2012-03-06 10:00:00\t2012-03-06\t\\N\t\\N\t2\n",
-            "3\t\\N\t\\N\t\\N\t\\N\t\\N\t\\\\N\t\\\\.\t3\n",
-            "4\t\\N\tf\t.5\t2005-09-06 00:00:00\t\\N\t\u{7}bell\t日本語 🎉\t4\n",
-            "5\t-9223372036854775808\tf\t-0.000\t\\N\t0001-01-01\tx\t1.5e3\t5\n",
-            "6\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t6\n",
-            "7\t1\t\\N\t\\N\t\\N\t\\N\ta\u{FFFD}b\tcd\u{FFFD}\t7\n",
-        ])
+        #expect(
+            lines.map(\.line) == [
+                "1\t7\tt\t2.990\t2012-03-06\t2012-03-06\ttab\\there\tline\\none\\r\\nback\\\\slash\t1\n",
+                "2\t7\tt\t12345678901.000\t2012-03-06 10:00:00\t2012-03-06\t\\N\t\\N\t2\n",
+                "3\t\\N\t\\N\t\\N\t\\N\t\\N\t\\\\N\t\\\\.\t3\n",
+                "4\t\\N\tf\t.5\t2005-09-06 00:00:00\t\\N\t\u{7}bell\t日本語 🎉\t4\n",
+                "5\t-9223372036854775808\tf\t-0.000\t\\N\t0001-01-01\tx\t1.5e3\t5\n",
+                "6\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t6\n",
+                "7\t1\t\\N\t\\N\t\\N\t\\N\ta\u{FFFD}b\tcd\u{FFFD}\t7\n",
+            ])
         #expect(lines.map(\.unfit) == [[], [], [1, 2, 3, 4, 5], [1, 5], [4], [], []])
         #expect(lines[6].repair == CopyEncoder.Repair(invalidSequences: 2, nulBytes: 1))
         #expect(lines[0].repair == CopyEncoder.Repair())
@@ -83,7 +85,8 @@ struct CopyEncoderTests {
         for special in ["\\", "\n", "\r", "\t", "\u{1}"] {
             for position in 0..<20 {
                 let text = String(repeating: "a", count: position) + special + String(repeating: "b", count: 19 - position)
-                let bytes = tableFileBytes(columns: ["id", "t"], types: ["BIGINT", "LONGTEXT"], key: ["id"], mode: "FULL", rows: [["1", text]])
+                let bytes = tableFileBytes(
+                    columns: ["id", "t"], types: ["BIGINT", "LONGTEXT"], key: ["id"], mode: "FULL", rows: [["1", text]])
                 let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
                     .replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\t", with: "\\t")
                 let lines = try Self.encode(bytes)

@@ -1,9 +1,10 @@
 import EPFCatalog
 import EPFFormat
-@testable import EPFPostgres
 import EPFTestSupport
 import Foundation
 import Testing
+
+@testable import EPFPostgres
 
 /// The COPY streams of one load (`CopyLanes`) against a real server: every
 /// row arrives once, whichever lane carried it, and a line the server
@@ -52,18 +53,22 @@ struct CopyLanesTests {
         #expect(try check.scalar("SELECT count(DISTINCT xmin::text) FROM lanes_test").flatMap(Int.init) ?? 0 > 1)
     }
 
-    @Test("Files loading at once share --jobs less one extra COPY connections: the first takes them, the next gets them back when it is done")
+    @Test(
+        "Files loading at once share --jobs less one extra COPY connections: the first takes them, the next gets them back when it is done")
     func extraConnectionsAreShared() throws {
         let database = try TestDatabase()
         let store = try PostgresCatalogStore(
             target: database.target, options: PostgresStoreOptions(copyStreams: 3, parallelCopyBytes: 0))
-        let bytes = tableFileBytes(columns: ["id", "name"], types: ["BIGINT", "VARCHAR(20)"], key: ["id"], mode: "FULL", rows: [["1", "a"]])
+        let bytes = tableFileBytes(
+            columns: ["id", "name"], types: ["BIGINT", "VARCHAR(20)"], key: ["id"], mode: "FULL", rows: [["1", "a"]])
         let header = try bytes.withUnsafeBytes { buffer throws -> EPFHeader in
             guard case .header(let header) = try HeaderParser.parse(buffer, isComplete: true) else { throw CancellationError() }
             return header
         }
         func loader(_ table: String) throws -> PostgresTableLoader {
-            try #require(try store.makeLoader(for: StagingTarget(table: table, header: header, sourceName: table), strict: false) as? PostgresTableLoader)
+            try #require(
+                try store.makeLoader(for: StagingTarget(table: table, header: header, sourceName: table), strict: false)
+                    as? PostgresTableLoader)
         }
         let first = try loader("first")
         let second = try loader("second")

@@ -46,7 +46,9 @@ struct EndToEndTests {
         #expect(try PostgresCatalogStore.appliedFiles(at: database.target).count == first.count)
     }
 
-    @Test("A generated feed of two tables, loaded at once, each over one or three COPY connections, equals SQLite's", arguments: [(1, 1), (2, 1), (2, 3)])
+    @Test(
+        "A generated feed of two tables, loaded at once, each over one or three COPY connections, equals SQLite's",
+        arguments: [(1, 1), (2, 1), (2, 3)])
     func generatedFeed(parallelTables: Int, copyStreams: Int) throws {
         let database = try TestDatabase()
         try withTemporaryFolder { folder in
@@ -59,7 +61,8 @@ struct EndToEndTests {
             let run = try importIntoBoth(
                 [feed.path], folder: folder, database: database, options: ImportOptions(chunkSize: 1 << 20),
                 parallelTables: parallelTables,
-                postgresOptions: PostgresStoreOptions(commitBytes: 1 << 20, flushBytes: 64 << 10, copyStreams: copyStreams, parallelCopyBytes: 0))
+                postgresOptions: PostgresStoreOptions(
+                    commitBytes: 1 << 20, flushBytes: 64 << 10, copyStreams: copyStreams, parallelCopyBytes: 0))
             #expect(run.postgresReports.map(\.status) == [.applied, .applied])
             #expect(run.postgresReports.map(\.rows) == [3_000, 12_000])
             try CanonicalCatalog(sqlite: run.sqlite).expectEqual(to: CanonicalCatalog(postgres: database.connect()))
@@ -108,8 +111,10 @@ struct EndToEndTests {
         try withTemporaryFolder { folder in
             let feed = folder.appendingPathComponent("itunes20261101")
             try FileManager.default.createDirectory(at: feed, withIntermediateDirectories: true)
-            try Data(tableFileBytes(columns: Self.typedColumns, types: Self.typedTypes, key: ["id"], mode: "FULL", rawRows: Self.typedRows()))
-                .write(to: feed.appendingPathComponent("typed"))
+            try Data(
+                tableFileBytes(columns: Self.typedColumns, types: Self.typedTypes, key: ["id"], mode: "FULL", rawRows: Self.typedRows())
+            )
+            .write(to: feed.appendingPathComponent("typed"))
             let run = try importIntoBoth([feed.path], folder: folder, database: database)
             let report = try #require(run.postgresReports.first)
             #expect(report.status == .applied, "\(report.error ?? "")")
@@ -122,13 +127,15 @@ struct EndToEndTests {
             #expect(report.counts.nulBytes == 1 && report.counts.invalidUTF8Sequences == 2)
             let connection = try database.connect()
             try CanonicalCatalog(sqlite: run.sqlite).expectEqual(to: CanonicalCatalog(postgres: connection), compareUnfit: false)
-            let kept = try connection.query("SELECT record::text, column_name, declared_type, value FROM epf_unfit_values ORDER BY record, column_name")
-            #expect(kept.map { $0.map { $0 ?? "NULL" } } == [
-                ["3", "day", "DATE", "2012 02 31"], ["3", "flag", "BOOLEAN", "yes"], ["3", "n", "INTEGER", "12.5"],
-                ["3", "price", "DECIMAL(9,3)", "n/a"], ["3", "released", "DATETIME", "1999"],
-                ["4", "day", "DATE", "2012 03 06 10 00 00"], ["4", "n", "INTEGER", "99999999999999999999"],
-                ["5", "released", "DATETIME", "2012 06 30 23 59 60"],
-            ])
+            let kept = try connection.query(
+                "SELECT record::text, column_name, declared_type, value FROM epf_unfit_values ORDER BY record, column_name")
+            #expect(
+                kept.map { $0.map { $0 ?? "NULL" } } == [
+                    ["3", "day", "DATE", "2012 02 31"], ["3", "flag", "BOOLEAN", "yes"], ["3", "n", "INTEGER", "12.5"],
+                    ["3", "price", "DECIMAL(9,3)", "n/a"], ["3", "released", "DATETIME", "1999"],
+                    ["4", "day", "DATE", "2012 03 06 10 00 00"], ["4", "n", "INTEGER", "99999999999999999999"],
+                    ["5", "released", "DATETIME", "2012 06 30 23 59 60"],
+                ])
             // The stored forms themselves.
             let stored = try connection.query(
                 "SELECT id::text, n::text, flag::text, price::text, released::text, day::text, name, notes FROM typed ORDER BY id")
@@ -140,8 +147,12 @@ struct EndToEndTests {
             #expect(stored[5] == ["6", nil, nil, nil, nil, nil, nil, nil])
             #expect(stored[6] == ["7", "1", nil, nil, nil, nil, "a\u{FFFD}b", "cd\u{FFFD}"])
             let types = try connection.query(
-                "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'typed'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum")
-            #expect(types.map { $0[0] ?? "" } == ["bigint", "bigint", "boolean", "numeric", "timestamp without time zone", "date", "text", "text"])
+                "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'typed'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum"
+            )
+            #expect(
+                types.map { $0[0] ?? "" } == [
+                    "bigint", "bigint", "boolean", "numeric", "timestamp without time zone", "date", "text", "text",
+                ])
         }
     }
 
@@ -150,8 +161,10 @@ struct EndToEndTests {
         let database = try TestDatabase()
         try withTemporaryFolder { folder in
             let file = folder.appendingPathComponent("typed")
-            try Data(tableFileBytes(columns: Self.typedColumns, types: Self.typedTypes, key: ["id"], mode: "FULL", rawRows: Self.typedRows()))
-                .write(to: file)
+            try Data(
+                tableFileBytes(columns: Self.typedColumns, types: Self.typedTypes, key: ["id"], mode: "FULL", rawRows: Self.typedRows())
+            )
+            .write(to: file)
             let run = try importIntoBoth([file.path], folder: folder, database: database, options: ImportOptions(strict: true))
             #expect(run.postgresReports.map(\.status) == [.failed])
             #expect(run.postgresReports.map(\.error) == run.sqliteReports.map(\.error))
@@ -168,14 +181,23 @@ struct EndToEndTests {
             let full = folder.appendingPathComponent("pricing20261101")
             let day = folder.appendingPathComponent("pricing20261102")
             for folder in [full, day] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-            try Data(tableFileBytes(columns: columns, types: types, key: ["id", "storefront"], mode: "FULL", rows: [
-                ["1", "10", "1", "a", "1.00"], ["1", "10", "2", "b", "2.00"], ["1", "11", "1", "c", "3.00"],
-                ["1", "10", "1", "a2", "1.50"],
-            ])).write(to: full.appendingPathComponent("price"))
-            try Data(tableFileBytes(columns: columns + ["extra"], types: types + ["VARCHAR(10)"], key: ["id", "storefront"], mode: "INCREMENTAL", rows: [
-                ["2", "10", "1", "first", "9.00", "x"], ["2", "12", "1", "new", "4.00", "y"], ["2", "10", "1", "last", "9.50", "z"],
-                ["2", "", "1", "empty key", "0", ""], ["2", "", "1", "empty key again", "0", ""],
-            ])).write(to: day.appendingPathComponent("price"))
+            try Data(
+                tableFileBytes(
+                    columns: columns, types: types, key: ["id", "storefront"], mode: "FULL",
+                    rows: [
+                        ["1", "10", "1", "a", "1.00"], ["1", "10", "2", "b", "2.00"], ["1", "11", "1", "c", "3.00"],
+                        ["1", "10", "1", "a2", "1.50"],
+                    ])
+            ).write(to: full.appendingPathComponent("price"))
+            try Data(
+                tableFileBytes(
+                    columns: columns + ["extra"], types: types + ["VARCHAR(10)"], key: ["id", "storefront"], mode: "INCREMENTAL",
+                    rows: [
+                        ["2", "10", "1", "first", "9.00", "x"], ["2", "12", "1", "new", "4.00", "y"],
+                        ["2", "10", "1", "last", "9.50", "z"],
+                        ["2", "", "1", "empty key", "0", ""], ["2", "", "1", "empty key again", "0", ""],
+                    ])
+            ).write(to: day.appendingPathComponent("price"))
             let run = try importIntoBoth([full.path, day.path], folder: folder, database: database)
             #expect(run.postgresReports.map(\.status) == [.applied, .applied], "\(run.postgresReports.compactMap(\.error))")
             #expect(run.postgresReports.map(\.counts.duplicateKeys) == [1, 2])
@@ -204,9 +226,11 @@ struct EndToEndTests {
             #expect(run.postgresReports.map(\.status) == run.sqliteReports.map(\.status))
             #expect(run.postgresReports.contains { $0.status == .failed })
             let connection = try database.connect()
-            #expect(try connection.scalar("SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'epf\\_%'") == "0")
+            #expect(
+                try connection.scalar("SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'epf\\_%'") == "0")
             #expect(try connection.scalar("SELECT count(*) FROM epf_checkpoint") == "0")
-            #expect(try journalSummary(sqlite: run.sqlite).map { $0.prefix(6) } == journalSummary(postgres: connection).map { $0.prefix(6) })
+            #expect(
+                try journalSummary(sqlite: run.sqlite).map { $0.prefix(6) } == journalSummary(postgres: connection).map { $0.prefix(6) })
         }
     }
 }

@@ -1,7 +1,7 @@
 import EPFCatalog
-import EPFSQLite
 import EPFImport
 import EPFPostgres
+import EPFSQLite
 import Foundation
 
 /// Plans `paths` and imports them into `store` with the real importer.

@@ -11,5 +11,6 @@ func journalSummary(sqlite path: String) throws -> [[String?]] {
 
 func journalSummary(postgres connection: PostgresConnection) throws -> [[String?]] {
     try connection.query(
-        "SELECT table_name, mode, rows::text, repaired_rows::text, skipped_rows::text, status, source_path, details FROM epf_journal ORDER BY id")
+        "SELECT table_name, mode, rows::text, repaired_rows::text, skipped_rows::text, status, source_path, details FROM epf_journal ORDER BY id"
+    )
 }

@@ -1,6 +1,6 @@
 import EPFCatalog
-import EPFSQLite
 import EPFPostgres
+import EPFSQLite
 import Foundation
 import Testing
 
@@ -41,7 +41,9 @@ struct PostgresMigrationTests {
         #expect(try Self.recorded(connection) == Self.everyStep)
         #expect(try Self.columns(of: "epf_journal", connection).suffix(4) == ["origin_size", "origin_md5", "origin_mtime", "origin_hash"])
         #expect(
-            Set(try Self.columns(of: "epf_checkpoint", connection)).isSuperset(of: ["source", "header", "counts", "first_export_date", "key_index"]))
+            Set(try Self.columns(of: "epf_checkpoint", connection)).isSuperset(of: [
+                "source", "header", "counts", "first_export_date", "key_index",
+            ]))
         #expect(try connection.scalar("SELECT to_regclass('epf_unfit_values') IS NOT NULL") == "t")
     }
 
@@ -93,8 +95,10 @@ struct PostgresMigrationTests {
         // What it had is recognised, then the rest applied in order.
         #expect(
             try Self.recorded(connection)
-                == ["journal-and-table-info", "journal-origin-size-md5", "checkpoints", "checkpoint-resume-columns",
-                    "journal-origin-mtime", "journal-origin-hash", "checkpoints-shared", "table-info-row-count"])
+                == [
+                    "journal-and-table-info", "journal-origin-size-md5", "checkpoints", "checkpoint-resume-columns",
+                    "journal-origin-mtime", "journal-origin-hash", "checkpoints-shared", "table-info-row-count",
+                ])
         #expect(Set(try Self.columns(of: "epf_journal", connection)).isSuperset(of: ["origin_hash", "origin_mtime"]))
         #expect(Set(try Self.columns(of: "epf_checkpoint", connection)).isSuperset(of: ["source", "header", "key_index"]))
         #expect(try connection.scalar("SELECT count(*) FROM epf_journal") == "2")
@@ -104,8 +108,10 @@ struct PostgresMigrationTests {
         #expect(try connection.scalar("SELECT count(*) FROM epf_unfit_values") == "0")
         #expect(
             try Self.columns(of: "epf_checkpoint", connection)
-                == ["load_id", "table_name", "staging_name", "byte_offset", "records", "phase", "updated_at", "source", "header", "counts",
-                    "first_export_date", "key_index"])
+                == [
+                    "load_id", "table_name", "staging_name", "byte_offset", "records", "phase", "updated_at", "source", "header", "counts",
+                    "first_export_date", "key_index",
+                ])
         let applied = try #require(try store?.appliedFiles())
         #expect(applied.map(\.feedDate) == ["20261101"] && applied.map(\.originSize) == [805])
         #expect(try PostgresCatalogReader(target: database.target).tables().map(\.name) == ["genre"])
@@ -161,7 +167,8 @@ struct PostgresMigrationTests {
         let error = try #require(throws: CatalogError.self) { try database.store() }
         #expect(
             error.description
-                == "\(database.target.redacted) was written by a newer version of epf (schema step journal-origin-colour unknown to this one); use that version or newer")
+                == "\(database.target.redacted) was written by a newer version of epf (schema step journal-origin-colour unknown to this one); use that version or newer"
+        )
         #expect(try Self.shape(database) == before)
         #expect(try PostgresCatalogReader(target: database.target).tables().map(\.name) == ["genre"])
     }

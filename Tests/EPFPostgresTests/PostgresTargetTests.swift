@@ -3,14 +3,19 @@ import Testing
 
 @Suite("PostgreSQL URLs and passwords")
 struct PostgresTargetTests {
-    @Test("The password never appears in the URL shown, nor in messages", arguments: [
-        ("postgres://epf:s3cret@db.example:5432/catalog", "postgres://epf@db.example:5432/catalog", ["s3cret"]),
-        ("postgresql://epf:s3cret@db.example/catalog?sslmode=require", "postgresql://epf@db.example/catalog?sslmode=require", ["s3cret"]),
-        ("postgres://db.example/catalog?user=epf&password=s3cret", "postgres://db.example/catalog?user=epf&password=***", ["s3cret"]),
-        ("postgres://epf:p%40ss@[::1]:5432/catalog", "postgres://epf@[::1]:5432/catalog", ["p%40ss", "p@ss"]),
-        ("postgres://", "postgres://", []),
-        ("postgres:///catalog", "postgres:///catalog", []),
-    ])
+    @Test(
+        "The password never appears in the URL shown, nor in messages",
+        arguments: [
+            ("postgres://epf:s3cret@db.example:5432/catalog", "postgres://epf@db.example:5432/catalog", ["s3cret"]),
+            (
+                "postgresql://epf:s3cret@db.example/catalog?sslmode=require", "postgresql://epf@db.example/catalog?sslmode=require",
+                ["s3cret"]
+            ),
+            ("postgres://db.example/catalog?user=epf&password=s3cret", "postgres://db.example/catalog?user=epf&password=***", ["s3cret"]),
+            ("postgres://epf:p%40ss@[::1]:5432/catalog", "postgres://epf@[::1]:5432/catalog", ["p%40ss", "p@ss"]),
+            ("postgres://", "postgres://", []),
+            ("postgres:///catalog", "postgres:///catalog", []),
+        ])
     func redacted(url: String, shown: String, passwords: [String]) {
         let target = PostgresTarget(url: url, environment: [:])
         #expect(target.redacted == shown)

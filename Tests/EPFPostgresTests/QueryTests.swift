@@ -1,8 +1,8 @@
 import EPFCatalog
-import EPFSQLite
 import EPFFormat
 import EPFImport
 import EPFPostgres
+import EPFSQLite
 import EPFTestSupport
 import Foundation
 import Testing
@@ -54,7 +54,8 @@ struct QueryTests {
     @Test("Lookup: every application, in every storefront and language, by IDs and links", arguments: [1, 4])
     func lookup(feedCount: Int) throws {
         try Self.withBoth(feedCount: feedCount) { both, _ in
-            let ids = try #require(both.sqlite.database).rows("SELECT application_id FROM application ORDER BY rowid").compactMap(\.first?.integerValue)
+            let ids = try #require(both.sqlite.database).rows("SELECT application_id FROM application ORDER BY rowid").compactMap(
+                \.first?.integerValue)
             #expect(ids.count > 20)
             let shuffled = ids.reversed() + [ids[0], 999_999_999]
             for country in [nil, "US", "JP", "jpn", "143462", "fr", "DEU", "CN"] {
@@ -177,10 +178,16 @@ struct QueryTests {
             }
             let full = try file(
                 "itunes20260101", mode: "FULL",
-                rows: [["1", "10", "Chess Pro"], ["1", "11", "Chess Max"], ["1", "12", "Chessboard"], ["1", "13", "Old Name"], ["1", "14", ""]])
+                rows: [
+                    ["1", "10", "Chess Pro"], ["1", "11", "Chess Max"], ["1", "12", "Chessboard"], ["1", "13", "Old Name"],
+                    ["1", "14", ""],
+                ])
             let incremental = try file(
                 "itunes20260102", mode: "INCREMENTAL",
-                rows: [["2", "15", "Chess Ace"], ["2", "13", "Chess Zen"], ["2", "16", "Chess Fox"], ["2", "10", "Chess Pro"], ["2", "14", "Chess Elk"]])
+                rows: [
+                    ["2", "15", "Chess Ace"], ["2", "13", "Chess Zen"], ["2", "16", "Chess Fox"], ["2", "10", "Chess Pro"],
+                    ["2", "14", "Chess Elk"],
+                ])
             let run = try importIntoBoth([full, incremental], folder: folder, database: database)
             #expect(run.postgresReports.allSatisfy { $0.status == .applied }, "\(run.postgresReports.compactMap(\.error))")
             let both = Both(sqlite: try Catalog(path: run.sqlite), postgres: try PostgresCatalog(target: database.target))

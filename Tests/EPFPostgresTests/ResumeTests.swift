@@ -45,7 +45,8 @@ struct ResumeTests {
 
             referenceDatabase = try TestDatabase(template: baseline)
             let clock = ContinuousClock.now
-            let uninterrupted = try EPFRunner.run(["import", "--db", referenceDatabase.url] + days, in: folder, environment: ResumeTests.hooks)
+            let uninterrupted = try EPFRunner.run(
+                ["import", "--db", referenceDatabase.url] + days, in: folder, environment: ResumeTests.hooks)
             duration = ContinuousClock.now - clock
             #expect(uninterrupted.status == 0, "\(uninterrupted.stderr)")
             reference = try Snapshot(referenceDatabase)
@@ -65,13 +66,16 @@ struct ResumeTests {
             let connection = try database.connect()
             catalog = try CanonicalCatalog(postgres: connection)
             applied = try connection.query(
-                "SELECT feed_date, table_name, mode, rows::text, source_path FROM epf_journal WHERE status = 'applied' ORDER BY feed_date, table_name")
+                "SELECT feed_date, table_name, mode, rows::text, source_path FROM epf_journal WHERE status = 'applied' ORDER BY feed_date, table_name"
+            )
         }
 
         func expectEqual(to reference: Snapshot, _ trial: String, sourceLocation: SourceLocation = #_sourceLocation) {
-            #expect(catalog == reference.catalog, "\(trial): the catalog differs from an uninterrupted import", sourceLocation: sourceLocation)
+            #expect(
+                catalog == reference.catalog, "\(trial): the catalog differs from an uninterrupted import", sourceLocation: sourceLocation)
             if catalog != reference.catalog { catalog.expectEqual(to: reference.catalog, sourceLocation: sourceLocation) }
-            #expect(applied == reference.applied, "\(trial): journal \(applied) against \(reference.applied)", sourceLocation: sourceLocation)
+            #expect(
+                applied == reference.applied, "\(trial): journal \(applied) against \(reference.applied)", sourceLocation: sourceLocation)
         }
     }
 
@@ -124,7 +128,8 @@ struct ResumeTests {
             let trial = "trial \(number) (\(moment))"
             let database = try TestDatabase(template: fixture.baseline)
             let wasKilled = try moment.run(
-                ["import", "--db", database.url] + fixture.days, in: fixture.folder, environment: Self.hooks, uninterrupted: fixture.duration)
+                ["import", "--db", database.url] + fixture.days, in: fixture.folder, environment: Self.hooks,
+                uninterrupted: fixture.duration)
             if wasKilled { killed += 1 }
             if case .at = moment { #expect(wasKilled, "\(trial): the fault point was not reached") }
             try Self.waitForImportSessions(to: database)
@@ -144,7 +149,8 @@ struct ResumeTests {
             #expect(tables.status == 0, "\(trial): epf tables after the kill failed: \(tables.stderr)")
             let listed = (try? JSONSerialization.jsonObject(with: Data(tables.stdout.utf8))) as? [[String: Any]] ?? []
             let listedRows = listed.first { $0["table"] as? String == "application" }?["rows"] as? Int
-            #expect(listedRows.map(String.init) == rows, "\(trial): epf tables lists \(listedRows ?? -1) applications, not \(rows ?? "none")")
+            #expect(
+                listedRows.map(String.init) == rows, "\(trial): epf tables lists \(listedRows ?? -1) applications, not \(rows ?? "none")")
             #expect(lookup.status == 0, "\(trial): epf lookup after the kill failed: \(lookup.stderr)")
             #expect(lookups.contains(lookup.stdout), "\(trial): the lookup answered from no committed catalog: \(lookup.stdout)")
 
@@ -180,9 +186,11 @@ struct ResumeTests {
             // A completely staged table has lost its epf_record column.
             guard let staging = row[0], let records = row[1],
                 try connection.scalar(
-                    "SELECT count(*) FROM information_schema.columns WHERE table_name = $1 AND column_name = 'epf_record'", [staging]) == "1"
+                    "SELECT count(*) FROM information_schema.columns WHERE table_name = $1 AND column_name = 'epf_record'", [staging])
+                    == "1"
             else { continue }
-            beyond += Int(try connection.scalar("SELECT count(*) FROM \(quoteIdentifier(staging)) WHERE epf_record > $1", [records]) ?? "0") ?? 0
+            beyond +=
+                Int(try connection.scalar("SELECT count(*) FROM \(quoteIdentifier(staging)) WHERE epf_record > $1", [records]) ?? "0") ?? 0
         }
         #expect(beyond > 0, "no rows past the checkpoint in \(checkpoints)")
 
@@ -262,11 +270,20 @@ struct ResumeTests {
         var incremental = header
         incremental.exportMode = .incremental
         var others: [(String, SourceIdentity?, EPFHeader)] = [
-            ("another path", SourceIdentity(path: "/feeds/itunes20261202/application", size: source.size, modified: source.modified), header),
+            (
+                "another path", SourceIdentity(path: "/feeds/itunes20261202/application", size: source.size, modified: source.modified),
+                header
+            ),
             ("another size", SourceIdentity(path: source.path, size: source.size! + 1, modified: source.modified), header),
             ("another modification time", SourceIdentity(path: source.path, size: source.size, modified: 2_000), header),
-            ("a storefront filter", SourceIdentity(path: source.path, size: source.size, modified: source.modified, storefronts: [143441]), header),
-            ("other separators (EPF Flat)", SourceIdentity(path: source.path, size: source.size, modified: source.modified, separators: Separators.flat.stored), header),
+            (
+                "a storefront filter",
+                SourceIdentity(path: source.path, size: source.size, modified: source.modified, storefronts: [143441]), header
+            ),
+            (
+                "other separators (EPF Flat)",
+                SourceIdentity(path: source.path, size: source.size, modified: source.modified, separators: Separators.flat.stored), header
+            ),
             ("no source", nil, header),
         ]
         if incremental.primaryKey == header.primaryKey { others.append(("another header", source, incremental)) }

@@ -36,7 +36,9 @@ struct StatementCountTests {
 
     /// Runs the three requests on `catalog`, `count` giving the statements
     /// each ran, and checks them.
-    static func expectFixedCounts(_ catalog: any CatalogQuerying, generator: FeedGenerator, backend: String, count: (() throws -> Void) throws -> Int)
+    static func expectFixedCounts(
+        _ catalog: any CatalogQuerying, generator: FeedGenerator, backend: String, count: (() throws -> Void) throws -> Int
+    )
         throws
     {
         let ids = (0..<50).map { Int64(generator.applicationID($0)) }
@@ -101,7 +103,8 @@ struct StatementCountTests {
         do {
             try statistics.execute("SELECT pg_stat_statements_reset(0, \(oid), 0)")
         } catch {
-            Issue.record("pg_stat_statements is not there to count statements (\(error)): start the test server with scripts/pg-test-server start")
+            Issue.record(
+                "pg_stat_statements is not there to count statements (\(error)): start the test server with scripts/pg-test-server start")
             return
         }
         try Self.expectFixedCounts(catalog, generator: generator, backend: "PostgreSQL") { body in

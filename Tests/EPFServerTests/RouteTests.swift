@@ -39,7 +39,8 @@ struct RouteTests {
                 let refused = try await client.get(path)
                 #expect(refused.status == .badRequest, "\(path)")
                 #expect(
-                    try refused.json["errorMessage"] as? String == "storefront DE was not imported into this catalog (it has US, JP)", "\(refused.text)")
+                    try refused.json["errorMessage"] as? String == "storefront DE was not imported into this catalog (it has US, JP)",
+                    "\(refused.text)")
                 #expect(try refused.json["queryParameters"] != nil)
             }
             let japan = try await client.get("/lookup?id=364709193&country=JP")
@@ -73,7 +74,8 @@ struct RouteTests {
             #expect(try chess.results.allSatisfy { ($0["trackName"] as? String)?.localizedCaseInsensitiveContains("chess") == true })
             let next = try await client.get("/search?term=chess&limit=2&offset=2")
             #expect(
-                Set(try next.results.compactMap { $0["trackId"] as? Int }).isDisjoint(with: try chess.results.compactMap { $0["trackId"] as? Int }))
+                Set(try next.results.compactMap { $0["trackId"] as? Int }).isDisjoint(
+                    with: try chess.results.compactMap { $0["trackId"] as? Int }))
 
             let cjk = try await client.get("/search?term=%E8%B1%A1%E6%A3%8B&country=JP")
             #expect(try cjk.results.first?["trackName"] as? String == "国际象棋游戏")
@@ -142,27 +144,29 @@ struct RouteTests {
         }
     }
 
-    @Test(arguments: ServedBy.allCases, [
-        ("/search?term=chess&country=ZZ", "country"),
-        ("/lookup?id=364709193&country=ZZ", "country"),
-        ("/search?term=chess&limit=abc", "limit"),
-        ("/search?term=chess&limit=0", "limit"),
-        ("/search?term=chess&offset=-1", "offset"),
-        ("/search?term=chess&entity=movie", "resultEntity"),
-        ("/search?term=chess&media=vinyl", "mediaType"),
-        ("/search?term=chess&lang=x", "language"),
-        ("/search?term=chess&explicit=maybe", "explicit"),
-        ("/search?term=+", "term"),
-        ("/search?term=" + Array(repeating: "chess", count: 33).joined(separator: "+"), "term"),
-        ("/search?term=" + String(repeating: "a", count: 1001), "term"),
-        ("/search?country=US", "term"),
-        ("/search?term=%ZZchess", "term"),
-        ("/search?term=%C3", "term"),
-        ("/lookup?id=abc", "id"),
-        ("/lookup?id=12,-3", "id"),
-        ("/lookup?country=US", "id"),
-        ("/lookup?url=https%3A%2F%2Fexample.com%2Fid1", "url"),
-    ])
+    @Test(
+        arguments: ServedBy.allCases,
+        [
+            ("/search?term=chess&country=ZZ", "country"),
+            ("/lookup?id=364709193&country=ZZ", "country"),
+            ("/search?term=chess&limit=abc", "limit"),
+            ("/search?term=chess&limit=0", "limit"),
+            ("/search?term=chess&offset=-1", "offset"),
+            ("/search?term=chess&entity=movie", "resultEntity"),
+            ("/search?term=chess&media=vinyl", "mediaType"),
+            ("/search?term=chess&lang=x", "language"),
+            ("/search?term=chess&explicit=maybe", "explicit"),
+            ("/search?term=+", "term"),
+            ("/search?term=" + Array(repeating: "chess", count: 33).joined(separator: "+"), "term"),
+            ("/search?term=" + String(repeating: "a", count: 1001), "term"),
+            ("/search?country=US", "term"),
+            ("/search?term=%ZZchess", "term"),
+            ("/search?term=%C3", "term"),
+            ("/lookup?id=abc", "id"),
+            ("/lookup?id=12,-3", "id"),
+            ("/lookup?country=US", "id"),
+            ("/lookup?url=https%3A%2F%2Fexample.com%2Fid1", "url"),
+        ])
     func badValuesAreApples400(servedBy: ServedBy, bad: (uri: String, key: String)) async throws {
         let (uri, key) = bad
         let catalog = try SampleCatalog()
@@ -231,7 +235,8 @@ struct RouteTests {
             #expect(before.status == .ok)
             // The same FULL feed again: every table staged and swapped in
             // while the reader holds its connection.
-            let again = try EPFRunner.run(["import", "--db", catalog.path, "--force", SampleFeeds.path("itunes20261101")], in: catalog.folder)
+            let again = try EPFRunner.run(
+                ["import", "--db", catalog.path, "--force", SampleFeeds.path("itunes20261101")], in: catalog.folder)
             #expect(again.status == 0, "\(again.stderr)")
             let after = try await client.get("/search?term=chess")
             #expect(after.status == .ok, "\(after.text)")

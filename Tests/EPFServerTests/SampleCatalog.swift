@@ -39,7 +39,8 @@ final class SampleCatalog: Sendable {
         let answered = Counter()
         settings.eventLoopAnswered = { answered.add() }
         let pool = try ReaderPool(location: settings.location, tablePrefix: nil, count: readers)
-        let app = CatalogServer.application(pool: pool, settings: settings, logger: Logger(label: "epf-server-test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let app = CatalogServer.application(
+            pool: pool, settings: settings, logger: Logger(label: "epf-server-test", factory: { _ in SwiftLogNoOpLogHandler() }))
         do {
             try await app.test(servedBy == .router ? .router : .live, body)
         } catch {

@@ -176,7 +176,8 @@ struct ServerProcessTests {
         let server = try await RunningServer(catalog, [])
         for path in ["/lookup?id=364709193", "/search?term=chess&limit=2", "/lookup?id=1", "/health"] {
             let socket = try LoopbackSocket(port: server.port)
-            socket.send("GET \(path) HTTP/1.1\r\nHost: a\r\n\r\nHEAD \(path) HTTP/1.1\r\nHost: a\r\n\r\nGET /health HTTP/1.1\r\nHost: a\r\n\r\n")
+            socket.send(
+                "GET \(path) HTTP/1.1\r\nHost: a\r\n\r\nHEAD \(path) HTTP/1.1\r\nHost: a\r\n\r\nGET /health HTTP/1.1\r\nHost: a\r\n\r\n")
             let get = try #require(socket.readResponse(), "\(path)")
             let head = try #require(socket.readResponse(hasBody: false), "\(path)")
             let next = try #require(socket.readResponse(), "\(path)")
@@ -326,7 +327,8 @@ struct ServerProcessTests {
         defer { listener.close() }
         let result = try EPFRunner.run(try Self.executable, ["--db", catalog.path, "--port", String(listener.port)], in: catalog.folder)
         #expect(result.status == 1, "\(result.stderr)")
-        #expect(result.stderr.contains("cannot listen on http://127.0.0.1:\(listener.port): the address is already in use"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("cannot listen on http://127.0.0.1:\(listener.port): the address is already in use"), "\(result.stderr)")
         #expect(result.stderr.contains("give another --port"), "\(result.stderr)")
         #expect(!result.stderr.contains("bind(descriptor"), "\(result.stderr)")
     }

@@ -35,7 +35,8 @@ public enum EPFRunner {
 
     /// `program ARGUMENTS` (another binary built beside `epf`, or a copy
     /// of it), not yet started, to run in `folder`, as `process(_:in:)`.
-    public static func process(_ program: URL, _ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Process {
+    public static func process(_ program: URL, _ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Process
+    {
         let process = Process()
         process.executableURL = program
         process.arguments = arguments

@@ -1,7 +1,7 @@
 import Benchmark
 import EPFCatalog
-import EPFSQLite
 import EPFImport
+import EPFSQLite
 import EPFSynthetic
 import Foundation
 

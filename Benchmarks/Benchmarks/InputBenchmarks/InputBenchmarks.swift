@@ -63,7 +63,10 @@ final class CompressedFile: @unchecked Sendable {
         process.waitUntilExit()
         precondition(process.terminationStatus == 0, "bzip2 failed")
         path = plain + ".bz2"
-        atexit { try? FileManager.default.removeItem(atPath: FileManager.default.temporaryDirectory.appendingPathComponent("epf-bench-bzip2-\(getpid())").path) }
+        atexit {
+            try? FileManager.default.removeItem(
+                atPath: FileManager.default.temporaryDirectory.appendingPathComponent("epf-bench-bzip2-\(getpid())").path)
+        }
     }
 
     /// Decompresses the file; returns its size (checked).

@@ -1,7 +1,7 @@
 import Benchmark
 import EPFCatalog
-import EPFSQLite
 import EPFFormat
+import EPFSQLite
 import EPFSynthetic
 import Foundation
 

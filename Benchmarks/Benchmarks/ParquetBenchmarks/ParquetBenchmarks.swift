@@ -94,7 +94,8 @@ final class ParquetInput: @unchecked Sendable {
             _ = group.columns[7].append(decimalUnscaled: Int64(row % 100) * 1_000 + 990)
             group.columns[8].append(row % 7 == 0)
         }
-        let file = try ParquetFileWriter(path: folder.appendingPathComponent("application.parquet").path, schema: Self.schema, options: Self.options)
+        let file = try ParquetFileWriter(
+            path: folder.appendingPathComponent("application.parquet").path, schema: Self.schema, options: Self.options)
         try file.write(group)
         return try file.close()
     }

@@ -23,10 +23,8 @@ public final class Catalog: CatalogQuerying {
     @usableFromInline let storefrontOf: (String?) throws(CatalogError) -> Storefront
     @usableFromInline let lookupIn: ([Int64], Storefront, Language?) throws(CatalogError) -> SearchResponse
     @usableFromInline let lookupInCountry: ([Int64], String?, Language?) throws(CatalogError) -> SearchResponse
-    @usableFromInline let searchIn:
-        (String, Storefront, Language?, SoftwareEntity?, Int, Int) throws(CatalogError) -> SearchResponse
-    @usableFromInline let searchInCountry:
-        (String, String?, Language?, SoftwareEntity?, Int, Int) throws(CatalogError) -> SearchResponse
+    @usableFromInline let searchIn: (String, Storefront, Language?, SoftwareEntity?, Int, Int) throws(CatalogError) -> SearchResponse
+    @usableFromInline let searchInCountry: (String, String?, Language?, SoftwareEntity?, Int, Int) throws(CatalogError) -> SearchResponse
     @usableFromInline let searchCountIn: (String, Storefront, SoftwareEntity?) throws(CatalogError) -> Int
     @usableFromInline let lastImportOf: () throws(CatalogError) -> String?
     /// The engine (a `CatalogReadEngine` of the backend's source), for the
@@ -50,7 +48,9 @@ public final class Catalog: CatalogQuerying {
         searchInCountry = { (term, country, language, entity, limit, offset) throws(CatalogError) in
             try engine.search(term: term, inCountry: country, language: language, entity: entity, limit: limit, offset: offset)
         }
-        searchCountIn = { (term, storefront, entity) throws(CatalogError) in try engine.searchCount(term: term, in: storefront, entity: entity) }
+        searchCountIn = { (term, storefront, entity) throws(CatalogError) in
+            try engine.searchCount(term: term, in: storefront, entity: entity)
+        }
         lastImportOf = { () throws(CatalogError) in try engine.lastImportTime() }
     }
 

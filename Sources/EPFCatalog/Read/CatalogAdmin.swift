@@ -41,7 +41,9 @@ package struct CatalogTableSummary: Sendable, Equatable {
     package var storefronts: String?
 
     /// A summary; what the journal does not tell is nil.
-    package init(name: String, rows: Int, lastMode: String? = nil, lastImport: String? = nil, exportDate: Int64? = nil, source: String? = nil) {
+    package init(
+        name: String, rows: Int, lastMode: String? = nil, lastImport: String? = nil, exportDate: Int64? = nil, source: String? = nil
+    ) {
         self.name = name
         self.rows = rows
         self.lastMode = lastMode

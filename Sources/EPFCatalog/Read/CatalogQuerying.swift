@@ -101,7 +101,9 @@ extension CatalogQuerying {
         term: String, country: String? = nil, language: String? = nil, entity: SoftwareEntity? = nil, limit: Int = 50,
         offset: Int = 0
     ) throws(CatalogError) -> SearchResponse {
-        try search(term: term, inCountry: country, language: try parsedLanguage(language, in: country), entity: entity, limit: limit, offset: offset)
+        try search(
+            term: term, inCountry: country, language: try parsedLanguage(language, in: country), entity: entity, limit: limit,
+            offset: offset)
     }
 
     /// The language `text` names (nil: none given); for a malformed one,

@@ -76,7 +76,9 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
         guard tables.contains(names("application")) else { throw names.noApplicationTable(in: catalog, tables: tables) }
         let (applicationColumns, detailColumns, artistHasViewURL) = try source.attempt(action) { () throws(Source.Failure) in
             let present = Set(try source.columnNames(of: names("application")))
-            let detail = tables.contains(names("application_detail")) ? DetailColumns.wanted(in: try source.columnNames(of: names("application_detail"))) : []
+            let detail =
+                tables.contains(names("application_detail"))
+                ? DetailColumns.wanted(in: try source.columnNames(of: names("application_detail"))) : []
             let artistViewURL = tables.contains(names("artist")) ? try source.columnNames(of: names("artist")).contains("view_url") : false
             return (ApplicationColumns.wanted.filter(present.contains), detail, artistViewURL)
         }
@@ -138,7 +140,10 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
     func storefrontKey(_ country: String?) -> (StorefrontKey, ReadQuery?)? {
         switch StorefrontRequest(country) {
         case .unitedStates:
-            return (.id(Storefront.unitedStatesID), queries.storefrontByID.map { ReadQuery(sql: $0, arguments: SQLArguments(.integer(Storefront.unitedStatesID))) })
+            return (
+                .id(Storefront.unitedStatesID),
+                queries.storefrontByID.map { ReadQuery(sql: $0, arguments: SQLArguments(.integer(Storefront.unitedStatesID))) }
+            )
         case .storefrontID(let id):
             return (.id(id), queries.storefrontByID.map { ReadQuery(sql: $0, arguments: SQLArguments(.integer(id))) })
         case .countryCode(let code) where queries.storefrontByCode != nil:
@@ -193,7 +198,8 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
         term: String, in storefront: Storefront, language: Language? = nil, entity: SoftwareEntity? = nil, limit: Int = 50,
         offset: Int = 0
     ) throws(CatalogError) -> SearchResponse {
-        try search(term: term, storefront: .id(storefront.id), language: language, entity: entity, limit: limit, offset: offset, with: nil) {
+        try search(term: term, storefront: .id(storefront.id), language: language, entity: entity, limit: limit, offset: offset, with: nil)
+        {
             _ throws(CatalogError) in storefront
         }
     }
@@ -209,13 +215,14 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
     ) throws(CatalogError) -> SearchResponse {
         guard let (key, row) = storefrontKey(country) else {
             // Refused before anything is read: `storefront(for:)` says why.
-            return try search(term: term, in: try storefront(for: country), language: language, entity: entity, limit: limit, offset: offset)
+            return try search(
+                term: term, in: try storefront(for: country), language: language, entity: entity, limit: limit, offset: offset)
         }
         do throws(CatalogError) {
             return try search(term: term, storefront: key, language: language, entity: entity, limit: limit, offset: offset, with: row) {
                 (found) throws(CatalogError) in try resolve(country, found: found)
             }
-        } catch where !error.refusesStorefront {
+        } catch  where !error.refusesStorefront {
             // What the country gets wrong comes first, as when the two are
             // asked apart (a negative limit, a search index of another
             // version: the storefront is asked for on its own).
@@ -229,7 +236,8 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
     /// `resolve`.
     @inlinable
     func search(
-        term: String, storefront: StorefrontKey, language: Language?, entity: SoftwareEntity?, limit: Int, offset: Int, with row: ReadQuery?,
+        term: String, storefront: StorefrontKey, language: Language?, entity: SoftwareEntity?, limit: Int, offset: Int,
+        with row: ReadQuery?,
         resolve: (Storefront?) throws(CatalogError) -> Storefront
     ) throws(CatalogError) -> SearchResponse {
         try ResultAssembly.checkPage(limit: limit, offset: offset)
@@ -384,7 +392,8 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
         // Saturating: an offset near Int.max (`/search?offset=9223372036854775806`)
         // must find nothing, not trap.
         let (pageEnd, overflow) = offset.addingReportingOverflow(limit)
-        return try source.searchPage(index: index, match: match, pageEnd: overflow ? .max : pageEnd) { (plan) throws(Source.Failure) -> [Int64] in
+        return try source.searchPage(index: index, match: match, pageEnd: overflow ? .max : pageEnd) {
+            (plan) throws(Source.Failure) -> [Int64] in
             var ids: [Int64] = []
             try source.forEachRow(queries.page(plan), arguments) { row in
                 if let id = row.integer(0) { ids.append(id) }
@@ -469,7 +478,8 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
         if let first { batch.append(first) }
         let offset = batch.count
         for query in related {
-            batch.append(ReadQuery(sql: query.sql, arguments: query.byStorefront ? SQLArguments(idList, storefrontValue) : SQLArguments(idList)))
+            batch.append(
+                ReadQuery(sql: query.sql, arguments: query.byStorefront ? SQLArguments(idList, storefrontValue) : SQLArguments(idList)))
         }
         var rows = ResultBatch(ids: ids)
         try source.forEachRow(batch, endingSnapshot: true) { index, row in
@@ -482,7 +492,8 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
                     ResultAssembly.setApplication(name, row.text(column + 1), in: &result)
                 }
                 let priceColumn = queries.applicationColumns.count + 1
-                rows.setApplication(result, price: queries.withPrices ? (row.number(priceColumn), row.text(priceColumn + 1)) : nil, at: position)
+                rows.setApplication(
+                    result, price: queries.withPrices ? (row.number(priceColumn), row.text(priceColumn + 1)) : nil, at: position)
             case .artist:
                 rows.addArtist(id: row.integer(1) ?? 0, viewURL: row.text(2), name: row.text(3), at: position)
             case .genres:

@@ -86,7 +86,8 @@ struct CatalogReadQueries: Sendable {
         // `$2` a storefront ID; or a country code, whose ID the query
         // finds as `storefrontByCode` does.
         let byID = p2
-        let byCode = storefront.map { "(SELECT storefront_id FROM \($0) WHERE upper(country_code) = \(p2) ORDER BY storefront_id LIMIT 1)" } ?? p2
+        let byCode =
+            storefront.map { "(SELECT storefront_id FROM \($0) WHERE upper(country_code) = \(p2) ORDER BY storefront_id LIMIT 1)" } ?? p2
         variants = [byID, byCode].flatMap { storefront in
             [{ (column: String) in "\(column) = \(p1)" }, { (column: String) in source.idList(column, parameter: 1) }].map { ids in
                 Self.related(

@@ -63,7 +63,8 @@ package struct CatalogTableNames: Sendable, Equatable {
         guard prefixes.count <= 1 else {
             throw CatalogError(
                 .usage,
-                detail: "the catalog \(catalog) holds application tables under several prefixes: \(prefixes.map { "\($0)application" }.joined(separator: ", "))",
+                detail:
+                    "the catalog \(catalog) holds application tables under several prefixes: \(prefixes.map { "\($0)application" }.joined(separator: ", "))",
                 hint: "Name the one to read with --table-prefix (\(prefixes.joined(separator: ", ")))")
         }
         return CatalogTableNames(prefix: prefixes.first ?? "")
@@ -84,6 +85,7 @@ package struct CatalogTableNames: Sendable, Equatable {
             detail: "the catalog \(catalog) has no \(self("application")) table",
             hint: prefix.isEmpty
                 ? "Import the itunes feed first (epf import itunesYYYYMMDD)"
-                : "Check --table-prefix \(prefix), or import the itunes feed with it first (epf import --table-prefix \(prefix) itunesYYYYMMDD)")
+                : "Check --table-prefix \(prefix), or import the itunes feed with it first (epf import --table-prefix \(prefix) itunesYYYYMMDD)"
+        )
     }
 }

@@ -19,7 +19,9 @@ public struct Language: Sendable, Equatable {
         let code = text.uppercased().replacingOccurrences(of: "-", with: "_")
         let parts = code.split(separator: "_", omittingEmptySubsequences: false)
         let isLanguage = (2...3).contains(parts[0].count) && parts[0].allSatisfy { $0.isASCII && $0.isLetter }
-        let isRest = parts.dropFirst().allSatisfy { (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+        let isRest = parts.dropFirst().allSatisfy {
+            (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        }
         guard isLanguage, isRest, parts.count <= 3 else {
             throw CatalogError(.usage, detail: "'\(text)' is not a language code", hint: "Give a language such as en, ja or ja_JP")
         }

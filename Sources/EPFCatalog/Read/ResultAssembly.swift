@@ -20,7 +20,8 @@ package enum ResultAssembly {
     @usableFromInline
     package static func checkPage(limit: Int, offset: Int) throws(CatalogError) {
         guard limit >= fewestResults, offset >= 0 else {
-            throw CatalogError(.usage, detail: "limit must be \(fewestResults) or more and offset 0 or more", hint: "Give --limit 20 --offset 0")
+            throw CatalogError(
+                .usage, detail: "limit must be \(fewestResults) or more and offset 0 or more", hint: "Give --limit 20 --offset 0")
         }
     }
 

@@ -1,4 +1,3 @@
-
 /// Secondary indexes the catalog builds so that reading one application
 /// does not scan a link table: a table whose compound key holds
 /// `application_id` behind another column (`genre_application` keyed by

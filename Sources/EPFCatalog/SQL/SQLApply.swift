@@ -74,13 +74,15 @@ extension SQLStoreBackend {
             guard try connection.executeUnlessUniqueViolation(create) else {
                 throw CatalogError(
                     .constraint,
-                    detail: "the live table \(liveName) has repeated values of the key (\(key.joined(separator: ", "))) this INCREMENTAL file updates by",
+                    detail:
+                        "the live table \(liveName) has repeated values of the key (\(key.joined(separator: ", "))) this INCREMENTAL file updates by",
                     hint: "Import a FULL file of \(liveName) first, so the table has a usable key")
             }
         }
         let columns = quoteColumnList(header.columns)
         let nonKey = header.columns.filter { !key.contains($0) }
-        let action = nonKey.isEmpty
+        let action =
+            nonKey.isEmpty
             ? "NOTHING"
             : "UPDATE SET " + nonKey.map { "\(quoteIdentifier($0)) = excluded.\(quoteIdentifier($0))" }.joined(separator: ", ")
         let statement = """

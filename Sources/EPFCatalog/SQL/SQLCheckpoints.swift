@@ -1,5 +1,5 @@
-import Foundation
 import EPFFormat
+import Foundation
 
 /// `epf_checkpoint`, written once for the SQL stores: one row per load in
 /// progress, saying from which file it loads into which staging table and
@@ -88,8 +88,10 @@ package enum SQLCheckpoints {
                 updated_at)
             VALUES (\(dialect.parameters(10))) RETURNING load_id
             """,
-            [.text(staging), .text(target.table), .text(StoredCheckpoint.json(target.source) ?? "null"),
-             .text(EPFHeaderSignature(target.header).text)] + progressValues(checkpoint, counts: noCounts) + [.text(Timestamp.now())])
+            [
+                .text(staging), .text(target.table), .text(StoredCheckpoint.json(target.source) ?? "null"),
+                .text(EPFHeaderSignature(target.header).text),
+            ] + progressValues(checkpoint, counts: noCounts) + [.text(Timestamp.now())])
         guard let id = row.first?.first?.asInteger else {
             throw CatalogError(.failed, detail: "the checkpoint of \(target.table) got no load_id", hint: "")
         }

@@ -15,14 +15,16 @@ package enum SQLJournal {
             VALUES (\(dialect.parameters(19)))
             """
         for entry in journal {
-            try connection.change(sql, [
-                .optional(entry.feed), .optional(entry.feedDate), .text(entry.table), .optional(entry.exportDate),
-                .optional(entry.mode), .integer(Int64(entry.rows)), .integer(Int64(entry.repairedRows)),
-                .integer(Int64(entry.skippedRows)), .text(entry.sourcePath), .optional(entry.sourceSize),
-                .text(entry.startedAt), .text(entry.finishedAt), .text(entry.status.rawValue),
-                .optional(entry.message.map(text)), .optional(entry.details.map(text)), .optional(entry.originSize),
-                .optional(entry.originMD5), .optional(entry.originHash), .optional(entry.originModified),
-            ])
+            try connection.change(
+                sql,
+                [
+                    .optional(entry.feed), .optional(entry.feedDate), .text(entry.table), .optional(entry.exportDate),
+                    .optional(entry.mode), .integer(Int64(entry.rows)), .integer(Int64(entry.repairedRows)),
+                    .integer(Int64(entry.skippedRows)), .text(entry.sourcePath), .optional(entry.sourceSize),
+                    .text(entry.startedAt), .text(entry.finishedAt), .text(entry.status.rawValue),
+                    .optional(entry.message.map(text)), .optional(entry.details.map(text)), .optional(entry.originSize),
+                    .optional(entry.originMD5), .optional(entry.originHash), .optional(entry.originModified),
+                ])
         }
     }
 
@@ -80,7 +82,8 @@ extension SQLStoreBackend {
                 "SELECT columns FROM \(CatalogTables.tableInfo) WHERE table_name = \(dialect.parameter(1))", [.text(table.target.table)])?
                 .textValue
         {
-            known = (try? JSONDecoder().decode([ColumnInfo].self, from: Data(previous.utf8)))
+            known =
+                (try? JSONDecoder().decode([ColumnInfo].self, from: Data(previous.utf8)))
                 .map { Dictionary($0.map { ($0.name, $0.type) }, uniquingKeysWith: { $1 }) } ?? [:]
         }
         for (name, type) in zip(header.columns, header.types) { known[name] = type.declared }

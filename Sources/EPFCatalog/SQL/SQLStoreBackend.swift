@@ -56,7 +56,8 @@ extension SQLStoreBackend {
             "SELECT name FROM (\(dialect.tableNamesQuery)) AS t WHERE substr(name, 1, \(CatalogTables.stagingPrefix.utf8.count)) = \(dialect.parameter(1)) ORDER BY name",
             [.text(CatalogTables.stagingPrefix)]
         ).compactMap { $0.first?.textValue }
-        resumeLedger = ResumeLedger(stagingTables: names, checkpoints: try SQLCheckpoints.loads(on: connection), keepResumable: keepResumable)
+        resumeLedger = ResumeLedger(
+            stagingTables: names, checkpoints: try SQLCheckpoints.loads(on: connection), keepResumable: keepResumable)
         for name in resumeLedger.drop { try dropStaging(name) }
         for name in resumeLedger.orphanCheckpoints { try deleteCheckpoint(staging: name) }
         return resumeLedger.drop

@@ -10,7 +10,8 @@ package enum StagingKey {
         on staging: String, table: String, key: [String], connection: some SQLConnection, dialect: some SQLDialect
     ) throws -> (index: String, duplicates: Int) {
         let name = try connection.freeIndexName(base: "\(table)_key")
-        let create = "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(quoteIdentifier(staging)) (\(quoteColumnList(key)))\(dialect.uniqueIndexSuffix)"
+        let create =
+            "CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(quoteIdentifier(staging)) (\(quoteColumnList(key)))\(dialect.uniqueIndexSuffix)"
         var duplicates = 0
         if try !connection.executeUnlessUniqueViolation(create) {
             duplicates = try keepLast(in: staging, key: key, connection: connection, dialect: dialect)

@@ -40,7 +40,8 @@ enum Bzip2CRC {
                 let word = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
                 let high = UInt32(truncatingIfNeeded: word >> 32) ^ crc
                 let low = UInt32(truncatingIfNeeded: word)
-                crc = t[7 * 256 + Int(high >> 24)] ^ t[6 * 256 + Int((high >> 16) & 0xFF)]
+                crc =
+                    t[7 * 256 + Int(high >> 24)] ^ t[6 * 256 + Int((high >> 16) & 0xFF)]
                     ^ t[5 * 256 + Int((high >> 8) & 0xFF)] ^ t[4 * 256 + Int(high & 0xFF)]
                     ^ t[3 * 256 + Int(low >> 24)] ^ t[2 * 256 + Int((low >> 16) & 0xFF)]
                     ^ t[1 * 256 + Int((low >> 8) & 0xFF)] ^ t[Int(low & 0xFF)]

@@ -50,7 +50,10 @@ package final class Bzip2Stream: ByteStream {
                 let count = try input.fill()
                 if count == 0 {
                     if active && (bzstream.pointee.total_in_lo32 > 0 || bzstream.pointee.total_in_hi32 > 0) {
-                        throw InputError.bzip2EndsEarly(path, "after \(input.bytesRead) compressed bytes, \(produced + Int64(buffer.count - Int(bzstream.pointee.avail_out))) bytes out")
+                        throw InputError.bzip2EndsEarly(
+                            path,
+                            "after \(input.bytesRead) compressed bytes, \(produced + Int64(buffer.count - Int(bzstream.pointee.avail_out))) bytes out"
+                        )
                     }
                     if input.bytesRead == 0 {
                         throw InputError.bzip2Empty(path)

@@ -49,21 +49,22 @@ public final class RawSQLiteReader {
             guard code == SQLITE_ROW else {
                 throw RawSQLiteError(description: "\(sql): \(String(cString: sqlite3_errmsg(handle)))")
             }
-            rows.append((0..<count).map { column in
-                switch sqlite3_column_type(statement, column) {
-                case SQLITE_NULL: return .null
-                case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, column))
-                case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, column))
-                case SQLITE_TEXT:
-                    let length = Int(sqlite3_column_bytes(statement, column))
-                    guard length > 0, let text = sqlite3_column_text(statement, column) else { return .text([]) }
-                    return .text(Array(UnsafeBufferPointer(start: text, count: length)))
-                default:
-                    let length = Int(sqlite3_column_bytes(statement, column))
-                    guard length > 0, let blob = sqlite3_column_blob(statement, column) else { return .blob([]) }
-                    return .blob(Array(UnsafeRawBufferPointer(start: blob, count: length)))
-                }
-            })
+            rows.append(
+                (0..<count).map { column in
+                    switch sqlite3_column_type(statement, column) {
+                    case SQLITE_NULL: return .null
+                    case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, column))
+                    case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, column))
+                    case SQLITE_TEXT:
+                        let length = Int(sqlite3_column_bytes(statement, column))
+                        guard length > 0, let text = sqlite3_column_text(statement, column) else { return .text([]) }
+                        return .text(Array(UnsafeBufferPointer(start: text, count: length)))
+                    default:
+                        let length = Int(sqlite3_column_bytes(statement, column))
+                        guard length > 0, let blob = sqlite3_column_blob(statement, column) else { return .blob([]) }
+                        return .blob(Array(UnsafeRawBufferPointer(start: blob, count: length)))
+                    }
+                })
         }
         return (columns, rows)
     }
