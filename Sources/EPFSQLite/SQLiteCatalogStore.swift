@@ -102,7 +102,7 @@ public final class SQLiteCatalogStore: CatalogStore {
                 let mode: String?
                 do {
                     mode = try database.scalar("PRAGMA journal_mode = DELETE")?.textValue?.lowercased()
-                } catch  where error.isBusy {
+                } catch let error where error.isBusy {
                     mode = nil
                 }
                 if mode != "delete" {

@@ -117,9 +117,9 @@ enum APIRead {
         { reader throws(CatalogError) in
             do throws(CatalogError) {
                 return .success(try query.read(from: reader).jsonBytes())
-            } catch  where error.refusesStorefront {
+            } catch let error where error.refusesStorefront {
                 return .failure(error.kind == .usage ? .invalid("country") : APIError(status: 400, message: error.detail))
-            } catch  where error.kind == .usage {
+            } catch let error where error.kind == .usage {
                 return .failure(.invalid(Query.readKey))
             }
         }

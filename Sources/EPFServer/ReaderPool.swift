@@ -144,7 +144,7 @@ private final class Slot: @unchecked Sendable {
     ) throws(CatalogError) -> T {
         do {
             return try body(open(location, tablePrefix))
-        } catch  where error.kind == .usage {
+        } catch let error where error.kind == .usage {
             throw error
         } catch {
             // The connection may be what failed: a fresh one, once.

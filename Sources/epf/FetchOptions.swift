@@ -126,18 +126,19 @@ struct FetchSession {
     {
         let folder = options.to
         let progress = progress ?? makeProgress()
-        let result = download.run(onBytes: { progress.add($0) }, onRetry: { progress.message(Self.describe($0, folder: folder)) }) {
-            record in
-            let path = record.file.localPath(in: folder)
-            switch record.result {
-            case .success(.present): progress.message("present: \(path)")
-            case .success(.downloaded(let received, let resumed)):
-                progress.message("fetched: \(path) (\(received) bytes\(resumed ? ", resumed" : ""))")
-            case .failure(let error): progress.message("failed: \(path): \(error)")
-            case nil: break
-            }
-            onFile(record)
-        }
+        let result = download.run(
+            onBytes: { progress.add($0) }, onRetry: { progress.message(Self.describe($0, folder: folder)) },
+            onFile: { record in
+                let path = record.file.localPath(in: folder)
+                switch record.result {
+                case .success(.present): progress.message("present: \(path)")
+                case .success(.downloaded(let received, let resumed)):
+                    progress.message("fetched: \(path) (\(received) bytes\(resumed ? ", resumed" : ""))")
+                case .failure(let error): progress.message("failed: \(path): \(error)")
+                case nil: break
+                }
+                onFile(record)
+            })
         progress.finish()
         if result.refused {
             Console.message("epf \(command): stopped: the server refused the credentials")

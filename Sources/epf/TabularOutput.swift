@@ -33,12 +33,6 @@ struct TabularOutput {
     /// How some columns are written in a table and in CSV, by name.
     var forms: [String: ColumnForm] = [:]
 
-    init(columns: [String], rows: [[SQLValue]], forms: [String: ColumnForm] = [:]) {
-        self.columns = columns
-        self.rows = rows
-        self.forms = forms
-    }
-
     /// The cells of a row as a table or CSV writes them.
     private func texts(_ row: [SQLValue]) -> [String] {
         zip(columns, row).map { column, value in (forms[column].map { $0.text(value) } ?? value.textValue) ?? "" }

@@ -17,10 +17,12 @@ struct RetryPolicyTests {
         var calls = 0
         var waits: [TimeInterval] = []
         do {
-            try policy.run("f.tbz", onRetry: { _ in }, sleep: { waits.append($0) }) { () throws(FetchError) in
-                calls += 1
-                if let error = answers[min(calls, answers.count) - 1] { throw error }
-            }
+            try policy.run(
+                "f.tbz", onRetry: { _ in }, sleep: { waits.append($0) },
+                { () throws(FetchError) in
+                    calls += 1
+                    if let error = answers[min(calls, answers.count) - 1] { throw error }
+                })
             return (calls, waits, nil)
         } catch {
             return (calls, waits, error)

@@ -222,7 +222,7 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
             return try search(term: term, storefront: key, language: language, entity: entity, limit: limit, offset: offset, with: row) {
                 (found) throws(CatalogError) in try resolve(country, found: found)
             }
-        } catch  where !error.refusesStorefront {
+        } catch let error where !error.refusesStorefront {
             // What the country gets wrong comes first, as when the two are
             // asked apart (a negative limit, a search index of another
             // version: the storefront is asked for on its own).
