@@ -39,8 +39,11 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let middle = header.dataOffset + (size - header.dataOffset) / 2
     if middle > header.dataOffset, let cut = lastRecordBoundary(data, from: header.dataOffset, end: middle), cut < size {
         let split = parseAll(bytes, header: header, chunks: [cut, size])
-        precondition(split.records == whole.records, "records differ when the file is cut at a row end: \(split.records) vs \(whole.records)")
-        precondition(split.fault?.kind == whole.fault?.kind, "faults differ when cut: \(String(describing: split.fault)) vs \(String(describing: whole.fault))")
+        precondition(
+            split.records == whole.records, "records differ when the file is cut at a row end: \(split.records) vs \(whole.records)")
+        precondition(
+            split.fault?.kind == whole.fault?.kind,
+            "faults differ when cut: \(String(describing: split.fault)) vs \(String(describing: whole.fault))")
         precondition(split.footer == whole.footer, "footers differ when cut")
     }
     return 0
@@ -133,7 +136,9 @@ func check(_ batch: RecordBatch, chunk: UnsafeRawBufferPointer, from: Int, to: I
             case .boolean: _ = ValueDecoding.boolean(p, n)
             case .decimal: _ = ValueDecoding.decimal(p, n)
             case .date:
-                if let length = ValueDecoding.date(p, n, into: dates) { precondition(length == 10 || length == 19, "date of \(length) bytes") }
+                if let length = ValueDecoding.date(p, n, into: dates) {
+                    precondition(length == 10 || length == 19, "date of \(length) bytes")
+                }
             case .text, .freeText, .unknown: break
             }
             _ = ValueDecoding.fits(p, n, kind: header.types[column].kind)
