@@ -103,13 +103,9 @@ struct VerifyCommand: ParsableCommand {
     }
 }
 
-/// The per-file report of `epf verify`, as a table, JSON or CSV.
-struct VerifySummary {
-    var reports: [VerifyReport]
-    var elapsed: Duration
-
-    func count(_ status: VerifyReport.Status) -> Int { reports.filter { $0.status == status }.count }
-
+/// The per-file report of `epf verify`, as `--format` prints it: a table
+/// with its closing lines, JSON, or CSV.
+extension VerifySummary {
     private var output: TabularOutput {
         TabularOutput(
             columns: ["table", "mode", "status", "rows", "repaired", "skipped", "as_text", "seconds", "file", "error"],
@@ -143,7 +139,6 @@ struct VerifySummary {
                 text += "repeated key: \(report.path): \(Format.count(report.counts.duplicateKeys)) row(s) in all would be skipped\n"
             }
         }
-        let rows = reports.reduce(0) { $0 + $1.rows }
         text +=
             "\(reports.count) file(s) verified: \(count(.clean)) clean, \(count(.repairable)) repairable, "
             + "\(count(.damaged)) damaged; \(Format.count(rows)) rows in \(String(format: "%.2f", elapsed.inSeconds)) s"
@@ -153,18 +148,8 @@ struct VerifySummary {
     func csv() -> String { output.render(.csv) }
 
     func json() -> String {
-        struct Document: Encodable {
-            var seconds: Double
-            var clean: Int
-            var repairable: Int
-            var damaged: Int
-            var files: [VerifyReport]
-        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let document = Document(
-            seconds: (elapsed.inSeconds * 1000).rounded() / 1000, clean: count(.clean), repairable: count(.repairable),
-            damaged: count(.damaged), files: reports)
-        return String(decoding: (try? encoder.encode(document)) ?? Data("{}".utf8), as: UTF8.self) + "\n"
+        return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self) + "\n"
     }
 }
