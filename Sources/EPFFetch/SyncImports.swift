@@ -171,15 +171,14 @@ package final class SyncImports: @unchecked Sendable {
             return
         }
         let planned: ImportPlan
-        if last {
+        do {
             planned = try ImportPlanner.plan(paths: [folder], filter: source.filter, tablePrefix: source.tablePrefix)
-            for note in planned.notes { events(.note(note)) }
-            for path in planned.pathsWithoutMD5 { events(.note("\(path): no .md5 beside it; its md5 is not checked")) }
-        } else {
-            guard let plan = try? ImportPlanner.plan(paths: [folder], filter: source.filter, tablePrefix: source.tablePrefix) else {
-                return
-            }
-            planned = plan
+        } catch {
+            if last { throw error }
+            return
+        }
+        if last {
+            for note in planned.notes + planned.uncheckedMD5Notes { events(.note(note)) }
         }
         var (plan, notes) = IncompleteFeeds.withhold(planned, failed: failed, pending: pending, feeds: source.feeds)
         plan.units = plan.units.filter { unit in

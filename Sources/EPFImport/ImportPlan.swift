@@ -87,6 +87,9 @@ public struct ImportPlan: Sendable, Equatable {
     public var pathsWithoutMD5: [String] {
         units.flatMap(\.files).filter(\.lacksMD5).map(\.path) + units.compactMap(\.archive).filter { $0.expectedMD5 == nil }.map(\.path)
     }
+
+    /// A note for each of `pathsWithoutMD5`, as an import tells it.
+    public var uncheckedMD5Notes: [String] { pathsWithoutMD5.map { "\($0): no .md5 beside it; its md5 is not checked" } }
 }
 
 /// Which tables to import: `--include` / `--exclude` regular expressions,

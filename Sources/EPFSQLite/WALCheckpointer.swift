@@ -41,7 +41,6 @@ final class WALCheckpointer: @unchecked Sendable {
     /// (a reader that opens the catalog after the import must not meet a
     /// closing connection's lock).
     private var connection: SQLiteDatabase?
-    private let maximumFrames: Int32
     private let condition = NSCondition()
     // Guarded by `condition`. Commits number the checkpoints they ask for;
     // the thread runs one for the latest request and reports it done.
@@ -65,8 +64,7 @@ final class WALCheckpointer: @unchecked Sendable {
                 code: SQLITE_ERROR, extendedCode: SQLITE_ERROR, message: "the catalog is not in WAL mode", sql: "PRAGMA journal_mode")
         }
         let pageSize = Int(try connection.scalar("PRAGMA page_size")?.integerValue ?? 4096)
-        maximumFrames = Int32(Self.maximumBytes / max(pageSize, 512))
-        allowance = WALAllowance(maximumFrames: maximumFrames)
+        allowance = WALAllowance(maximumFrames: Int32(Self.maximumBytes / max(pageSize, 512)))
         // The last checkpoint may empty the WAL file only if no reader is in
         // it: never wait for readers.
         sqlite3_busy_timeout(connection.handle, 0)

@@ -12,23 +12,27 @@ final class DownloadProgress: Sendable {
     /// The bytes the plan still has to download (listed sizes).
     var total: Int64 { meter.total }
     private let meter: DownloadMeter
-    /// Draws the status line (`Console.status`; the tests keep the lines).
-    private let draw: @Sendable (String) -> Void
+    /// Draws the status line from the bytes so far and the seconds since the
+    /// start; nil when not `live`. Made once: `add` runs for every block.
+    private let show: (@Sendable (Int64, Double) -> Void)?
 
+    /// `draw` draws the status line (`Console.status`; the tests keep the
+    /// lines).
     init(
         live: Bool, total: Int64, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
         draw: @escaping @Sendable (String) -> Void = { Console.status($0) }
     ) {
         self.live = live
-        self.draw = draw
         meter = DownloadMeter(total: total, now: now)
+        if live {
+            show = { @Sendable received, seconds in draw(Self.line(received: received, total: total, seconds: seconds)) }
+        } else {
+            show = nil
+        }
     }
 
     /// `bytes` more were written.
-    func add(_ bytes: Int64) {
-        guard live else { return meter.add(bytes) }
-        meter.add(bytes) { [draw, total] received, seconds in draw(Self.line(received: received, total: total, seconds: seconds)) }
-    }
+    func add(_ bytes: Int64) { meter.add(bytes, show: show) }
 
     /// A message line, below (in place of) the status line.
     func message(_ text: String) {

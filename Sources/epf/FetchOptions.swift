@@ -74,9 +74,9 @@ struct FetchSession {
     let options: FetchOptions
     /// `fetch` or `sync`, for messages.
     let command: String
-    let download: FeedDownload
-    var server: FeedServer { download.server }
-    var plan: RemotePlan { download.plan }
+    let feedDownload: FeedDownload
+    var server: FeedServer { feedDownload.server }
+    var plan: RemotePlan { feedDownload.plan }
 
     /// Reads the listings and plans (messages and exit 1 on failure).
     init(_ options: FetchOptions, command: String) throws {
@@ -84,7 +84,7 @@ struct FetchSession {
         self.command = command
         let base = URL(string: options.url)!
         do {
-            download = try FeedDownload(
+            feedDownload = try FeedDownload(
                 base: base, credentials: Self.credentials(for: base), folder: options.to, feeds: options.feeds,
                 filter: try TableFilter(include: options.include, exclude: options.exclude), retry: options.retryPolicy, jobs: options.jobs
             ) { event in
@@ -104,7 +104,7 @@ struct FetchSession {
     func checkSpace(catalog: String? = nil) throws {
         let folder = options.to
         let testing = TestEnvironment()
-        let shortfalls = download.shortfalls(catalog: catalog) { path in
+        let shortfalls = feedDownload.shortfalls(catalog: catalog) { path in
             (path == folder ? testing.downloadFreeBytes : testing.hooks.freeBytes) ?? DiskSpace.free(at: path)
         }
         guard !shortfalls.isEmpty else { return }
@@ -126,7 +126,7 @@ struct FetchSession {
     {
         let folder = options.to
         let progress = progress ?? makeProgress()
-        let result = download.run(
+        let result = feedDownload.run(
             onBytes: { progress.add($0) }, onRetry: { progress.message(Self.describe($0, folder: folder)) },
             onFile: { record in
                 let path = record.file.localPath(in: folder)
@@ -154,7 +154,7 @@ struct FetchSession {
     /// The status line of the whole plan (on a terminal), whose messages
     /// every message of the download goes through.
     func makeProgress() -> DownloadProgress {
-        DownloadProgress(live: Console.messagesAreTerminal, total: download.bytesToDownload)
+        DownloadProgress(live: Console.messagesAreTerminal, total: feedDownload.bytesToDownload)
     }
 
     /// One row per file of the plan, in its order: file, size (listed, else

@@ -20,9 +20,7 @@ enum PlannedInput {
             throw ExitCode(1)
         }
         for note in plan.notes { Console.message("note: \(note)") }
-        for path in plan.pathsWithoutMD5 where !requireMD5 {
-            Console.message("note: \(path): no .md5 beside it; its md5 is not checked")
-        }
+        for note in requireMD5 ? [] : plan.uncheckedMD5Notes { Console.message("note: \(note)") }
         return plan
     }
 }

@@ -107,10 +107,7 @@ struct CompactCommandTests {
         let compaction = try EPFRunner.process(
             ["compact", "--db", catalog.db], in: cli.folder, environment: ["EPF_TEST_COMPACT_STEP_MS": "3000"])
         let log = cli.path("compact.log")
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        compaction.standardOutput = logHandle
-        compaction.standardError = logHandle
+        let logHandle = try EPFRunner.sendOutput(of: compaction, to: URL(fileURLWithPath: log))
         try compaction.run()
         var during = 0
         var failures: [String] = []

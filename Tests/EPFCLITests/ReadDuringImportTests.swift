@@ -27,10 +27,7 @@ struct ReadDuringImportTests {
 
         let importer = try EPFRunner.process(["import", "--db", db, feed], in: cli.folder)
         let log = cli.path("import.log")
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        importer.standardOutput = logHandle
-        importer.standardError = logHandle
+        let logHandle = try EPFRunner.sendOutput(of: importer, to: URL(fileURLWithPath: log))
         try importer.run()
 
         var answers: [String] = []

@@ -384,13 +384,10 @@ private final class RunningServer {
 
     init(_ catalog: SampleCatalog, _ options: [String], environment: [String: String] = [:]) async throws {
         log = catalog.folder.appendingPathComponent("server-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        logHandle = try FileHandle(forWritingTo: log)
         process = try EPFRunner.process(
             try ServerProcessTests.executable, ["--db", catalog.path, "--host", "127.0.0.1", "--port", "0"] + options,
             in: catalog.folder, environment: environment)
-        process.standardError = logHandle
-        process.standardOutput = logHandle
+        logHandle = try EPFRunner.sendOutput(of: process, to: log)
         try process.run()
         var found: Int?
         for _ in 0..<200 where found == nil {

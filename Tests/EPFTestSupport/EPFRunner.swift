@@ -48,6 +48,16 @@ public enum EPFRunner {
         return process
     }
 
+    /// Sends `process`'s standard output and error to the file `log` (made
+    /// empty), before it runs; returns the handle to close once it ended.
+    public static func sendOutput(of process: Process, to log: URL) throws -> FileHandle {
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        return handle
+    }
+
     /// Runs `epf ARGUMENTS` in `folder` and waits for it. Its output goes
     /// through files in `folder`, removed afterwards, not pipes: a chatty
     /// process can never block on a full pipe.
