@@ -93,13 +93,16 @@ let package = Package(
         // index upkeep; re-exports EPFPostgresReader.
         .target(name: "EPFPostgres", dependencies: ["EPFPostgresReader", "EPFFormat", "EPFCatalog", "EPFTextSearch"]),
         // Deterministic synthetic feeds for benchmarks and stress tests.
-        .target(name: "EPFSynthetic", dependencies: ["EPFFormat"]),
-        // The pipeline: plan, parse, load; progress as values.
-        .target(name: "EPFImport", dependencies: ["EPFFormat", "EPFInput", "EPFCatalog"]),
+        .target(name: "EPFSynthetic", dependencies: ["EPFFormat", "EPFCatalog", "EPFReport"]),
+        // What the tools print, as text: rows as an aligned table, CSV or
+        // JSON; counts, bytes and durations for people; status lines.
+        .target(name: "EPFReport", dependencies: ["EPFCatalog"]),
+        // The pipeline: plan, parse, load; progress as values, and as text.
+        .target(name: "EPFImport", dependencies: ["EPFFormat", "EPFInput", "EPFCatalog", "EPFReport"]),
         // The EPF server client: listings, the remote plan (EPFImport's
         // rules), ranged resumable downloads checked by md5. HTTP through
         // the toolchain's FoundationNetworking: no package to build.
-        .target(name: "EPFFetch", dependencies: ["EPFImport", "EPFInput", "EPFCatalog"]),
+        .target(name: "EPFFetch", dependencies: ["EPFImport", "EPFInput", "EPFCatalog", "EPFReport"]),
         // Where a catalog is (`--db`): with EPFStoreLocation, one of the two
         // modules above the backends that name them; this one names their
         // readers. `epf`, `epf-server` and EPFServer open catalogs through
@@ -150,7 +153,7 @@ let package = Package(
             name: "epf",
             dependencies: [
                 "EPFFormat", "EPFCatalog", "EPFLocation", "EPFStoreLocation", "EPFLake", "EPFImport", "EPFSynthetic", "EPFFetch",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "EPFReport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
@@ -169,8 +172,8 @@ let package = Package(
         .testTarget(
             name: "EPFImportTests",
             dependencies: ["EPFImport", "EPFCatalog", "EPFSQLite", "EPFInput", "EPFFormat", "EPFSynthetic", "EPFTestSupport"]),
-        .testTarget(name: "EPFFetchTests", dependencies: ["EPFFetch", "EPFImport", "EPFInput", "epf", "EPFTestSupport"]),
-        .testTarget(name: "EPFCLITests", dependencies: ["epf", "EPFCatalog", "EPFSQLite", "EPFSynthetic", "EPFTestSupport"]),
+        .testTarget(name: "EPFFetchTests", dependencies: ["EPFFetch", "EPFImport", "EPFInput", "EPFReport", "EPFTestSupport"]),
+        .testTarget(name: "EPFCLITests", dependencies: ["epf", "EPFCatalog", "EPFSQLite", "EPFSynthetic", "EPFReport", "EPFTestSupport"]),
         .testTarget(
             name: "EPFServerTests",
             dependencies: [

@@ -33,6 +33,20 @@ package enum Timestamp {
         return string(seconds: seconds, thousandths: thousandths == 0 ? nil : thousandths)
     }
 
+    /// A UTC day (`2026-11-01`) as epoch milliseconds at its midnight, an
+    /// EPF `export_date`; nil when it is not a day of that form.
+    package static func epochMilliseconds(ofDay day: String) -> Int64? {
+        let parts = day.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts.map(\.count) == [4, 2, 2], let year = Int32(parts[0]), let month = Int32(parts[1]),
+            let dayOfMonth = Int32(parts[2])
+        else { return nil }
+        var fields = tm()
+        (fields.tm_year, fields.tm_mon, fields.tm_mday) = (year - 1900, month - 1, dayOfMonth)
+        let milliseconds = Int64(timegm(&fields)) * 1000
+        // timegm takes 2026-02-30 for March 2nd: a day is one that reads back.
+        return string(fromEpochMilliseconds: milliseconds).hasPrefix(day) ? milliseconds : nil
+    }
+
     /// A stored timestamp to the second (`...:01.250Z` becomes `...:01Z`);
     /// other text as it is.
     package static func toTheSecond(_ stored: String) -> String {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads `~/.netrc` text: `machine HOST login USER password PASSWORD`
 /// entries (tokens separated by any white space, on one line or several),
 /// a `default` entry for any other host, `macdef` macros passed over.
@@ -43,5 +45,18 @@ package enum Netrc {
         }
         guard let entry = found ?? fallback, let login = entry.login else { return nil }
         return Credentials(user: login, password: entry.password ?? "")
+    }
+}
+
+extension Credentials {
+    /// `EPF_USERNAME` and `EPF_PASSWORD` of `environment` (empty is unset),
+    /// else the `~/.netrc` entry (under `HOME`) for `host`; nil when neither.
+    package static func find(in environment: [String: String], host: String?) -> Credentials? {
+        if let user = environment["EPF_USERNAME"], let password = environment["EPF_PASSWORD"], !user.isEmpty, !password.isEmpty {
+            return Credentials(user: user, password: password)
+        }
+        guard let home = environment["HOME"], let host, let text = try? String(contentsOfFile: home + "/.netrc", encoding: .utf8)
+        else { return nil }
+        return Netrc.credentials(in: text, host: host)
     }
 }

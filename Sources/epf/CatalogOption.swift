@@ -1,13 +1,10 @@
 import ArgumentParser
 import EPFLocation
+import EPFReport
 
 /// `--db PATH`, shared by every command that uses a catalog.
 struct CatalogOption: ParsableArguments {
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            CatalogLocation.optionHelp,
-            valueName: "path|url"))
+    @Option(name: .long, help: ArgumentHelp(CatalogLocation.optionHelp, valueName: "path|url"))
     var db: String?
 
     /// The catalog path the user asked for.
@@ -22,7 +19,4 @@ struct CatalogOption: ParsableArguments {
     var displayName: String { location.displayName }
 }
 
-/// How a command prints its data.
-enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case table, json, csv
-}
+extension OutputFormat: ExpressibleByArgument {}

@@ -1,3 +1,5 @@
+import EPFReport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -19,24 +21,7 @@ enum Console {
     /// Replaces the current status line on a terminal (no newline), cut
     /// to the terminal's width: a line that wrapped could not be replaced.
     static func status(_ text: String) {
-        write("\r\u{1B}[K" + fitted(text, columns: terminalColumns), to: STDERR_FILENO)
-    }
-
-    /// `text` cut to `columns` display columns (`DisplayWidth`), the last
-    /// one `…` when cut; nil columns: as it is.
-    static func fitted(_ text: String, columns: Int?) -> String {
-        guard let columns, columns > 1, DisplayWidth.of(text) > columns - 1 else { return text }
-        var out = ""
-        var width = 0
-        for character in text {
-            let next = DisplayWidth.of(character)
-            // One column is left free: a terminal that wraps at the last
-            // column would start a new line.
-            if width + next > columns - 2 { break }
-            out.append(character)
-            width += next
-        }
-        return out + "…"
+        write("\r\u{1B}[K" + DisplayWidth.fitted(text, columns: terminalColumns), to: STDERR_FILENO)
     }
 
     /// The width of the terminal standard error is, if it is one.
@@ -49,6 +34,25 @@ enum Console {
     /// Clears the status line.
     static func clearStatus() {
         write("\r\u{1B}[K", to: STDERR_FILENO)
+    }
+
+    /// Writes a run's summary: a table for people on standard error, JSON
+    /// or CSV for scripts on standard output.
+    static func print(_ summary: some RunSummary, as format: OutputFormat) {
+        switch format {
+        case .table: message(summary.table())
+        case .json: out(summary.json())
+        case .csv: out(summary.csv())
+        }
+    }
+
+    /// Writes a line of progress.
+    @Sendable static func show(_ line: ProgressLine) {
+        switch line {
+        case .status(let text): status(text)
+        case .message(let text): message(text)
+        case .clearStatus: clearStatus()
+        }
     }
 
     /// Whether standard error is a terminal (so a live status line makes sense).

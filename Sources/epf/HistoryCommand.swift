@@ -1,5 +1,6 @@
 import ArgumentParser
 import EPFCatalog
+import EPFReport
 
 /// A journal status as `epf history --status` takes it.
 enum JournalStatusFilter: String, ExpressibleByArgument, CaseIterable {

@@ -2,6 +2,7 @@ import ArgumentParser
 import EPFCatalog
 import EPFImport
 import EPFLocation
+import EPFReport
 import EPFStoreLocation
 import Foundation
 
@@ -14,14 +15,11 @@ struct ImportRun {
     var location: CatalogLocation
     /// `import` or `sync`, for messages.
     var command: String
-    var strict = false
+    var load: LoadOptions
+    var format: OutputFormat
     var requireMD5 = false
-    var allowShrink = false
-    var restart = false
-    var exclusive = false
     var force = false
     var jobs = 2
-    var format: OutputFormat = .table
     var storefronts: CatalogImport.Storefronts = .catalogs
 
     /// Imports `plan`. Returns whether every file was applied (true also
@@ -40,44 +38,27 @@ struct ImportRun {
         let testing = TestEnvironment()
         let store: any CatalogStore
         do {
-            store = try location.openStore(restart: restart, exclusive: exclusive, jobs: jobs, hooks: testing.hooks)
-            for note in store.notes { Console.message("note: \(note)") }
+            store = try location.openStore(restart: load.restart, exclusive: load.exclusive, jobs: jobs, hooks: testing.hooks)
         } catch {
             Console.message("epf \(command): \(error)")
             throw ExitCode(1)
         }
-        for leftover in store.droppedLeftovers {
-            Console.message("note: dropped \(leftover), left by an import that did not finish")
-        }
-        for load in store.resumableLoads {
-            // A load resumes only under its own filter: say which.
-            let filter = load.storefronts.map { " with --storefront \($0.argument)" } ?? ""
-            Console.message(
-                "note: an interrupted load of \(load.table) (\(load.records) rows committed) resumes if this import reads the same file\(filter); --restart starts over"
-            )
-        }
+        for note in store.openingNotes { Console.message("note: \(note)") }
         var options = ImportOptions(
-            strict: strict, requireMD5: requireMD5, allowShrink: allowShrink, parallelTables: location.loadsTablesAtOnce ? jobs : 1)
+            strict: load.strict, requireMD5: requireMD5, allowShrink: load.allowShrink,
+            parallelTables: location.loadsTablesAtOnce ? jobs : 1)
         if let chunkBytes = testing.chunkBytes { options.chunkSize = chunkBytes }
         return CatalogImport(store: store, options: options, force: force, storefronts: storefronts)
     }
 
-    /// Applies `plan` through `run`, its events shown by a progress display
-    /// whose messages go to `say` (`epf sync` while it downloads: below the
-    /// download's status line, and no status line of its own: `live`
-    /// false). Throws `ExitCode(1)` when the journal cannot be read or the
-    /// storefronts asked for conflict with the catalog's.
-    @discardableResult
-    func apply(
-        _ plan: ImportPlan, to run: CatalogImport, say: @escaping (String) -> Void = { Console.message($0) },
-        live: Bool = Console.messagesAreTerminal
-    )
-        throws -> [FileReport]
-    {
-        let progress = ProgressDisplay(live: live, say: say)
+    /// Applies `plan` through `run`, its events shown as progress on
+    /// standard error. Throws `ExitCode(1)` when the journal cannot be read
+    /// or the storefronts asked for conflict with the catalog's.
+    func apply(_ plan: ImportPlan, to run: CatalogImport) throws {
+        let progress = ImportProgressText(live: Console.messagesAreTerminal, write: Console.show)
         defer { progress.finish() }
         do {
-            return try run.apply(plan) { progress.show($0) }
+            try run.apply(plan) { progress.show($0) }
         } catch {
             Console.message("epf \(command): \(error)")
             throw ExitCode(1)
@@ -92,11 +73,7 @@ struct ImportRun {
             Console.message("epf \(command): nothing to import")
         }
         let summary = run.summary(catalog: location.displayName)
-        switch format {
-        case .table: Console.message(summary.table())
-        case .json: Console.out(summary.json())
-        case .csv: Console.out(summary.csv())
-        }
+        Console.print(summary, as: format)
         return summary.allApplied
     }
 }

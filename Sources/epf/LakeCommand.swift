@@ -19,12 +19,10 @@ struct LakeViewsCommand: ParsableCommand {
         abstract: "Print the SQL that defines <table>_current over the lake for a query engine.",
         discussion: """
             <table>_current is the table as a catalog holds it: the newest FULL day plus the \
-            INCREMENTAL days after it (and an INCREMENTAL file of that same day), the last row of \
-            each key winning; rows absent from the newest FULL day are gone. The days and their \
-            modes are read from the partition paths, so the views stay right as days are added. \
-            DuckDB: read_parquet over the files (also in DIR/_epf/views.sql). Spark SQL: \
-            temporary views over parquet.`glob`. Trino: a Hive connector table per lake table, its \
-            partitions synced, and the view. See docs/lake.md.
+            INCREMENTAL days after it, the last row of each key winning. Days and modes are \
+            read from the partition paths, so the views stay right as days are added. DuckDB: \
+            read_parquet (also in DIR/_epf/views.sql); Spark SQL: temporary views; Trino: a \
+            Hive table per lake table and the view. See docs/lake.md.
             """)
 
     @Option(name: .long, help: ArgumentHelp("The lake's folder.", valueName: "dir"))
@@ -36,8 +34,7 @@ struct LakeViewsCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Where the engine finds the lake, when not at DIR (a copy in a bucket: s3://bucket/lake). Default: DIR's absolute path (Trino: file://...).",
-            valueName: "uri"))
+            "Where the engine finds the lake if not at DIR (s3://bucket/lake); default: DIR's absolute path.", valueName: "uri"))
     var location: String?
 
     @Option(

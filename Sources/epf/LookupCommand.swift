@@ -1,5 +1,6 @@
 import ArgumentParser
 import EPFCatalog
+import EPFReport
 
 /// `epf lookup ID|LINK... [--country US] [--lang en] [--format json|table|csv]`
 struct LookupCommand: ParsableCommand {
@@ -16,8 +17,7 @@ struct LookupCommand: ParsableCommand {
 
     @Argument(
         help: ArgumentHelp(
-            "Apple IDs or product links: 364709193, id364709193, https://apps.apple.com/us/app/name/id364709193.",
-            valueName: "id-or-link"))
+            "Apple IDs or product links: 364709193, id364709193, https://apps.apple.com/us/app/name/id364709193.", valueName: "id-or-link"))
     var ids: [String]
 
     @OptionGroup var locale: ResultLocaleOptions
@@ -54,6 +54,6 @@ struct LookupCommand: ParsableCommand {
         for id in appleIDs where !found.contains(id) && reported.insert(id).inserted {
             Console.message("epf lookup: no application with Apple ID \(id) sold in this storefront")
         }
-        Console.out(try ResultOutput.render(response, as: format))
+        Console.out(response.rendered(as: format))
     }
 }

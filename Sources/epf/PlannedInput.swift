@@ -7,13 +7,13 @@ import EPFImport
 /// archives and compressed files whose md5 cannot be checked.
 enum PlannedInput {
     static func plan(
-        _ paths: [String], include: [String], exclude: [String], tablePrefix: String = "", separators: Separators = .relational,
+        _ paths: [String], filter: TableFilter, tablePrefix: String = "", separators: Separators = .relational,
         extensions: Bool = false, requireMD5: Bool, command: String
     ) throws -> ImportPlan {
         let plan: ImportPlan
         do {
             plan = try ImportPlanner.plan(
-                paths: paths, filter: try TableFilter(include: include, exclude: exclude), tablePrefix: tablePrefix,
+                paths: paths, filter: filter, tablePrefix: tablePrefix,
                 separators: separators, extensions: extensions)
         } catch {
             Console.message("epf \(command): \(error.description)")

@@ -5,9 +5,7 @@ import ArgumentParser
 /// "nothing to import", so that a cron entry with a wrong path alerts.
 /// Feeds that are all applied already are still a success.
 struct RequireFeedsOption: ParsableArguments {
-    @Flag(
-        name: .long,
-        help: "Exit 1 when no feed is found at all (a wrong path), not when every feed found is already applied.")
+    @Flag(name: .long, help: "Exit 1 when no feed is found at all (a wrong path), not when every feed found is already applied.")
     var requireFeeds = false
 
     /// Exits 1 with `message` (said on standard error) when feeds are

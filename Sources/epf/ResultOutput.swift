@@ -1,29 +1,11 @@
 import ArgumentParser
 import EPFCatalog
 import EPFLocation
+import EPFReport
 import Foundation
 
-/// Prints a `SearchResponse` (`epf lookup`, `epf search`): JSON in the
-/// iTunes Search/Lookup shape, or one row per result as a table or CSV.
+/// The catalog `epf lookup` and `epf search` ask.
 enum ResultOutput {
-    static func render(_ response: SearchResponse, as format: OutputFormat) throws -> String {
-        switch format {
-        case .json:
-            return String(decoding: response.jsonBytes(), as: UTF8.self) + "\n"
-        case .table, .csv:
-            let columns = ["trackId", "trackName", "artistName", "formattedPrice", "version", "primaryGenreName"]
-            let rows: [[SQLValue]] = response.results.map { result in
-                [
-                    .integer(result.trackId), text(result.trackName), text(result.artistName),
-                    text(result.formattedPrice), text(result.version), text(result.primaryGenreName),
-                ]
-            }
-            return TabularOutput(columns: columns, rows: rows).render(format)
-        }
-    }
-
-    private static func text(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
-
     /// Opens the catalog (SQLite, or PostgreSQL for a `postgres://` URL)
     /// with the tables of `tablePrefix` (nil: found in the catalog) and
     /// resolves `--country`: an unknown country is a usage error (64), a

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EPFCatalog
+import EPFReport
 
 /// `epf sql "SELECT ..."`
 struct SQLCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EPFCatalog
+import EPFReport
 
 /// `epf search TERM [--country US] [--lang en] [--media M] [--entity E] [--limit N] [--offset N] [--format json|table|csv]`
 struct SearchCommand: ParsableCommand {
@@ -28,7 +29,7 @@ struct SearchCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Apple's media type: software or all find applications; the other media (\(AppleMedia.others.joined(separator: ", "))) are not in an EPF application catalog and find nothing.",
+            "Apple's media type: software or all; the others (\(AppleMedia.others.joined(separator: ", "))) find nothing.",
             valueName: "media"))
     var media: String = "software"
 
@@ -69,7 +70,7 @@ struct SearchCommand: ParsableCommand {
         let text = term.joined(separator: " ")
         guard AppleMedia.findsSoftware(media) else {
             Console.message("epf search: the catalog holds applications only; --media \(media) finds nothing")
-            Console.out(try ResultOutput.render(SearchResponse(results: []), as: format))
+            Console.out(SearchResponse(results: []).rendered(as: format))
             return
         }
         let response: SearchResponse
@@ -82,19 +83,10 @@ struct SearchCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if response.results.isEmpty {
-            Console.message(Self.nothingFound(text, offset: offset, catalog: catalog, storefront: storefront, entity: entity))
+            let why = catalog.whyNothingFound(
+                term: text, offset: offset, in: storefront, entity: entity.flatMap(SoftwareEntity.init(apiName:)))
+            Console.message("epf search: \(why)")
         }
-        Console.out(try ResultOutput.render(response, as: format))
-    }
-
-    /// Why a search printed nothing: no match, or an offset past them all
-    /// (said with how many there are).
-    static func nothingFound(_ text: String, offset: Int, catalog: any CatalogQuerying, storefront: Storefront, entity: String?) -> String {
-        guard offset > 0,
-            let total = try? catalog.searchCount(term: text, in: storefront, entity: entity.flatMap(SoftwareEntity.init(apiName:))),
-            total > 0
-        else { return "epf search: no application matches '\(text)'" }
-        return
-            "epf search: \(total) application\(total == 1 ? "" : "s") match '\(text)'; --offset \(offset) is past them (give --offset \(total - 1) or less)"
+        Console.out(response.rendered(as: format))
     }
 }

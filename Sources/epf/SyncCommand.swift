@@ -2,6 +2,7 @@ import ArgumentParser
 import EPFCatalog
 import EPFFetch
 import EPFImport
+import EPFReport
 import Foundation
 
 /// `epf sync --to DIR --db CATALOG`
@@ -10,21 +11,13 @@ struct SyncCommand: ParsableCommand {
         commandName: "sync",
         abstract: "Download what the EPF server has that is new, then import it: the nightly job in one command.",
         discussion: """
-            Does what `epf fetch --to DIR` does (the same options), and what `epf import DIR` \
-            does with the catalog (the same planning: each feed's newest FULL export, then \
-            the INCREMENTAL days after it; what the import journal lists as applied is \
-            skipped). A feed day is imported as soon as all its files are downloaded, in \
-            plan order, while the later files still download. Running it again downloads \
-            nothing and imports nothing.
+            epf fetch --to DIR, then epf import DIR, with the same options: a feed day is \
+            imported as soon as its files are in, while later files still download. Running \
+            it again downloads and imports nothing. A day whose files did not all download \
+            is not imported, nor the later days of its feed; the message says which.
 
-            A feed whose files did not all download is not imported, never half, and neither \
-            are the later days of that feed; the message says which. --include and --exclude \
-            apply to both the download and the import; with --feed, only those feeds are \
-            imported.
-
-            Exit status 0 when everything was downloaded and applied (or there was nothing \
-            to do), 1 when something could not be downloaded or imported (or, with \
-            --require-feeds, when the server lists no feed at all), 64 for usage errors.
+            Exit status 1 when something could not be downloaded or imported (or, with \
+            --require-feeds, when the server lists no feed). See docs/operations.md.
             """
     )
 
@@ -41,26 +34,13 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         let session = try FetchSession(options, command: "sync")
-        let run = ImportRun(
-            location: catalog.location, command: "sync", strict: load.strict, allowShrink: load.allowShrink, restart: load.restart,
-            exclusive: load.exclusive, format: format)
+        let run = ImportRun(location: catalog.location, command: "sync", load: load, format: format)
         let files = session.plan.files
         let progress = files.isEmpty ? nil : session.makeProgress()
-        // Passes while files download speak below the download's status
-        // line; the last one as epf import does.
-        let during = ProgressDisplay(live: false) { progress?.message($0) ?? Console.message($0) }
-        let after = ProgressDisplay(live: Console.messagesAreTerminal)
+        let display = SyncProgressText(live: Console.messagesAreTerminal, below: progress, write: Console.show)
         let source = SyncImports.Source(
-            folder: options.to, filter: try TableFilter(include: options.include, exclude: options.exclude), feeds: options.feeds,
-            tablePrefix: load.tablePrefix)
-        let imports = SyncImports(source, files: files, open: run.open) { event in
-            switch event {
-            case .imported(let event, let duringDownload): (duringDownload ? during : after).show(event)
-            case .unitImported(let path, let applied, let failed, let downloading):
-                during.say("epf sync: \(path): \(applied) file(s) applied, \(failed) failed, while \(downloading) file(s) still download")
-            case .note(let text): Console.message("note: \(text)")
-            }
-        }
+            folder: options.to, filter: try options.tables.filter(), feeds: options.feeds, tablePrefix: load.tablePrefix)
+        let imports = SyncImports(source, files: files, open: run.open, events: display.show)
         var failed: [RemoteFile] = []
         if let progress {
             try session.checkSpace(catalog: catalog.location.spaceCheckedPath)
@@ -77,7 +57,7 @@ struct SyncCommand: ParsableCommand {
         }
         let outcome: SyncImports.Outcome
         do {
-            defer { after.finish() }
+            defer { display.finish() }
             outcome = try imports.finish(failed: failed)
         } catch let exit as ExitCode {
             throw exit

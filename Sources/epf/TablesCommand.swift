@@ -1,5 +1,6 @@
 import ArgumentParser
 import EPFCatalog
+import EPFReport
 
 /// `epf tables`
 struct TablesCommand: ParsableCommand {
@@ -29,16 +30,6 @@ struct TablesCommand: ParsableCommand {
         if tables.isEmpty {
             Console.message("epf tables: the catalog has no tables\(prefix.tablePrefix.map { " named \($0)..." } ?? "") yet")
         }
-        let output = TabularOutput(
-            columns: ["table", "rows", "last_mode", "last_import", "export_date", "source", "storefronts"],
-            rows: tables.map { table in
-                [
-                    .text(table.name), .integer(Int64(table.rows)), table.lastMode.map { .text($0) } ?? .null,
-                    table.lastImport.map { .text($0) } ?? .null, table.exportDate.map { .integer($0) } ?? .null,
-                    table.source.map { .text($0) } ?? .null, table.storefronts.map { .text($0) } ?? .null,
-                ]
-            },
-            forms: ["export_date": .epochMilliseconds])
-        Console.out(output.render(format))
+        Console.out(tables.output.render(format))
     }
 }

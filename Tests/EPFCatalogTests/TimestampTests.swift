@@ -32,6 +32,15 @@ struct TimestampTests {
         #expect(Timestamp.toTheSecond("yesterday") == "yesterday")
     }
 
+    @Test func aDayAsAnExportDate() {
+        #expect(Timestamp.epochMilliseconds(ofDay: "2026-11-01") == 1_793_491_200_000)
+        #expect(Timestamp.epochMilliseconds(ofDay: "1970-01-01") == 0)
+        #expect(Timestamp.epochMilliseconds(ofDay: "2024-02-29") == 1_709_164_800_000)
+        for notADay in ["2026-02-30", "2026-13-01", "2026-11-1", "20261101", "2026-11-01T00:00:00Z", "+026-11-01", "", "yesterday"] {
+            #expect(Timestamp.epochMilliseconds(ofDay: notADay) == nil, "\(notADay)")
+        }
+    }
+
     @Test func aKnownMoment() {
         #expect(Timestamp.string(from: Date(timeIntervalSince1970: 1_764_021_541)) == "2025-11-24T21:59:01Z")
     }

@@ -1,7 +1,7 @@
+import EPFFetch
+import EPFReport
 import Foundation
 import Testing
-
-@testable import epf
 
 /// The figures of `epf fetch`'s status line (bytes, %, MB/s, ETA), over a
 /// clock and a byte series the test controls.
@@ -19,7 +19,11 @@ struct DownloadProgressTests {
         var lines: [String] { lock.withLock { drawn } }
 
         func progress(live: Bool, total: Int64) -> DownloadProgress {
-            DownloadProgress(live: live, total: total, now: { self.now }, draw: { self.draw($0) })
+            DownloadProgress(
+                live: live, total: total, now: { self.now },
+                write: { line in
+                    if case .status(let text) = line { self.draw(text) }
+                })
         }
     }
 

@@ -1,10 +1,10 @@
 import EPFCatalog
-import EPFImport
+import EPFReport
 import Foundation
 
 /// The import summary as `--format` prints it: a table with a closing line,
 /// JSON, or CSV.
-extension ImportSummary {
+extension ImportSummary: RunSummary {
     private var output: TabularOutput {
         TabularOutput(
             columns: ["table", "mode", "status", "rows", "repaired", "skipped", "seconds", "rows/s", "file"],
@@ -18,7 +18,7 @@ extension ImportSummary {
             })
     }
 
-    func table() -> String {
+    package func table() -> String {
         var text = files.isEmpty ? "" : output.render(.table)
         for report in files where report.resumedRows > 0 {
             text +=
@@ -32,11 +32,5 @@ extension ImportSummary {
         return text
     }
 
-    func csv() -> String { output.render(.csv) }
-
-    func json() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self) + "\n"
-    }
+    package func csv() -> String { output.render(.csv) }
 }

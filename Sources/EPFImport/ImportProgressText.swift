@@ -1,12 +1,13 @@
-import EPFImport
+import EPFReport
 import Foundation
 
-/// Shows import events on standard error: a status line refreshed in place
-/// on a terminal, plain lines otherwise. With a plan of more than one
-/// input (`start(_:)`), every line also says where the whole run is:
-/// `file 3 of 11, 1.2 GB of 4.5 GB (27%), ETA 12m` (`ImportPosition`).
-final class ProgressDisplay {
-    let live: Bool
+/// Import events as progress lines: a status line redrawn in place on a
+/// terminal (`live`), plain lines otherwise (a nightly job's log). With a
+/// plan of more than one input (`start(_:)`), every line also says where
+/// the whole run is: `file 3 of 11, 1.2 GB of 4.5 GB (27%), ETA 12m`
+/// (`ImportPosition`).
+package final class ImportProgressText {
+    package let live: Bool
     private var current: (path: String, table: String, started: ContinuousClock.Instant)?
     /// The current file's first progress: rate and ETA count from here, so
     /// bytes a resumed load passed over, or an archive's earlier tables,
@@ -25,25 +26,26 @@ final class ProgressDisplay {
     private var runStarted = ContinuousClock.now
 
     /// What the step after the last row is called (`buildingKey`).
-    let keyStep: String
+    package let keyStep: String
+    private let write: (ProgressLine) -> Void
 
-    /// Writes a message line (`Console.message`; `epf sync` while it
-    /// downloads: below its download status line).
-    let say: (String) -> Void
-
-    init(live: Bool, keyStep: String = "building the key index", say: @escaping (String) -> Void = { Console.message($0) }) {
+    /// `write` writes each line (the tool: to standard error; `epf sync`
+    /// while it downloads: below its download status line).
+    package init(live: Bool, keyStep: String = "building the key index", write: @escaping (ProgressLine) -> Void) {
         self.live = live
         self.keyStep = keyStep
-        self.say = say
+        self.write = write
     }
 
+    private func say(_ text: String) { write(.message(text)) }
+
     /// The plan about to run: lines say where in it the run is.
-    func start(_ plan: ImportPlan) {
+    package func start(_ plan: ImportPlan) {
         position = ImportPosition(plan: plan)
         runStarted = .now
     }
 
-    func show(_ event: ImportEvent) {
+    package func show(_ event: ImportEvent) {
         position?.record(event, at: (ContinuousClock.now - runStarted).inSeconds)
         switch event {
         case .fileStarted(let path, let table, let size):
@@ -51,7 +53,7 @@ final class ProgressDisplay {
             baseline = nil
             lastLogged = .now
             if live {
-                Console.status("\(table): reading \(Format.bytes(size))" + whole())
+                write(.status("\(table): reading \(Format.bytes(size))" + whole()))
             } else {
                 say("\(table): reading \(path) (\(Format.bytes(size)))" + whole())
             }
@@ -80,13 +82,13 @@ final class ProgressDisplay {
                 }
             }
             line += whole
-            if live { Console.status(line) } else { say(line) }
+            if live { write(.status(line)) } else { say(line) }
         case .buildingKey(_, let table):
             show(status: "\(table): \(keyStep)" + whole())
         case .applying(let path, let tables):
             show(status: "\(path): applying \(tables) table(s) in one transaction" + whole())
         case .fileFinished(let report):
-            if live { Console.clearStatus() }
+            if live { write(.clearStatus) }
             if report.status == .failed, let error = report.error {
                 say("error: \(error)")
                 errorsShown.insert(report.path)
@@ -133,52 +135,13 @@ final class ProgressDisplay {
     /// current file has been going for a while (quiet for small files).
     private func show(status: String) {
         if live {
-            Console.status(status)
+            write(.status(status))
         } else if let current, ContinuousClock.now - current.started >= logInterval {
             say(status)
         }
     }
 
-    func finish() {
-        if live { Console.clearStatus() }
-    }
-}
-
-/// Number and size formats for people.
-enum Format {
-    static func count(_ value: Int) -> String {
-        let digits = String(value)
-        var out = ""
-        for (index, character) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
-            out.append(character)
-        }
-        return out
-    }
-
-    static func bytes(_ value: Int64) -> String {
-        let units = ["B", "KB", "MB", "GB", "TB"]
-        var amount = Double(value)
-        var unit = 0
-        while amount >= 1000 && unit < units.count - 1 {
-            amount /= 1000
-            unit += 1
-        }
-        return unit == 0 ? "\(value) B" : String(format: "%.1f %@", amount, units[unit])
-    }
-
-    /// `515.8 of 607.6 MB`; `900.0 KB of 1.2 MB` when the units differ.
-    static func bytes(_ value: Int64, of total: Int64) -> String {
-        let (part, whole) = (bytes(value), bytes(total))
-        let unit = whole.split(separator: " ").last
-        guard value > 0, part.split(separator: " ").last == unit, let unit, unit != "B" else { return "\(part) of \(whole)" }
-        return "\(part.dropLast(unit.count + 1)) of \(whole)"
-    }
-
-    static func duration(_ seconds: Double) -> String {
-        if seconds < 60 { return String(format: "%.0fs", seconds) }
-        let minutes = Int(seconds) / 60
-        if minutes < 60 { return "\(minutes)m\(Int(seconds) % 60)s" }
-        return "\(minutes / 60)h\(minutes % 60)m"
+    package func finish() {
+        if live { write(.clearStatus) }
     }
 }

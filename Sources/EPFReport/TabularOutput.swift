@@ -1,9 +1,14 @@
 import EPFCatalog
 import Foundation
 
+/// How a command prints its data: an aligned table, JSON or CSV.
+package enum OutputFormat: String, CaseIterable, Sendable {
+    case table, json, csv
+}
+
 /// How a column is written for people (`--format table` and `csv`); JSON
 /// keeps the values as they are, numbers as numbers.
-enum ColumnForm {
+package enum ColumnForm: Sendable {
     /// Seconds with two decimals (`0.04`).
     case seconds
     /// Epoch milliseconds (EPF's `export_date`) as a date:
@@ -12,7 +17,7 @@ enum ColumnForm {
     /// A stored ISO 8601 timestamp to the second.
     case timestampToTheSecond
 
-    func text(_ value: SQLValue) -> String? {
+    package func text(_ value: SQLValue) -> String? {
         switch (self, value) {
         case (.seconds, .real(let number)) where number.isFinite: return String(format: "%.2f", number)
         case (.seconds, .integer(let number)): return String(format: "%.2f", Double(number))
@@ -23,22 +28,28 @@ enum ColumnForm {
     }
 
     /// Whether the column lines up on the right, as numbers do.
-    var isNumeric: Bool { self == .seconds }
+    package var isNumeric: Bool { self == .seconds }
 }
 
 /// Rows with named columns, printed as an aligned table, CSV or JSON.
-struct TabularOutput {
-    var columns: [String]
-    var rows: [[SQLValue]]
+package struct TabularOutput: Sendable {
+    package var columns: [String]
+    package var rows: [[SQLValue]]
     /// How some columns are written in a table and in CSV, by name.
-    var forms: [String: ColumnForm] = [:]
+    package var forms: [String: ColumnForm]
+
+    package init(columns: [String], rows: [[SQLValue]], forms: [String: ColumnForm] = [:]) {
+        self.columns = columns
+        self.rows = rows
+        self.forms = forms
+    }
 
     /// The cells of a row as a table or CSV writes them.
     private func texts(_ row: [SQLValue]) -> [String] {
         zip(columns, row).map { column, value in (forms[column].map { $0.text(value) } ?? value.textValue) ?? "" }
     }
 
-    func render(_ format: OutputFormat) -> String {
+    package func render(_ format: OutputFormat) -> String {
         switch format {
         case .table: return table()
         case .csv: return csv()
@@ -94,8 +105,8 @@ struct TabularOutput {
 
 /// JSON text built in a fixed key order (JSONEncoder's dictionaries have
 /// none), for output people and scripts read.
-enum JSONText {
-    static func value(_ value: SQLValue) -> String {
+package enum JSONText {
+    package static func value(_ value: SQLValue) -> String {
         switch value {
         case .null: return "null"
         case .integer(let number): return String(number)
@@ -104,15 +115,15 @@ enum JSONText {
         }
     }
 
-    static func object(_ members: [(String, String)]) -> String {
+    package static func object(_ members: [(String, String)]) -> String {
         "{" + members.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
     }
 
-    static func array(_ elements: [String]) -> String {
+    package static func array(_ elements: [String]) -> String {
         "[" + elements.joined(separator: ",") + "]"
     }
 
-    static func string(_ text: String) -> String {
+    package static func string(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

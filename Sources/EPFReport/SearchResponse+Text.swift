@@ -1,0 +1,29 @@
+import EPFCatalog
+
+extension SearchResponse {
+    /// `epf lookup` and `epf search`: JSON in the iTunes Search/Lookup
+    /// shape, or one row per result as a table or CSV.
+    package func rendered(as format: OutputFormat) -> String {
+        guard format != .json else { return String(decoding: jsonBytes(), as: UTF8.self) + "\n" }
+        let columns = ["trackId", "trackName", "artistName", "formattedPrice", "version", "primaryGenreName"]
+        let rows: [[SQLValue]] = results.map { result in
+            [.integer(result.trackId)]
+                + [result.trackName, result.artistName, result.formattedPrice, result.version, result.primaryGenreName].map {
+                    $0.map(SQLValue.text) ?? .null
+                }
+        }
+        return TabularOutput(columns: columns, rows: rows).render(format)
+    }
+}
+
+extension CatalogQuerying {
+    /// Why a search of `term` found nothing: no match, or an `offset` past
+    /// them all (said with how many there are).
+    package func whyNothingFound(term: String, offset: Int, in storefront: Storefront, entity: SoftwareEntity?) -> String {
+        guard offset > 0, let total = try? searchCount(term: term, in: storefront, entity: entity), total > 0 else {
+            return "no application matches '\(term)'"
+        }
+        return
+            "\(total) application\(total == 1 ? "" : "s") match '\(term)'; --offset \(offset) is past them (give --offset \(total - 1) or less)"
+    }
+}
