@@ -81,7 +81,7 @@ let package = Package(
         // Reading a SQLite catalog: connection, statements, rows, the read
         // source (`Catalog(path:)`, `CatalogReader`), the search index's
         // version check. No store: epf-server reads through it alone.
-        .target(name: "EPFSQLiteReader", dependencies: ["EPFCatalog", "CSQLite"]),
+        .target(name: "EPFSQLiteReader", dependencies: ["EPFCatalog", "EPFTextSearch", "CSQLite"]),
         // The SQLite store: loader, FTS5 index upkeep, WAL checkpoints,
         // `epf verify`'s key check; re-exports EPFSQLiteReader.
         .target(name: "EPFSQLite", dependencies: ["EPFSQLiteReader", "EPFFormat", "EPFCatalog", "CSQLite"]),

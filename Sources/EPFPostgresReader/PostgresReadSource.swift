@@ -118,8 +118,11 @@ package final class PostgresReadSource: CatalogAdminSource {
     package func searchMatch(_ term: String) throws(CatalogError) -> SearchMatch? {
         guard let words = tokenizer.queryWords(term) else { return nil }
         let whole = PostgresSearchIndex.query(words, prefix: false)
-        return SearchMatch(words: whole, prefixOnly: "(\(PostgresSearchIndex.query(words, prefix: true))) & !(\(whole))")
+        return SearchMatch(
+            words: whole, prefixOnly: "(\(PostgresSearchIndex.query(words, prefix: true))) & !(\(whole))", tokens: SearchWords(words))
     }
+
+    package func searchTokens(_ text: String) -> [String] { tokenizer.tokens(text) }
 
     /// The search table's own rows (it holds the Apple ID), in
     /// `(sort_key, seq)` order, which is SQLite's search order. With the

@@ -1,4 +1,5 @@
 import EPFCatalog
+import EPFTextSearch
 import Foundation
 
 /// A SQLite catalog as the read engine and the admin commands read it
@@ -132,11 +133,15 @@ package final class SQLiteReadSource: CatalogAdminSource {
     /// FTS5 expressions (`SearchQuery`); the prefix-only matches are the
     /// prefix matches `NOT` the whole-word ones.
     package func searchMatch(_ term: String) throws(CatalogError) -> SearchMatch? {
-        guard let prefix = SearchQuery.matchExpression(term), let words = SearchQuery.matchExpression(term, prefix: false) else {
+        guard let prefix = SearchQuery.matchExpression(term), let words = SearchQuery.matchExpression(term, prefix: false),
+            let tokens = SearchTokenizer().queryWords(term)
+        else {
             return nil
         }
-        return SearchMatch(words: words, prefixOnly: "(\(prefix)) NOT (\(words))")
+        return SearchMatch(words: words, prefixOnly: "(\(prefix)) NOT (\(words))", tokens: SearchWords(tokens))
     }
+
+    package func searchTokens(_ text: String) -> [String] { SearchTokenizer().tokens(text) }
 
     /// The FTS5 table's rows joined to the application rows by rowid (the
     /// search rowid holds it: `SearchIndex.tableRowid`), in rowid order,

@@ -121,6 +121,51 @@ struct SearchTokenizerTests {
         }
     }
 
+    @Test("A search's words match a title in Swift exactly when FTS5 matches it (SearchWords, for popular-first search)")
+    func wordsMatchAsFTS5Does() throws {
+        let tokenizer = SearchTokenizer()
+        let titles =
+            Self.titles + [
+                "Chessboard", "Chess", "Puzzle Chess Pro", "ChessChess", "chess-master 2", "象棋大师", "国际象棋", "Café de Flore",
+                "ECOLE", "école", "Tiles Mahjong", "🎲 Dice", "Star Maps Star", "Maps",
+            ]
+        var terms = [
+            "chess", "che", "CHESS", "chess pro", "pro chess", "ches puz", "象棋", "象", "棋游", "际象棋游戏", "cafe", "café", "ecole",
+            "e\u{301}cole", "foo-bar", "foo-ba", "bar-foo", "2.0", "2.", "mah ti", "star star", "maps", "m", "🎲 dice", "ß", "ss",
+            "o'brien", "brien's quest", "ｆｕｌｌ", "full wid", "istanbul", "ǆemal", "x", "y", "xy",
+        ]
+        // Every word of every title, its first letters, and pairs of them.
+        for title in titles {
+            let words = title.split(whereSeparator: \.isWhitespace).map(String.init)
+            terms += words + words.map { String($0.prefix(2)) } + zip(words, words.dropFirst()).map { "\($1) \($0)" }
+        }
+        let database = try SQLiteDatabase(path: ":memory:")
+        try database.execute("CREATE VIRTUAL TABLE s USING fts5(t, tokenize='unicode61 remove_diacritics 2')")
+        for (index, title) in titles.enumerated() {
+            try database.execute("INSERT INTO s (rowid, t) VALUES (?, ?)", [.integer(Int64(index)), .text(SearchText.prepare(title))])
+        }
+        var checked = 0
+        for term in Set(terms) {
+            guard let expression = SearchQuery.matchExpression(term), let words = tokenizer.queryWords(term) else { continue }
+            let fts5 = Set(
+                try database.rows("SELECT rowid FROM s WHERE s MATCH ?", [.text(expression)]).compactMap { row -> Int? in
+                    if case .integer(let id) = row[0] { Int(id) } else { nil }
+                })
+            for (index, title) in titles.enumerated() {
+                #expect(
+                    SearchWords(words).match(tokenizer.tokens(title)) == fts5.contains(index),
+                    "\(term.debugDescription) in \(title.debugDescription): FTS5 says \(fts5.contains(index))")
+                checked += 1
+            }
+        }
+        #expect(checked > 5000)
+        #expect(SearchWords([["chess"]]).match(["kids", "chess", "academy"]))
+        #expect(SearchWords([["che"], ["aca"]]).match(["kids", "chess", "academy"]))
+        #expect(!SearchWords([["chess", "kids"]]).match(["kids", "chess", "academy"]))
+        #expect(SearchWords([["象", "棋"]]).match(["国", "际", "象", "棋", "游", "戏"]))
+        #expect(!SearchWords([["象", "游"]]).match(["国", "际", "象", "棋", "游", "戏"]))
+    }
+
     @Test("A token longer than a tsvector lexeme is cut at a character boundary")
     func longToken() throws {
         let tokenizer = SearchTokenizer()

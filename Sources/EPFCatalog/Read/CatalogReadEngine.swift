@@ -182,8 +182,9 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
     /// resolved: the page's Apple IDs first, then one statement per
     /// related table for all of them (`applications`).
     ///
-    /// Order: titles holding every word as a whole word come first, then
-    /// those that hold some word only as the beginning of a longer one
+    /// Order: the applications of the storefront's chart first, by rank
+    /// (`SearchRanking`); then titles holding every word as a whole word,
+    /// then those that hold some word only as the beginning of a longer one
     /// (`chess` finds `Chess Pro` before `Chessboard`); within each, titles
     /// of fewer words, then shorter ones (`SearchOrder`, which is bm25's
     /// order for titles). When the catalog has prices, only applications
@@ -260,15 +261,18 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
         return try snapshot { () throws(CatalogError) -> SearchResponse in
             let ids: [Int64]
             do throws(Source.Failure) {
-                ids = try SearchPaging.ids(
-                    limit: limit, offset: offset,
-                    wordMatches: { (limit, offset) throws(Source.Failure) in
-                        try matchingIDs(queries, index: index, match.words, storefrontValue, limit: limit, offset: offset)
-                    },
-                    wordMatchCount: { () throws(Source.Failure) in try matchCount(queries, match.words, storefrontValue) },
-                    prefixOnlyMatches: { (limit, offset) throws(Source.Failure) in
-                        try matchingIDs(queries, index: index, match.prefixOnly, storefrontValue, limit: limit, offset: offset)
-                    })
+                let ranked = try rankedMatches(queries, match.tokens, storefrontValue)
+                ids = try SearchRanking.ids(ranked: ranked, limit: limit, offset: offset) { (limit, offset) throws(Source.Failure) in
+                    try SearchPaging.ids(
+                        limit: limit, offset: offset,
+                        wordMatches: { (limit, offset) throws(Source.Failure) in
+                            try matchingIDs(queries, index: index, match.words, storefrontValue, limit: limit, offset: offset)
+                        },
+                        wordMatchCount: { () throws(Source.Failure) in try matchCount(queries, match.words, storefrontValue) },
+                        prefixOnlyMatches: { (limit, offset) throws(Source.Failure) in
+                            try matchingIDs(queries, index: index, match.prefixOnly, storefrontValue, limit: limit, offset: offset)
+                        })
+                }
             } catch {
                 // Inside the snapshot, a failed statement may have ended it
                 // (PostgreSQL's pipeline): ask about the index after it.
@@ -302,7 +306,8 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
         return try snapshot { () throws(CatalogError) -> Int in
             try source.attempt("counting the matches of '\(term)'") { () throws(Source.Failure) -> Int in
                 let storefront = SQLValue.integer(storefront.id)
-                return try matchCount(queries, match.words, storefront) + matchCount(queries, match.prefixOnly, storefront)
+                return try rankedMatches(queries, match.tokens, storefront).count + matchCount(queries, match.words, storefront)
+                    + matchCount(queries, match.prefixOnly, storefront)
             }
         }
     }
@@ -423,6 +428,19 @@ package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQueryin
                 hint: "Import the itunes feed's application table again (epf import --force ...) to rebuild it")
         }
         return found
+    }
+
+    /// The Apple IDs of the storefront's chart whose titles hold `words`
+    /// and that pass the filters, by rank (`SearchRanking`); none when the
+    /// catalog has no charts.
+    @inlinable
+    func rankedMatches(_ queries: CatalogSearchQueries, _ words: SearchWords, _ storefront: SQLValue) throws(Source.Failure) -> [Int64] {
+        guard let sql = queries.rankedCandidates else { return [] }
+        var ids: [Int64] = []
+        try source.forEachRow(sql, SQLArguments(storefront)) { row in
+            if let id = row.integer(0), let title = row.text(1), words.match(source.searchTokens(title)) { ids.append(id) }
+        }
+        return ids
     }
 
     /// How many rows match `match` and pass the filters.

@@ -71,6 +71,10 @@ package protocol CatalogReadSource: AnyObject {
     /// and its prefix-only matches, as the value of `SearchRowsSQL`'s
     /// match parameter; nil when `term` holds no word to search for.
     func searchMatch(_ term: String) throws(CatalogError) -> SearchMatch?
+    /// The tokens the search index holds for `text`, in order: both
+    /// backends cut titles with EPFTextSearch's `SearchTokenizer` (SQLite's
+    /// FTS5 `unicode61 remove_diacritics 2`, in Swift).
+    func searchTokens(_ text: String) -> [String]
     /// How the rows of search table `index` (quoted) that match the value
     /// of parameter `match` are read, with the application table
     /// `application` (quoted) at hand.

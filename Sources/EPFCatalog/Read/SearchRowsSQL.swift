@@ -44,7 +44,7 @@ package enum SearchPlan: Sendable {
 /// value of the match parameter for the whole-word matches, and for the
 /// matches where some word is only a prefix (and that are not whole-word
 /// matches), each in the backend's query language (an FTS5 expression, a
-/// `tsquery`).
+/// `tsquery`); and the words as tokens.
 @usableFromInline
 package struct SearchMatch: Sendable, Equatable {
     /// Every word as a whole word.
@@ -53,10 +53,16 @@ package struct SearchMatch: Sendable, Equatable {
     /// Every word as a word or a prefix, but not every one as a whole word.
     @usableFromInline
     package var prefixOnly: String
+    /// The words as the index's tokens, for the titles the engine matches
+    /// itself (`SearchRanking`): the same match as `words` and `prefixOnly`
+    /// together.
+    @usableFromInline
+    package var tokens: SearchWords
 
-    /// The two values, in the backend's query language.
-    package init(words: String, prefixOnly: String) {
+    /// The two values, in the backend's query language, and the words.
+    package init(words: String, prefixOnly: String, tokens: SearchWords) {
         self.words = words
         self.prefixOnly = prefixOnly
+        self.tokens = tokens
     }
 }
