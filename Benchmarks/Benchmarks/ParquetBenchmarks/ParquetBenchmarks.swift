@@ -1,5 +1,5 @@
 import Benchmark
-import EPFParquet
+@_spi(Benchmarks) import EPFParquet
 import EPFSynthetic
 import Foundation
 
