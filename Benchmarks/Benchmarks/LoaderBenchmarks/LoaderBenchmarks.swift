@@ -2,7 +2,7 @@ import Benchmark
 @_spi(Benchmarks) import EPFCatalog
 import EPFFormat
 import EPFSQLite
-import EPFSynthetic
+@_spi(Benchmarks) import EPFSynthetic
 import Foundation
 
 /// The SQLite loader alone: binding parsed records of a generated

@@ -1,6 +1,6 @@
 import Benchmark
 @_spi(Benchmarks) import EPFParquet
-import EPFSynthetic
+@_spi(Benchmarks) import EPFSynthetic
 import Foundation
 
 /// The Parquet writer alone: generated application-like rows (IDs, a
