@@ -177,7 +177,8 @@ extension TableLoader {
 /// `StagedTable`, `JournalEntry`, `AppliedFile`, `LoadProgress`,
 /// `LoadSpace`) are public only because the protocol names them; their
 /// members and initializers are `package`, so no other package can make
-/// or read them. The protocol is public so that a store can be passed as
+/// or read them (but for the loader benchmark's SPI initializer of
+/// `StagingTarget`). The protocol is public so that a store can be passed as
 /// `any CatalogStore`; the steps, the journal's rules and the resume rules
 /// stay free to change with the stores (see docs/DESIGN.md, "Access:
 /// public and package").
