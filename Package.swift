@@ -7,6 +7,9 @@ let package = Package(
     products: [
         .executable(name: "epf", targets: ["epf"]),
         .executable(name: "epf-server", targets: ["epf-server"]),
+        // The libraries a user imports (docs/DESIGN.md, "Access: public and
+        // package"); EPFInput, EPFSynthetic and EPFParquet are products for
+        // the benchmark package (Benchmarks/), which uses their SPI.
         .library(name: "EPFFormat", targets: ["EPFFormat"]),
         .library(name: "EPFInput", targets: ["EPFInput"]),
         .library(name: "EPFCatalog", targets: ["EPFCatalog"]),
@@ -16,7 +19,6 @@ let package = Package(
         .library(name: "EPFSynthetic", targets: ["EPFSynthetic"]),
         .library(name: "EPFPostgresReader", targets: ["EPFPostgresReader"]),
         .library(name: "EPFPostgres", targets: ["EPFPostgres"]),
-        .library(name: "EPFFetch", targets: ["EPFFetch"]),
         .library(name: "EPFParquet", targets: ["EPFParquet"]),
     ],
     dependencies: [

@@ -1,6 +1,7 @@
 import EPFFormat
 
 /// What a loader writes: one table file, mapped to its catalog table.
+/// Named by `CatalogStore`; made and read inside this package.
 public struct StagingTarget: Sendable {
     /// The catalog table (the file's name, `-` made `_`, plus any prefix).
     package var table: String
@@ -15,7 +16,10 @@ public struct StagingTarget: Sendable {
     package var source: SourceIdentity?
 
     /// The file named `sourceName` (for messages), whose header is
-    /// `header`, loaded into catalog table `table`; never resumed.
+    /// `header`, loaded into catalog table `table`; never resumed. For the
+    /// loader benchmark (`Benchmarks/`), which loads through a store's
+    /// `makeLoader(for:strict:)` without the importer.
+    @_spi(Benchmarks)
     public init(table: String, header: EPFHeader, sourceName: String) {
         self.init(table: table, header: header, sourceName: sourceName, feed: nil, source: nil)
     }
@@ -79,7 +83,8 @@ package struct LoadCheckpoint: Sendable, Equatable, Codable {
 }
 
 /// A table file loaded and checked into a staging table that no reader
-/// sees, waiting to be applied.
+/// sees, waiting to be applied. Named by `CatalogStore` and
+/// `TableLoader`; made and read inside this package.
 public struct StagedTable: Sendable {
     /// The file loaded.
     package var target: StagingTarget
@@ -88,7 +93,7 @@ public struct StagedTable: Sendable {
     /// The unique index that carries the key, if the table has a key.
     package var keyIndexName: String?
     /// What loading the file found and did, row by row.
-    public var counts: LoadCounts
+    package var counts: LoadCounts
     /// The first row's `export_date` (epoch milliseconds), if any.
     package var firstExportDate: Int64?
 
@@ -121,7 +126,9 @@ public struct ApplyOutcome: Sendable, Equatable, Codable {
     }
 }
 
-/// Writes the rows of one table file into staging.
+/// Writes the rows of one table file into staging: what
+/// `CatalogStore.makeLoader(for:strict:)` returns. The importer drives it;
+/// every loader lives in this package, as every store does.
 public protocol TableLoader: AnyObject {
     /// The file being loaded, the counters so far, where a resumed load
     /// started.
@@ -161,11 +168,20 @@ extension TableLoader {
 /// A catalog that imports go into. SQLite is the embedded default; other
 /// stores (PostgreSQL) implement the same steps.
 ///
-/// A user opens a store (`SQLiteCatalogStore`, `PostgresCatalogStore`) and
-/// hands it to the importer (`Importer`), which calls these steps. The
-/// values they pass (`StagingTarget`, `StagedTable`, `JournalEntry`,
-/// `AppliedFile`, `LoadProgress`) are made inside this package, so every
-/// store lives in it.
+/// A user opens a store (`SQLiteCatalogStore` in EPFSQLite,
+/// `PostgresCatalogStore` in EPFPostgres) and hands it to `CatalogImport`
+/// (EPFImport), which calls these steps; a user does not call them.
+///
+/// Every store lives in this package: conforming to this protocol outside
+/// it is not supported. The values the steps pass (`StagingTarget`,
+/// `StagedTable`, `JournalEntry`, `AppliedFile`, `LoadProgress`,
+/// `LoadSpace`) are public only because the protocol names them; their
+/// members and initializers are `package`, so no other package can make
+/// or read them (but for the loader benchmark's SPI initializer of
+/// `StagingTarget`). The protocol is public so that a store can be passed as
+/// `any CatalogStore`; the steps, the journal's rules and the resume rules
+/// stay free to change with the stores (see docs/DESIGN.md, "Access:
+/// public and package").
 public protocol CatalogStore: AnyObject {
     /// Starts loading one file into a staging table.
     func makeLoader(for target: StagingTarget, strict: Bool) throws -> any TableLoader
@@ -234,7 +250,8 @@ extension CatalogStore {
 }
 
 /// How a load uses the disk besides the table it writes: what the check
-/// before a file loads adds to and takes from the table's size.
+/// before a file loads adds to and takes from the table's size. Named by
+/// `CatalogStore`; made and read inside this package.
 public struct LoadSpace: Sendable, Equatable {
     /// Bytes free inside the catalog that a load fills before it takes more
     /// of the disk: SQLite's free pages, which a FULL re-import leaves
@@ -251,7 +268,10 @@ public struct LoadSpace: Sendable, Equatable {
     }
 }
 
-/// A file the import journal lists as applied.
+/// A file the import journal lists as applied, as the importer's schedule
+/// reads it (`CatalogStore.appliedFiles()`). Named by `CatalogStore`; made
+/// and read inside this package. A user reads the journal as
+/// `JournalRecord`s (`Catalog.journal(feed:table:status:limit:)`).
 public struct AppliedFile: Sendable, Equatable {
     /// The journal row's id.
     package var id: Int64?

@@ -1,17 +1,10 @@
-/// One row of the import journal: a file the importer applied or refused.
+/// One row of the import journal as an import writes it: a file the
+/// importer applied or refused. Public because `CatalogStore` names it;
+/// made and read only inside this package (a reader reads rows as
+/// `JournalRecord`s, through `Catalog.journal(feed:table:status:limit:)`).
 public struct JournalEntry: Sendable, Equatable, Codable {
-    /// How the file ended.
-    package enum Status: String, Sendable, Codable {
-        /// Applied to the live tables.
-        case applied
-        /// Refused: damaged input or a store error. Nothing applied.
-        case failed
-        /// Loaded and valid, but not applied because another file of the
-        /// same feed folder failed (a feed is applied whole or not at all).
-        case notApplied = "not-applied"
-        /// Not read: an earlier day of the same feed failed in the same run.
-        case blocked
-    }
+    /// How the file ended (the same statuses a reader sees).
+    package typealias Status = JournalRecord.Status
 
     package var feed: String?
     /// The feed's date from its folder name, `YYYY-MM-DD`.

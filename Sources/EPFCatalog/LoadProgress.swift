@@ -4,7 +4,8 @@ import EPFFormat
 /// the counters, the first row's `export_date`, where the last commit was
 /// and where a resumed load started. The loaders of the SQL stores (and
 /// of any store that stages and resumes) hold one and ask it when a commit
-/// is due and what its checkpoint and staged table are.
+/// is due and what its checkpoint and staged table are. Named by
+/// `TableLoader`; made and read inside this package.
 public struct LoadProgress: Sendable {
     package let target: StagingTarget
     package var counts = LoadCounts()

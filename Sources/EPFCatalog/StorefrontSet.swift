@@ -47,7 +47,7 @@ public struct StorefrontSet: Sendable, Equatable {
     }
 
     /// The filter an import applies to keep these storefronts' rows.
-    public var filter: StorefrontFilter { StorefrontFilter(ids: ids) }
+    package var filter: StorefrontFilter { StorefrontFilter(ids: ids) }
 
     /// `US, JP`: alpha-2 codes, the ID for a storefront without one.
     public var description: String {

@@ -3,21 +3,41 @@
 public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, as a value tests and callers can match.
     public enum Kind: String, Sendable, Codable {
+        /// The file has no bytes.
         case emptyFile
+        /// The file is not EPF text (binary data, another format).
         case notEPF
+        /// The file does not start with a header row (`#` and the column
+        /// names).
         case missingHeader
+        /// A header row cannot be read (an empty name, a tag out of place).
         case badHeader
+        /// `#dbTypes:` names another number of types than there are
+        /// columns.
         case typeCountMismatch
+        /// `#exportMode:` is neither FULL nor INCREMENTAL.
         case unknownExportMode
+        /// A row has fewer fields than the header has columns.
         case shortRow
+        /// A row has more fields than the header has columns, and they
+        /// cannot be rejoined.
         case tooManyFields
+        /// The file ends inside a row or inside its header: it was cut.
         case truncated
+        /// The file has no `#recordsWritten:` footer: it was cut.
         case missingFooter
+        /// The footer's count is not the number of rows read.
         case footerMismatch
+        /// Rows follow the footer.
         case dataAfterFooter
+        /// Text that is not valid UTF-8 (refused under `--strict`).
         case invalidUTF8
+        /// Text with NUL bytes (refused under `--strict`).
         case nulBytes
+        /// No row end in more bytes than any row could hold.
         case recordTooLarge
+        /// An INCREMENTAL file without a usable `#primaryKey:`: its rows
+        /// cannot be matched to the table's.
         case noKey
         /// More columns than the catalog can hold in one table.
         case tooManyColumns

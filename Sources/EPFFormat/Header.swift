@@ -46,6 +46,7 @@ public struct EPFHeader: Sendable, Equatable {
 public enum HeaderParser {
     /// The outcome of looking at a prefix of a file.
     public enum Result: Sendable {
+        /// The whole header, read.
         case header(EPFHeader)
         /// The prefix ends inside the header: call again with more bytes.
         case needMoreBytes

@@ -40,6 +40,7 @@ public final class CatalogImport {
     /// Apply again what the journal lists as applied, and days older than
     /// the catalog's.
     public let force: Bool
+    /// Which storefronts' rows the imports keep.
     public let storefronts: Storefronts
     /// The reports of every file of every plan applied so far.
     public private(set) var reports: [FileReport] = []
@@ -48,6 +49,10 @@ public final class CatalogImport {
     /// Units the schedules kept, all plans together (0: nothing was new).
     public private(set) var unitsScheduled = 0
 
+    /// An import into `store` (`SQLiteCatalogStore`, `PostgresCatalogStore`),
+    /// with `options`; `force` applies again what the journal lists as
+    /// applied (and INCREMENTAL files of tables the catalog lacks), and
+    /// `storefronts` says which storefronts' rows are kept.
     public init(
         store: any CatalogStore, options: ImportOptions = ImportOptions(), force: Bool = false, storefronts: Storefronts = .catalogs
     ) {

@@ -89,7 +89,7 @@ public struct ImportPlan: Sendable, Equatable {
     }
 
     /// A note for each of `pathsWithoutMD5`, as an import tells it.
-    public var uncheckedMD5Notes: [String] { pathsWithoutMD5.map { "\($0): no .md5 beside it; its md5 is not checked" } }
+    package var uncheckedMD5Notes: [String] { pathsWithoutMD5.map { "\($0): no .md5 beside it; its md5 is not checked" } }
 }
 
 /// Which tables to import: `--include` / `--exclude` regular expressions,
@@ -100,9 +100,6 @@ public struct TableFilter: Sendable {
     /// Tables to leave out.
     package var exclude: [String]
 
-    /// Tables whose name matches some `include` pattern (any table when
-    /// there is none) and no `exclude` pattern. Throws when a pattern is
-    /// not a regular expression.
     /// Every table.
     public static let everyTable = TableFilter(checked: [], [])
 
@@ -111,6 +108,9 @@ public struct TableFilter: Sendable {
         self.exclude = exclude
     }
 
+    /// Tables whose name matches some `include` pattern (any table when
+    /// there is none) and no `exclude` pattern. Throws when a pattern is
+    /// not a regular expression.
     public init(include: [String] = [], exclude: [String] = []) throws(PlanError) {
         for pattern in include + exclude {
             do {

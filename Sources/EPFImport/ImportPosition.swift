@@ -15,17 +15,17 @@
 /// without taking any time, so neither makes the rest look quicker than
 /// it is. While a key index is built there is no estimate: that step's
 /// time does not follow from bytes.
-public struct ImportPosition: Sendable {
+package struct ImportPosition: Sendable {
     /// How many inputs the plan has.
-    public let inputCount: Int
+    package let inputCount: Int
     /// Their bytes, all together.
-    public let totalBytes: Int64
+    package let totalBytes: Int64
     /// How many inputs have started (the one being read is the last).
-    public private(set) var inputsStarted = 0
+    package private(set) var inputsStarted = 0
     /// Bytes of the inputs finished, and read of those being read.
-    public var bytesDone: Int64 { finishedBytes + inFlight.values.reduce(0) { $0 + $1.bytes } }
+    package var bytesDone: Int64 { finishedBytes + inFlight.values.reduce(0) { $0 + $1.bytes } }
     /// Bytes read in this run (what the pace is measured by).
-    public private(set) var bytesWorked: Int64 = 0
+    package private(set) var bytesWorked: Int64 = 0
 
     private let sizes: [String: Int64]
     private let unitInputs: [String: [String]]
@@ -47,7 +47,7 @@ public struct ImportPosition: Sendable {
     }
 
     /// The position before `plan` starts.
-    public init(plan: ImportPlan) {
+    package init(plan: ImportPlan) {
         var sizes: [String: Int64] = [:]
         var unitInputs: [String: [String]] = [:]
         var archives: [String] = []
@@ -73,7 +73,7 @@ public struct ImportPosition: Sendable {
     }
 
     /// Takes in what happened, `seconds` into the run.
-    public mutating func record(_ event: ImportEvent, at seconds: Double) {
+    package mutating func record(_ event: ImportEvent, at seconds: Double) {
         switch event {
         case .fileStarted(let path, _, _):
             guard let input = input(of: path), !finished.contains(input) else { return }
@@ -116,7 +116,7 @@ public struct ImportPosition: Sendable {
     /// Seconds left, `seconds` into the run; nil until there is a pace to
     /// go by (some bytes read, a second gone) and while a key index is
     /// built.
-    public func secondsLeft(at seconds: Double) -> Double? {
+    package func secondsLeft(at seconds: Double) -> Double? {
         guard seconds >= 1, bytesWorked > 0, !inFlight.values.contains(where: \.buildingKey) else { return nil }
         let runPace = seconds / Double(bytesWorked)
         var left = 0.0

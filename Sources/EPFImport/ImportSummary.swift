@@ -10,7 +10,8 @@ public struct ImportSummary: Sendable, Encodable {
     /// One report per file, in the order they ended.
     public var files: [FileReport]
 
-    public init(catalog: String, elapsed: Duration, files: [FileReport]) {
+    /// The summary of `files`, imported into `catalog` in `elapsed`.
+    package init(catalog: String, elapsed: Duration, files: [FileReport]) {
         self.catalog = catalog
         self.elapsed = elapsed
         self.files = files
@@ -33,6 +34,9 @@ public struct ImportSummary: Sendable, Encodable {
         case catalog, seconds, applied, failed, files
     }
 
+    /// Encodes the summary as `epf import --format json` prints it:
+    /// `catalog`, `seconds` (to the millisecond), `applied`, `failed` and
+    /// `files`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(catalog, forKey: .catalog)

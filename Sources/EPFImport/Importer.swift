@@ -30,17 +30,20 @@ public struct ImportOptions: Sendable {
     public var allowIncrementalWithoutFull = false
     /// Keep only these storefronts' rows in tables with a `storefront_id`
     /// column (`StorefrontFilter`); nil keeps every row. Recorded in the
-    /// journal as the catalog's storefront set.
-    public var storefronts: StorefrontFilter?
+    /// journal as the catalog's storefront set. `CatalogImport` sets it
+    /// from its `storefronts` and the catalog's set.
+    package var storefronts: StorefrontFilter?
     /// The run replaces the catalog's storefront set: a FULL file is then
     /// checked against its live table by all its rows, not only the kept
-    /// ones (fewer storefronts than before is not a cut file).
-    public var replacesStorefronts = false
+    /// ones (fewer storefronts than before is not a cut file). Set by
+    /// `CatalogImport`, with `storefronts`.
+    package var replacesStorefronts = false
     /// How rows end and fields split in the files (EPF Relational unless
     /// `epf import --flat` or `--record-separator`/`--field-separator`).
     /// Part of each load's source identity: a load resumes only when read
-    /// the same way.
-    public var separators = Separators.relational
+    /// the same way. `CatalogImport` sets it from the plan's (see
+    /// `ImportPlanner.plan(paths:filter:tablePrefix:separators:extensions:)`).
+    package var separators = Separators.relational
 
     /// The options, each as its property says (`chunksInFlight` from the
     /// number of cores); `parallelTables` at least 1.
@@ -60,6 +63,14 @@ public struct ImportOptions: Sendable {
 /// Runs an import plan against a catalog store: every file of a unit is
 /// loaded and checked into staging, then the unit is applied in one
 /// transaction; if any file of the unit fails, none of it is applied.
+///
+/// It applies every unit of the plan it is given, whatever the journal
+/// says: `CatalogImport` schedules a plan against the journal first (what
+/// was applied is skipped), then runs it through an importer. SPI
+/// (`@_spi(Benchmarks) import EPFImport`): public for the benchmark
+/// package, which imports the same files again and again; a user imports
+/// with `CatalogImport`.
+@_spi(Benchmarks)
 public final class Importer {
     /// The catalog the plan goes into.
     package let store: any CatalogStore

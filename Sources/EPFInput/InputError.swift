@@ -1,12 +1,12 @@
 /// A problem reaching the bytes of a file (as opposed to a problem with the
 /// bytes themselves, which is a `FormatError`).
-public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file, as the user named it.
-    public var path: String
+    package var path: String
     /// What went wrong, in plain words.
-    public var detail: String
+    package var detail: String
     /// What the user can do about it.
-    public var hint: String
+    package var hint: String
 
     package init(path: String, detail: String, hint: String) {
         self.path = path
@@ -15,7 +15,7 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `path: detail. hint`.
-    public var description: String { "\(path): \(detail). \(hint)" }
+    package var description: String { "\(path): \(detail). \(hint)" }
 
     /// A compressed file or archive with no `.md5` beside it, when md5s are
     /// required (`--require-md5`).

@@ -1,5 +1,5 @@
 import EPFFormat
-import EPFParquet
+@_spi(Benchmarks) import EPFParquet
 
 /// How one EPF column is stored in the lake's Parquet files: the Parquet
 /// type its declared `#dbTypes` entry maps to.

@@ -22,18 +22,22 @@ import Foundation
 /// journal line leaves a partition that the rerun writes again.
 /// Files that fail leave nothing: their temporary file is removed, and
 /// the journal lists applied files only (failures are in the report).
-public final class LakeStore: CatalogStore {
+///
+/// Opened inside the package only (`epf import --lake`, through
+/// EPFStoreLocation): `package`, like the rest of EPFLake, which is no
+/// library product.
+package final class LakeStore: CatalogStore {
     /// The lake's folder.
-    public let path: String
+    package let path: String
     let journal: LakeJournal
     let lock: ImportLock
     /// Bytes of buffered values after which a row group is written.
     let rowGroupBytes: Int
     let hooks: LoadHooks
-    public private(set) var droppedLeftovers: [String] = []
+    package private(set) var droppedLeftovers: [String] = []
 
     /// Row groups of about 128 MB of values.
-    public static let defaultRowGroupBytes = 128 << 20
+    package static let defaultRowGroupBytes = 128 << 20
 
     /// Opens (creating it if missing) the lake at `path` for an import:
     /// takes its import lock and removes temporary files left by imports
@@ -89,7 +93,7 @@ public final class LakeStore: CatalogStore {
         return removed
     }
 
-    public func makeLoader(for target: StagingTarget, strict: Bool) throws -> any TableLoader {
+    package func makeLoader(for target: StagingTarget, strict: Bool) throws -> any TableLoader {
         let folder = path + "/" + target.table
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -119,7 +123,7 @@ public final class LakeStore: CatalogStore {
         return LakePartition.path(table: table.target.table, day: day, mode: table.target.header.exportMode.rawValue)
     }
 
-    public func apply(_ staged: [StagedTable], journal entries: [JournalEntry]) throws -> [ApplyOutcome] {
+    package func apply(_ staged: [StagedTable], journal entries: [JournalEntry]) throws -> [ApplyOutcome] {
         precondition(staged.count == entries.count, "one journal entry per staged table")
         var lines: [LakeJournalLine] = []
         var placed: [String] = []
@@ -167,15 +171,15 @@ public final class LakeStore: CatalogStore {
         guard fsync(descriptor) == 0 else { throw LakeJournal.error("fsync", folder) }
     }
 
-    public func discard(_ staged: [StagedTable]) {
+    package func discard(_ staged: [StagedTable]) {
         for table in staged { unlink(table.stagingName) }
     }
 
     /// Nothing: the lake's journal lists applied files only; a file that
     /// failed leaves no line (the import's report says why it failed).
-    public func record(_ journal: [JournalEntry]) throws {}
+    package func record(_ journal: [JournalEntry]) throws {}
 
-    public func appliedFiles() throws -> [AppliedFile] {
+    package func appliedFiles() throws -> [AppliedFile] {
         try journal.lines().enumerated().map { $1.applied(id: Int64($0 + 1)) }
     }
 
@@ -183,18 +187,18 @@ public final class LakeStore: CatalogStore {
     /// day of the table (an INCREMENTAL file is then refused unless forced).
     /// The lake keeps every day, so this is what the shrink check compares
     /// a new FULL file with.
-    public func rowCount(of table: String) throws -> Int? {
+    package func rowCount(of table: String) throws -> Int? {
         let days = try journal.lines().filter { $0.entry.table == table }
         guard !days.isEmpty else { return nil }
         return days.last { $0.entry.mode == ExportMode.full.rawValue }?.entry.rows ?? 0
     }
 
     /// Parquet sets no limit; the decoder's per-column tables stay small.
-    public var maximumColumns: Int { 10_000 }
+    package var maximumColumns: Int { 10_000 }
 
     /// Bytes free to unprivileged writers on the lake's file system
     /// (`FileSystemSpace.availableBytes`).
-    public func freeBytes() -> Int64? {
+    package func freeBytes() -> Int64? {
         hooks.freeBytes ?? FileSystemSpace.availableBytes(at: path)
     }
 }

@@ -1,6 +1,6 @@
 import EPFCatalog
 import EPFFormat
-import EPFParquet
+@_spi(Benchmarks) import EPFParquet
 import Foundation
 
 /// Writes the rows of one table file into a Parquet file under a temporary

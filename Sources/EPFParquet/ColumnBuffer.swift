@@ -22,7 +22,13 @@
 ///
 /// Each `append` is for the column types its comment names (a precondition);
 /// `appendNull()` is for every column.
+///
+/// SPI (`@_spi(Benchmarks) import EPFParquet`): public with the writer for the
+/// benchmark package's Parquet suite; the lake writes through it inside
+/// this package.
+@_spi(Benchmarks)
 public struct ParquetColumnBuffer: Sendable {
+    /// The column whose values it holds.
     public let column: ParquetColumn
     package let layout: ColumnLayout
 

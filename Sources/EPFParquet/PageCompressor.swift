@@ -1,7 +1,13 @@
 import CZstd
 
 /// How pages are compressed.
+///
+/// SPI (`@_spi(Benchmarks) import EPFParquet`): public with the writer for the
+/// benchmark package's Parquet suite; the lake writes through it inside
+/// this package.
+@_spi(Benchmarks)
 public enum ParquetCompression: Sendable, Hashable {
+    /// Pages as they are.
     case uncompressed
     /// zstd (the system libzstd) at `level` (1...22; 3 is zstd's default).
     case zstd(level: Int32)

@@ -1,4 +1,9 @@
 /// What the Parquet writer refuses or fails at.
+///
+/// SPI (`@_spi(Benchmarks) import EPFParquet`): public with the writer for the
+/// benchmark package's Parquet suite; the lake writes through it inside
+/// this package.
+@_spi(Benchmarks)
 public enum ParquetError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A schema the writer cannot write (the reason in words).
     case invalidSchema(String)
@@ -12,6 +17,7 @@ public enum ParquetError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A system call failed: what was done, the file, errno.
     case io(operation: String, path: String, errno: Int32)
 
+    /// The problem in words.
     public var description: String {
         switch self {
         case .invalidSchema(let reason): return "invalid Parquet schema: \(reason)"

@@ -24,10 +24,19 @@ import Darwin
 /// error to one sync only, so the final `fsync` may not see it again.
 /// Invariant: `descriptor` is closed only once `flushes` is drained;
 /// `flushFailure` is written on `flushes` only, read after draining it.
+///
+/// SPI (`@_spi(Benchmarks) import EPFParquet`): the writer is public for the
+/// benchmark package's Parquet suite; the lake writes through it inside
+/// this package.
+@_spi(Benchmarks)
 public final class ParquetFileWriter {
+    /// The file's path, as given.
     public let path: String
+    /// The columns of every row group written.
     public let schema: ParquetSchema
+    /// How pages are cut, encoded and compressed.
     public let options: ParquetWriterOptions
+    /// Whether the file is on the disk when `close()` returns.
     public let durable: Bool
     private var descriptor: Int32
     private let flushes = DispatchQueue(label: "epf.parquet.flush")
@@ -38,6 +47,9 @@ public final class ParquetFileWriter {
 
     private static let magic: [UInt8] = Array("PAR1".utf8)
 
+    /// Creates (or truncates) the file at `path` and writes its leading
+    /// `PAR1`; `durable`: the file reaches the disk by `close()`. Throws
+    /// `ParquetError.io` when the file cannot be created or written.
     public init(
         path: String, schema: ParquetSchema, options: ParquetWriterOptions = ParquetWriterOptions(), durable: Bool = false
     ) throws {
@@ -71,7 +83,7 @@ public final class ParquetFileWriter {
     }
 
     /// Appends a row group encoded with this file's schema.
-    public func write(_ rowGroup: EncodedRowGroup) throws {
+    package func write(_ rowGroup: EncodedRowGroup) throws {
         guard descriptor >= 0 else { throw ParquetError.closed }
         precondition(rowGroup.chunks.count == schema.columns.count, "a row group of another schema")
         let start = offset

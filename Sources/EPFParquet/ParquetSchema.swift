@@ -9,9 +9,17 @@
 /// | `decimal(p, s)`, p <= 18 | INT64 | DECIMAL(p, s) (DECIMAL) |
 /// | `decimal(p, s)`, 19 <= p <= 38 | FIXED_LEN_BYTE_ARRAY, the fewest bytes for p digits | DECIMAL(p, s) (DECIMAL) |
 /// | `timestampMillis` | INT64, milliseconds since 1970 UTC | TIMESTAMP(isAdjustedToUTC, MILLIS) (TIMESTAMP_MILLIS) |
+///
+/// SPI (`@_spi(Benchmarks) import EPFParquet`): public with the writer for the
+/// benchmark package's Parquet suite; the lake writes through it inside
+/// this package.
+@_spi(Benchmarks)
 public enum ParquetType: Sendable, Hashable {
+    /// A 64-bit signed integer.
     case int64
+    /// A 32-bit signed integer.
     case int32
+    /// True or false.
     case boolean
     /// UTF-8 text.
     case string
@@ -24,8 +32,15 @@ public enum ParquetType: Sendable, Hashable {
 
 /// One column of a Parquet file: every column is OPTIONAL (a NULL where EPF
 /// has an empty field), flat (no nesting).
+///
+/// SPI (`@_spi(Benchmarks) import EPFParquet`): public with the writer for the
+/// benchmark package's Parquet suite; the lake writes through it inside
+/// this package.
+@_spi(Benchmarks)
 public struct ParquetColumn: Sendable, Hashable {
+    /// The column's name in the file.
     public let name: String
+    /// What its values are.
     public let type: ParquetType
     /// Dictionary-encode this column (strings only): for low-cardinality
     /// text (currencies, languages, storefronts). The writer falls back to
@@ -33,6 +48,7 @@ public struct ParquetColumn: Sendable, Hashable {
     /// `ParquetWriterOptions.dictionaryPageSizeLimit`.
     public let dictionary: Bool
 
+    /// A column `name` of `type`; `dictionary` for low-cardinality text.
     public init(_ name: String, _ type: ParquetType, dictionary: Bool = false) {
         self.name = name
         self.type = type
@@ -41,7 +57,13 @@ public struct ParquetColumn: Sendable, Hashable {
 }
 
 /// The columns of a Parquet file, in order; checked when made.
+///
+/// SPI (`@_spi(Benchmarks) import EPFParquet`): public with the writer for the
+/// benchmark package's Parquet suite; the lake writes through it inside
+/// this package.
+@_spi(Benchmarks)
 public struct ParquetSchema: Sendable, Hashable {
+    /// The columns, in file order.
     public let columns: [ParquetColumn]
 
     /// Refuses no columns, an empty or repeated name, a decimal precision

@@ -1,5 +1,10 @@
 /// How the writer cuts, encodes and compresses: sizes of pages and
 /// dictionaries, the codec, and the `created_by` it records.
+///
+/// SPI (`@_spi(Benchmarks) import EPFParquet`): public with the writer for the
+/// benchmark package's Parquet suite; the lake writes through it inside
+/// this package.
+@_spi(Benchmarks)
 public struct ParquetWriterOptions: Sendable {
     /// A data page closes once its values take this many bytes (default 1 MiB).
     public let pageSize: Int
@@ -13,6 +18,7 @@ public struct ParquetWriterOptions: Sendable {
     /// The footer's `created_by` ("<application> version <version>").
     public let createdBy: String
 
+    /// The options, each as its property says.
     public init(
         pageSize: Int = 1 << 20, maxRowsPerPage: Int = 20_000, dictionaryPageSizeLimit: Int = 1 << 20,
         compression: ParquetCompression = .zstd(level: 3), createdBy: String = "epf-importer version 0.1.0"

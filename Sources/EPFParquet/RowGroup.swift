@@ -5,11 +5,20 @@
 /// bytes (on any thread), or `ParquetRowGroupEncoder.append(_:)` makes it
 /// part of a larger row group; `removeAll()` readies the buffers for the
 /// next one.
+///
+/// SPI (`@_spi(Benchmarks) import EPFParquet`): the writer is public for the
+/// benchmark package's Parquet suite; the lake writes through it inside
+/// this package.
+@_spi(Benchmarks)
 public struct ParquetRowGroup: Sendable {
+    /// The columns, in order.
     public let schema: ParquetSchema
+    /// How the row group's pages are cut, encoded and compressed.
     public let options: ParquetWriterOptions
+    /// One buffer per column of `schema`, in order: append to them in place.
     public var columns: [ParquetColumnBuffer]
 
+    /// An empty row group of `schema`.
     public init(schema: ParquetSchema, options: ParquetWriterOptions = ParquetWriterOptions()) {
         self.schema = schema
         self.options = options
@@ -25,7 +34,7 @@ public struct ParquetRowGroup: Sendable {
 
     /// The row group's column chunks, encoded. Refuses columns of different
     /// row counts and a row group with no rows.
-    public func encode() throws -> EncodedRowGroup {
+    package func encode() throws -> EncodedRowGroup {
         let encoder = ParquetRowGroupEncoder(schema: schema, options: options)
         try encoder.append(self)
         return encoder.finish()
@@ -55,10 +64,11 @@ public struct ParquetRowGroup: Sendable {
 
 /// A row group's encoded column chunks, in schema order, not yet placed in
 /// a file: `ParquetFileWriter.write(_:)` places it.
-public struct EncodedRowGroup: Sendable {
-    public let rowCount: Int
+package struct EncodedRowGroup: Sendable {
+    /// The rows of the row group.
+    package let rowCount: Int
     package var chunks: [EncodedColumnChunk]
 
     /// The bytes it takes in the file (its pages, headers included).
-    public var byteCount: Int { chunks.reduce(0) { $0 + $1.byteCount } }
+    package var byteCount: Int { chunks.reduce(0) { $0 + $1.byteCount } }
 }

@@ -24,16 +24,18 @@ import Darwin
 /// the description is three quarters of the bytes. `finish()` hands over the row group
 /// and readies the encoder for the next one. Not thread-safe: use it from
 /// one thread (or serial queue) at a time.
-public final class ParquetRowGroupEncoder: @unchecked Sendable {
-    public let schema: ParquetSchema
-    public let options: ParquetWriterOptions
+package final class ParquetRowGroupEncoder: @unchecked Sendable {
+    /// The columns of the row groups it encodes.
+    package let schema: ParquetSchema
+    /// How their pages are cut, encoded and compressed.
+    package let options: ParquetWriterOptions
     private let columns: [ColumnChunkEncoder]
     /// One per thread that compresses pages.
     private let compressors: [PageCompressor]
     /// Rows appended since the last `finish()`.
-    public private(set) var rowCount = 0
+    package private(set) var rowCount = 0
 
-    public init(schema: ParquetSchema, options: ParquetWriterOptions = ParquetWriterOptions()) {
+    package init(schema: ParquetSchema, options: ParquetWriterOptions = ParquetWriterOptions()) {
         self.schema = schema
         self.options = options
         columns = schema.columns.map { ColumnChunkEncoder(column: $0, options: options) }
@@ -44,11 +46,11 @@ public final class ParquetRowGroupEncoder: @unchecked Sendable {
     static let threads = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 
     /// The compressed bytes of the pages so far.
-    public var encodedBytes: Int { columns.reduce(0) { $0 + $1.encodedBytes } }
+    package var encodedBytes: Int { columns.reduce(0) { $0 + $1.encodedBytes } }
 
     /// Encodes `slice`'s rows after those appended before. Refuses a slice
     /// of another schema, of columns of different row counts, or of no rows.
-    public func append(_ slice: ParquetRowGroup) throws {
+    package func append(_ slice: ParquetRowGroup) throws {
         guard slice.schema == schema else { throw ParquetError.invalidSchema("a row group of another schema") }
         try slice.checkWhole()
         let order = slice.columns.indices.sorted { slice.columns[$0].bufferedBytes > slice.columns[$1].bufferedBytes }
@@ -73,7 +75,7 @@ public final class ParquetRowGroupEncoder: @unchecked Sendable {
 
     /// Takes back a row group `finish()` made, once written, so that the
     /// next row group's pages reuse its memory.
-    public func recycle(_ group: consuming EncodedRowGroup) {
+    package func recycle(_ group: consuming EncodedRowGroup) {
         precondition(group.chunks.count == columns.count, "a row group of another schema")
         // The consuming parameter itself, not a copy of it: a copy would
         // share the buffers, and the encoders would get copies.
@@ -86,7 +88,7 @@ public final class ParquetRowGroupEncoder: @unchecked Sendable {
     }
 
     /// The row group of the slices appended since the last `finish()`.
-    public func finish() -> EncodedRowGroup {
+    package func finish() -> EncodedRowGroup {
         precondition(rowCount > 0, "finish() of a row group with no rows")
         let group = EncodedRowGroup(rowCount: rowCount, chunks: columns.map { $0.finish(compressingWith: compressors[0]) })
         rowCount = 0

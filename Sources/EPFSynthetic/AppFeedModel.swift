@@ -20,18 +20,18 @@ import Foundation
 /// new row in every storefront); the charts change every day. An
 /// INCREMENTAL day holds every change since the last FULL (as EPF's do),
 /// so the days of a week grow.
-public struct AppFeedModel: Sendable {
+package struct AppFeedModel: Sendable {
     /// Applications on the first day.
-    public var apps: Int
+    package var apps: Int
     /// Seed of every value: the same seed, the same bytes.
-    public var seed: UInt64
+    package var seed: UInt64
     /// The storefronts, in the order prices are written.
-    public var storefronts: [AppFeedSet.Storefront]
+    package var storefronts: [AppFeedSet.Storefront]
     /// The first day's `export_date` (epoch milliseconds, a UTC midnight).
-    public var firstExportDate: Int64 = 1_793_491_200_000
+    package var firstExportDate: Int64 = 1_793_491_200_000
 
     /// `apps` applications on the first day, priced in `storefronts`.
-    public init(apps: Int, seed: UInt64 = 1, storefronts: [AppFeedSet.Storefront]) {
+    package init(apps: Int, seed: UInt64 = 1, storefronts: [AppFeedSet.Storefront]) {
         self.apps = apps
         self.seed = seed
         self.storefronts = storefronts
@@ -40,10 +40,10 @@ public struct AppFeedModel: Sendable {
     // MARK: Days and change
 
     /// New applications a day.
-    public var newAppsPerDay: Int { max(1, apps / 500) }
+    package var newAppsPerDay: Int { max(1, apps / 500) }
 
     /// Applications that exist on `day`: the first day's, then each day's new ones.
-    public func appCount(day: Int) -> Int { apps + day * newAppsPerDay }
+    package func appCount(day: Int) -> Int { apps + day * newAppsPerDay }
 
     /// The day application `index` first appears.
     func createdDay(_ index: Int) -> Int { index < apps ? 0 : 1 + (index - apps) / newAppsPerDay }
@@ -73,10 +73,10 @@ public struct AppFeedModel: Sendable {
     func artist(of index: Int) -> Int { Int(hash(index, 0, 3) % UInt64(artistCount(day: createdDay(index)))) }
 
     /// The `export_date` of `day`.
-    public func exportDate(day: Int) -> Int64 { firstExportDate + Int64(day) * 86_400_000 }
+    package func exportDate(day: Int) -> Int64 { firstExportDate + Int64(day) * 86_400_000 }
 
     /// `YYYYMMDD` of `day`, as feed folders are named.
-    public func folderDate(day: Int) -> String {
+    package func folderDate(day: Int) -> String {
         var seconds = time_t(exportDate(day: day) / 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)

@@ -12,18 +12,18 @@ import Foundation
 /// before it and the INCREMENTAL days between them add up to, and the same
 /// seed always gives the same bytes. The proportions and change rates are
 /// `AppFeedModel`'s; docs/PERFORMANCE.md says why each was chosen.
-public struct AppFeedSet: Sendable {
+package struct AppFeedSet: Sendable {
     /// A storefront: its ID, ISO alpha-3 code and name.
-    public struct Storefront: Sendable, Equatable {
+    package struct Storefront: Sendable, Equatable {
         /// The storefront ID (143441).
-        public var id: Int
+        package var id: Int
         /// ISO 3166 alpha-3 (`USA`).
-        public var code: String
+        package var code: String
         /// The country's name.
-        public var name: String
+        package var name: String
 
         /// A storefront of `id`, `code` and `name`.
-        public init(id: Int, code: String, name: String) {
+        package init(id: Int, code: String, name: String) {
             self.id = id
             self.code = code
             self.name = name
@@ -31,38 +31,38 @@ public struct AppFeedSet: Sendable {
     }
 
     /// What is generated.
-    public var model: AppFeedModel
+    package var model: AppFeedModel
     /// Days written after the first FULL: day `d` (1...days) is a FULL
     /// when `d` is a multiple of 7 (Apple's weekly FULL), else INCREMENTAL.
-    public var days: Int
+    package var days: Int
     /// Threads writing a table's rows (each writes a run of applications
     /// into its own buffer; the buffers are written in order).
-    public var threads: Int
+    package var threads: Int
 
     /// The set of `model` over `days` days after its FULL.
-    public init(model: AppFeedModel, days: Int = 0, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    package init(model: AppFeedModel, days: Int = 0, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.model = model
         self.days = days
         self.threads = max(1, threads)
     }
 
     /// Whether day `day` (0 is the first) is written FULL.
-    public static func isFull(day: Int) -> Bool { day % 7 == 0 }
+    package static func isFull(day: Int) -> Bool { day % 7 == 0 }
 
     /// A table written: its path, rows and bytes.
-    public struct Written: Sendable {
+    package struct Written: Sendable {
         /// The table file.
-        public var path: String
+        package var path: String
         /// Its rows (the footer's `#recordsWritten`).
-        public var rows: Int
+        package var rows: Int
         /// Its size.
-        public var bytes: Int64
+        package var bytes: Int64
     }
 
     /// Writes days 0...`days` into `folder` (created if needed), telling
     /// `written` of each table file as it is done. Returns them all.
     @discardableResult
-    public func write(to folder: String, written: (Written) -> Void = { _ in }) throws -> [Written] {
+    package func write(to folder: String, written: (Written) -> Void = { _ in }) throws -> [Written] {
         var all: [Written] = []
         for day in 0...days {
             for file in try write(day: day, to: folder) {
@@ -75,7 +75,7 @@ public struct AppFeedSet: Sendable {
 
     /// Writes one day's three feed folders, FULL or INCREMENTAL as
     /// `isFull(day:)` says unless `mode` is given.
-    public func write(day: Int, to folder: String, mode: ExportMode? = nil) throws -> [Written] {
+    package func write(day: Int, to folder: String, mode: ExportMode? = nil) throws -> [Written] {
         let mode = mode ?? (Self.isFull(day: day) ? .full : .incremental)
         let stamp = model.folderDate(day: day)
         var out: [Written] = []

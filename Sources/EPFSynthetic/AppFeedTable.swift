@@ -1,6 +1,6 @@
 /// The tables of the app feed set (`AppFeedSet`): their feed, columns and
 /// keys, as EPF declares them.
-public enum AppFeedTable: String, CaseIterable, Sendable {
+package enum AppFeedTable: String, CaseIterable, Sendable {
     case application
     case applicationDetail = "application_detail"
     case applicationDeviceType = "application_device_type"
@@ -14,7 +14,7 @@ public enum AppFeedTable: String, CaseIterable, Sendable {
     case popularity = "application_popularity_per_genre"
 
     /// The feed whose folder holds it.
-    public var feed: String {
+    package var feed: String {
         switch self {
         case .applicationPrice: return "pricing"
         case .popularity: return "popularity"
@@ -26,7 +26,7 @@ public enum AppFeedTable: String, CaseIterable, Sendable {
     static let screenshotSlots = 5
 
     /// Columns and their `#dbTypes`, `export_date` first.
-    public var columns: [(name: String, type: String)] {
+    package var columns: [(name: String, type: String)] {
         let date = [("export_date", "BIGINT")]
         switch self {
         case .application:
@@ -67,7 +67,7 @@ public enum AppFeedTable: String, CaseIterable, Sendable {
     }
 
     /// The `#primaryKey` columns.
-    public var key: [String] {
+    package var key: [String] {
         switch self {
         case .application: return ["application_id"]
         case .applicationDetail: return ["application_id", "language_code"]

@@ -7,21 +7,29 @@ import Foundation
 /// The default shape is the real `application` table (17 columns, ~2 KB
 /// rows with multi-line, accented, CJK and emoji text) and
 /// `application_price` (compound key `application_id, storefront_id`).
+///
+/// Not a catalog API: users generate feeds with `epf generate`. Public for
+/// the benchmark package, which writes its inputs with it: the
+/// initializer and the three `write` methods, which `epf generate` calls
+/// too, are plain `public` (the executable imports the module without
+/// SPI); what only the benchmarks use (`rows`, `applicationBytes()`,
+/// `applicationID(_:)`, `titleWords`) is SPI
+/// (`@_spi(Benchmarks) import EPFSynthetic`); the rest is `package`.
 public struct FeedGenerator: Sendable {
     /// Applications to write.
-    public var rows: Int
+    @_spi(Benchmarks) public var rows: Int
     /// Seed of the pseudo-random sequence.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Storefronts per application in `application_price`.
-    public var storefronts: Int
+    package var storefronts: Int
     /// Storefront IDs used after the ten built in (`storefrontIDs`), priced
     /// in USD, when `storefronts` is above ten: real IDs, so that a
     /// storefront filter (`epf import --storefront`) can name them.
-    public var moreStorefronts: [Int] = []
+    package var moreStorefronts: [Int] = []
     /// `export_date` of every row (epoch milliseconds).
-    public var exportDate: Int64 = 1_793_491_200_000
+    package var exportDate: Int64 = 1_793_491_200_000
     /// `#exportMode` of every file.
-    public var exportMode: ExportMode = .full
+    package var exportMode: ExportMode = .full
 
     /// A generator of `rows` applications, each priced in `storefronts`
     /// storefronts, from `seed`.
@@ -32,7 +40,7 @@ public struct FeedGenerator: Sendable {
     }
 
     /// The `application` table's columns and declared types.
-    public static let applicationColumns: [(String, String)] = [
+    package static let applicationColumns: [(String, String)] = [
         ("export_date", "BIGINT"), ("application_id", "INTEGER"), ("title", "VARCHAR(1000)"),
         ("recommended_age", "VARCHAR(20)"), ("artist_name", "VARCHAR(1000)"), ("seller_name", "VARCHAR(1000)"),
         ("company_url", "VARCHAR(1000)"), ("support_url", "VARCHAR(1000)"), ("view_url", "VARCHAR(1000)"),
@@ -42,14 +50,14 @@ public struct FeedGenerator: Sendable {
     ]
 
     /// The `application_price` table's columns and declared types.
-    public static let priceColumns: [(String, String)] = [
+    package static let priceColumns: [(String, String)] = [
         ("export_date", "BIGINT"), ("application_id", "INTEGER"), ("retail_price", "DECIMAL(9,3)"),
         ("currency_code", "VARCHAR(20)"), ("storefront_id", "INTEGER"),
     ]
 
     /// The storefronts prices are written for, with their currencies: the
     /// built-in ten, then `moreStorefronts`.
-    public var priceStorefronts: [(Int, String)] {
+    package var priceStorefronts: [(Int, String)] {
         let builtIn = Set(Self.storefrontIDs.map(\.0))
         return Array((Self.storefrontIDs + moreStorefronts.filter { !builtIn.contains($0) }.map { ($0, "USD") }).prefix(storefronts))
     }
@@ -80,6 +88,7 @@ public struct FeedGenerator: Sendable {
     }
 
     /// The `application` table file's bytes, in memory (for benchmarks).
+    @_spi(Benchmarks)
     public func applicationBytes() throws -> [UInt8] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("epf-generate-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -120,7 +129,9 @@ public struct FeedGenerator: Sendable {
         return path
     }
 
-    /// Apple IDs: distinct, 9 digits, not in file order (as in real feeds).
+    /// The Apple ID of application `index` (0-based, in file order): IDs
+    /// are distinct, 9 digits, not in file order (as in real feeds).
+    @_spi(Benchmarks)
     public func applicationID(_ index: Int) -> Int {
         // A bijection on 0..<2^28 (odd multiplier mod 2^28), offset into 9 digits.
         300_000_000 + (index &* 0x9E3779B1) & 0x0FFF_FFFF
@@ -181,7 +192,8 @@ public struct FeedGenerator: Sendable {
         row.append(contentsOf: text.utf8)
     }
 
-    /// The words titles are made of (each title 2 to 4 of them).
+    /// The words titles are made of (each title 2 to 4 of them), as UTF-8.
+    @_spi(Benchmarks)
     public static let titleWords: [[UInt8]] = [
         "Chess", "Puzzle", "Weather", "Photo", "Editor", "Pro", "Lite", "Notes", "Music", "Tracker", "Daily",
         "Word", "Quest", "Kingdom", "Café", "Échecs", "象棋", "将棋", "パズル", "체스", "Maps", "Budget", "Sleep",
@@ -199,7 +211,10 @@ public struct FeedGenerator: Sendable {
 }
 
 /// A small deterministic generator (SplitMix64): fast, and the same on every
-/// platform, unlike the system's random numbers.
+/// platform, unlike the system's random numbers. SPI
+/// (`@_spi(Benchmarks) import EPFSynthetic`): the benchmark package draws
+/// its random inputs from it.
+@_spi(Benchmarks)
 public struct SplitMix64: Sendable {
     var state: UInt64
     /// A generator whose sequence `seed` starts.

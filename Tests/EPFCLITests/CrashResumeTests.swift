@@ -1,6 +1,6 @@
 import EPFCatalog
 import EPFSQLite
-import EPFSynthetic
+@_spi(Benchmarks) import EPFSynthetic
 import EPFTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,5 @@
 import EPFCatalog
-import EPFImport
+@_spi(Benchmarks) import EPFImport
 import EPFInput
 import EPFSQLite
 import EPFTestSupport

@@ -1,5 +1,5 @@
 import EPFCatalog
-import EPFImport
+@_spi(Benchmarks) import EPFImport
 import EPFSQLite
 
 /// Plans `paths` and imports them into the catalog at `catalog` with the real

@@ -2,7 +2,7 @@ import CBZip2
 import Foundation
 import Testing
 
-@testable import EPFInput
+@_spi(Benchmarks) @testable import EPFInput
 
 /// The Swift block decoder (`Bzip2BlockDecoder`, through
 /// `ParallelBzip2Stream`) against the system's bzip2 and libbz2

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EPFInput
+@_spi(Benchmarks) @testable import EPFInput
 
 @Suite("Parallel bzip2 streams")
 struct ParallelBzip2StreamTests {

@@ -1,4 +1,4 @@
-import EPFParquet
+@_spi(Benchmarks) import EPFParquet
 import Testing
 
 @Suite("PLAIN encoding and decimal widths")

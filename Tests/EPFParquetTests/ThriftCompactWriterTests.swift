@@ -1,6 +1,6 @@
 import Testing
 
-@testable import EPFParquet
+@_spi(Benchmarks) @testable import EPFParquet
 
 /// Bytes checked by hand against the compact protocol: a field header is
 /// `delta << 4 | type` (types: 1 true, 2 false, 3 i8, 4 i16, 5 i32, 6 i64,

@@ -1,4 +1,4 @@
-import EPFParquet
+@_spi(Benchmarks) import EPFParquet
 import EPFTestSupport
 import Foundation
 import Testing

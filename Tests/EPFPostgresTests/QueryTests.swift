@@ -201,4 +201,71 @@ struct QueryTests {
             #expect(try connection.scalar("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'epf_search_epf_stage%'") == "0")
         }
     }
+
+    /// A journal record without its times, which differ between the two
+    /// imports.
+    static func untimed(_ record: JournalRecord) -> [String] {
+        [
+            String(record.id), record.feed ?? "-", record.feedDate ?? "-", record.table, record.mode ?? "-",
+            record.exportDate.map(String.init) ?? "-", record.status.rawValue, String(record.rows), String(record.repairedRows),
+            String(record.skippedRows), record.sourcePath, record.sourceSize.map(String.init) ?? "-", record.message ?? "-",
+        ]
+    }
+
+    @Test("Catalog.journal reads the same records from both catalogs: every file of the four sample feeds, newest first")
+    func journal() throws {
+        try Self.withBoth { both, database in
+            let sqlite = try both.sqlite.journal()
+            let postgres = try both.postgres.journal()
+            // itunes20261101's 9 files, pricing's and popularity's one each,
+            // itunes20261102's 3: 14 rows, numbered in the order applied.
+            #expect(postgres.map(\.id) == Array((1...14).reversed()))
+            #expect(sqlite.map(Self.untimed) == postgres.map(Self.untimed))
+            #expect(postgres.allSatisfy { $0.status == .applied && ($0.seconds ?? -1) >= 0 })
+            // An applied file's message is its warnings: the FULL application
+            // of 2026-11-01 has a row with a stray field separator.
+            #expect(postgres.filter { $0.message != nil }.map(\.id) == [1])
+            #expect(postgres.last?.message?.contains("stray field separator") == true)
+            #expect(postgres.prefix(3).allSatisfy { $0.feed == "itunes" && $0.feedDate == "2026-11-02" && $0.mode == "INCREMENTAL" })
+            #expect(Set(postgres.prefix(3).map(\.table)) == ["application", "application_detail", "genre_application"])
+            #expect(
+                postgres[3...4].map { "\($0.feed ?? "")/\($0.table)" } == [
+                    "popularity/application_popularity_per_genre", "pricing/application_price",
+                ])
+            #expect(postgres.suffix(9).allSatisfy { $0.feed == "itunes" && $0.feedDate == "2026-11-01" && $0.mode == "FULL" })
+            // What the rows say is what the stores wrote: the same columns,
+            // read raw, oldest first.
+            let raw = try journalSummary(postgres: try database.connect())
+            #expect(
+                postgres.reversed().map {
+                    [
+                        $0.table, $0.mode, String($0.rows), String($0.repairedRows), String($0.skippedRows), $0.status.rawValue,
+                        $0.sourcePath,
+                    ]
+                } == raw.map { Array($0.prefix(7)) })
+            let application = try both.postgres.journal(feed: "itunes", table: "application")
+            #expect(application.map(\.mode) == ["INCREMENTAL", "FULL"])
+            let file = String(
+                decoding: try Data(contentsOf: SampleFeeds.url("itunes20261101").appendingPathComponent("application")), as: UTF8.self)
+            let footer = try #require(file.range(of: "#recordsWritten:"))
+            #expect(application.last?.rows == Int(file[footer.upperBound...].prefix { $0.isNumber }))
+            #expect(try both.postgres.journal(limit: 2).map(\.id) == [14, 13])
+            #expect(try both.postgres.journal(status: .failed).isEmpty)
+
+            // A file the importer refused, as it records one: read back with
+            // its message, on its own under `status`.
+            try database.store().record([
+                JournalEntry(
+                    feed: "pricing", feedDate: "2026-11-02", table: "application_price", exportDate: nil, mode: nil, rows: 0,
+                    repairedRows: 0, skippedRows: 0, sourcePath: "pricing20261102/application_price", sourceSize: 42,
+                    startedAt: "2026-11-02T01:00:00.000Z", finishedAt: "2026-11-02T01:00:00.125Z", status: .failed,
+                    message: "the file ends inside a row", details: nil)
+            ])
+            let failed = try both.postgres.journal(status: .failed)
+            #expect(failed.map(\.id) == [15])
+            #expect(failed.first?.message == "the file ends inside a row" && failed.first?.sourceSize == 42)
+            #expect(failed.first?.seconds == 0.125 && failed.first?.startedAt == "2026-11-02T01:00:00.000Z")
+            #expect(try both.postgres.journal(feed: "pricing").map(\.id) == [15, 10])
+        }
+    }
 }

@@ -1,7 +1,7 @@
 import EPFCatalog
 import EPFFormat
 import EPFPostgres
-import EPFSynthetic
+@_spi(Benchmarks) import EPFSynthetic
 import EPFTestSupport
 import Foundation
 import Testing

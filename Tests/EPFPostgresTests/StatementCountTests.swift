@@ -2,7 +2,7 @@ import EPFCatalog
 import EPFImport
 import EPFPostgres
 import EPFSQLite
-import EPFSynthetic
+@_spi(Benchmarks) import EPFSynthetic
 import EPFTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-import EPFSynthetic
+@_spi(Benchmarks) import EPFSynthetic
 
 /// A small deterministic generator for reproducible random input: the same
 /// seed, the same numbers, so a failure can be replayed. EPFSynthetic's

@@ -1,6 +1,6 @@
 import Benchmark
 import EPFCatalog
-import EPFImport
+@_spi(Benchmarks) import EPFImport
 import EPFSQLite
 import EPFSynthetic
 import Foundation

@@ -1,5 +1,5 @@
 import Benchmark
-import EPFInput
+@_spi(Benchmarks) import EPFInput
 import EPFSynthetic
 import Foundation
 

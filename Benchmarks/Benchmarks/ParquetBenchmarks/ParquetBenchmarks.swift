@@ -1,6 +1,6 @@
 import Benchmark
-import EPFParquet
-import EPFSynthetic
+@_spi(Benchmarks) import EPFParquet
+@_spi(Benchmarks) import EPFSynthetic
 import Foundation
 
 /// The Parquet writer alone: generated application-like rows (IDs, a

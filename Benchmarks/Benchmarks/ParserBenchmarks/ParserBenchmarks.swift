@@ -1,6 +1,6 @@
 import Benchmark
 import EPFFormat
-import EPFSynthetic
+@_spi(Benchmarks) import EPFSynthetic
 
 /// The parsing core: record and field splitting, stray-0x01 repair, UTF-8
 /// checks. Must stay fast (bytes/s) and allocate nothing per record: the

@@ -1,8 +1,8 @@
 import Benchmark
 import EPFCatalog
-import EPFImport
+@_spi(Benchmarks) import EPFImport
 import EPFSQLite
-import EPFSynthetic
+@_spi(Benchmarks) import EPFSynthetic
 import Foundation
 
 /// The query API on a catalog of generated applications with prices (5

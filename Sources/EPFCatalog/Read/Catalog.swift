@@ -27,6 +27,7 @@ public final class Catalog: CatalogQuerying {
     @usableFromInline let searchInCountry: (String, String?, Language?, SoftwareEntity?, Int, Int) throws(CatalogError) -> SearchResponse
     @usableFromInline let searchCountIn: (String, Storefront, SoftwareEntity?) throws(CatalogError) -> Int
     @usableFromInline let lastImportOf: () throws(CatalogError) -> String?
+    @usableFromInline let journalOf: (String?, String?, JournalRecord.Status?, Int?) throws(CatalogError) -> [JournalRecord]
     /// The engine (a `CatalogReadEngine` of the backend's source), for the
     /// package's tools and tests.
     @usableFromInline package let engine: AnyObject
@@ -52,20 +53,43 @@ public final class Catalog: CatalogQuerying {
             try engine.searchCount(term: term, in: storefront, entity: entity)
         }
         lastImportOf = { () throws(CatalogError) in try engine.lastImportTime() }
+        journalOf = { (feed, table, status, limit) throws(CatalogError) in
+            try engine.journal(feed: feed, table: table, status: status, limit: limit)
+        }
     }
 
+    /// The storefront `country` names: ISO 3166 alpha-2 (`US`, `jp`),
+    /// alpha-3 (`USA`) or a storefront ID (`143441`), mapped through the
+    /// catalog's `storefront` table; nil means the United States. Throws a
+    /// `CatalogError` naming the countries the catalog has when `country`
+    /// is not one of them.
     public func storefront(for country: String?) throws(CatalogError) -> Storefront {
         try storefrontOf(country)
     }
 
+    /// The applications with these Apple IDs, in the order given (an ID
+    /// given twice answers once), priced in `storefront`, with the name,
+    /// description and release notes in `language` when the application
+    /// has them in it. Unknown IDs are left out.
     public func lookup(ids: [Int64], in storefront: Storefront, language: Language? = nil) throws(CatalogError) -> SearchResponse {
         try lookupIn(ids, storefront, language)
     }
 
+    /// `storefront(for: country)`, then `lookup(ids:in:language:)`, as one
+    /// question in one snapshot. Throws what those two throw.
     public func lookup(ids: [Int64], inCountry country: String?, language: Language?) throws(CatalogError) -> SearchResponse {
         try lookupInCountry(ids, country, language)
     }
 
+    /// The applications whose title holds every word of `term`, whole-word
+    /// matches first, then prefix-only ones, only those sold in
+    /// `storefront` when the catalog has prices; at most `limit` from
+    /// `offset`.
+    ///
+    /// - Parameters:
+    ///   - language: the language of the name, description and release
+    ///     notes, when an application has them in it.
+    ///   - entity: only applications for these devices (nil: all).
     public func search(
         term: String, in storefront: Storefront, language: Language? = nil, entity: SoftwareEntity? = nil, limit: Int = 50,
         offset: Int = 0
@@ -73,17 +97,55 @@ public final class Catalog: CatalogQuerying {
         try searchIn(term, storefront, language, entity, limit, offset)
     }
 
+    /// `storefront(for: country)`, then `search(term:in:language:entity:limit:offset:)`,
+    /// as one question in one snapshot. Throws what those two throw, the
+    /// country's first.
     public func search(
         term: String, inCountry country: String?, language: Language?, entity: SoftwareEntity?, limit: Int, offset: Int
     ) throws(CatalogError) -> SearchResponse {
         try searchInCountry(term, country, language, entity, limit, offset)
     }
 
+    /// How many applications a search for `term` finds in `storefront` in
+    /// all, whole-word and prefix-only matches together.
     public func searchCount(term: String, in storefront: Storefront, entity: SoftwareEntity?) throws(CatalogError) -> Int {
         try searchCountIn(term, storefront, entity)
     }
 
+    /// When the newest file of the import journal was applied
+    /// (ISO 8601, UTC; nil before any import). Throws when the catalog
+    /// cannot be read, or a SQLite file was removed or replaced since it
+    /// was opened: a health check.
     public func lastImportTime() throws(CatalogError) -> String? {
         try lastImportOf()
+    }
+
+    /// The catalog's import journal, newest first: one record per table
+    /// file an import applied or refused, with when it ran and how it
+    /// ended. What `epf history` lists, for every backend alike.
+    ///
+    /// ```swift
+    /// for record in try Catalog(path: "catalog.sqlite").journal(status: .applied, limit: 10) {
+    ///     print(record.startedAt, record.table, record.mode ?? "", record.rows)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - feed: only the files of this feed (`itunes`, `pricing`,
+    ///     `popularity`, ...).
+    ///   - table: only the files of this catalog table (with the
+    ///     catalog's table prefix, if any).
+    ///   - status: only the files that ended so.
+    ///   - limit: at most this many records, the newest; nil: every one.
+    /// - Returns: the records, newest first (by `JournalRecord.id`); empty
+    ///   when no import has written a journal yet.
+    /// - Throws: a `CatalogError`: `.usage` for a negative `limit`,
+    ///   `.incompatible` for a status this version does not know (a newer
+    ///   epf wrote it), or the backend's error when the journal cannot be
+    ///   read.
+    public func journal(feed: String? = nil, table: String? = nil, status: JournalRecord.Status? = nil, limit: Int? = nil)
+        throws(CatalogError) -> [JournalRecord]
+    {
+        try journalOf(feed, table, status, limit)
     }
 }

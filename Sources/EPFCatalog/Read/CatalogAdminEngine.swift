@@ -65,25 +65,13 @@ package final class CatalogAdminEngine<Source: CatalogAdminSource>: CatalogAdmin
     package func journal(feed: String?, table: String?, status: String?, limit: Int) throws(CatalogError) -> [[SQLValue]]? {
         try source.attempt("reading the import journal") { () throws(Source.Failure) -> [[SQLValue]]? in
             guard try source.relations().contains(CatalogTables.journal) else { return nil }
-            var conditions: [String] = []
-            var arguments = SQLArguments()
-            for (column, value) in [("feed", feed), ("table_name", table), ("status", status)] {
-                if let value {
-                    arguments.append(.text(value))
-                    conditions.append("\(column) = \(source.parameter(arguments.count))")
-                }
-            }
-            arguments.append(.integer(Int64(limit)))
-            var rows: [[SQLValue]] = []
-            try source.forEachRow(
+            let query = JournalQuery.select(
                 """
-                SELECT id, started_at, feed, feed_date, table_name, mode, status, rows, repaired_rows, skipped_rows,
+                id, started_at, feed, feed_date, table_name, mode, status, rows, repaired_rows, skipped_rows,
                     \(source.secondsBetween("started_at", "finished_at")), source_path, message
-                FROM \(quoteIdentifier(CatalogTables.journal))
-                \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
-                ORDER BY id DESC LIMIT \(source.parameter(arguments.count))
-                """, arguments
-            ) { row in
+                """, feed: feed, table: table, status: status, limit: limit, parameter: source.parameter)
+            var rows: [[SQLValue]] = []
+            try source.forEachRow(query.sql, query.arguments) { row in
                 rows.append((0..<row.count).map(row.value))
             }
             return rows

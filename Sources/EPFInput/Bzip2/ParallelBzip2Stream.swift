@@ -33,6 +33,11 @@ import Foundation
 /// be; only then is it reported as corrupt. Any other failure (a CRC, a
 /// bad table, ...) is reported at once. An end-of-stream magic is believed
 /// only where a new stream (or the end of the file) follows it.
+///
+/// SPI (`@_spi(Benchmarks) import EPFInput`): public for the benchmark
+/// package's input suite, which measures it alone; an import opens it
+/// through `InputFormat`.
+@_spi(Benchmarks)
 public final class ParallelBzip2Stream: ByteStream, InputObservable {
     /// The path as given.
     public var path: String { file.path }
@@ -75,8 +80,9 @@ public final class ParallelBzip2Stream: ByteStream, InputObservable {
     private(set) var mergedPieces = 0
 
     /// Opens (maps) the file at `path`; reading starts with the first
-    /// `read(into:)`, which reports a file that is not bzip2.
-    public convenience init(path: String, maxBlocksInFlight: Int = 4 * ProcessInfo.processInfo.activeProcessorCount) throws(InputError) {
+    /// `read(into:)`, which reports a file that is not bzip2. Throws when
+    /// the file cannot be opened or mapped.
+    public convenience init(path: String, maxBlocksInFlight: Int = 4 * ProcessInfo.processInfo.activeProcessorCount) throws {
         self.init(file: try MappedFile(path: path), maxBlocksInFlight: maxBlocksInFlight)
     }
 
@@ -99,8 +105,8 @@ public final class ParallelBzip2Stream: ByteStream, InputObservable {
     }
 
     /// Fills `buffer` with the next decompressed bytes, in file order;
-    /// returns how many, 0 at the end. Throws `InputError` for a file that
-    /// is empty, not bzip2, cut short or corrupt (after handing out the good
+    /// returns how many, 0 at the end. Throws for a file that is empty, not
+    /// bzip2, cut short or corrupt (after handing out the good
     /// bytes before the problem), and again on every later call.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if let failure { throw failure }
