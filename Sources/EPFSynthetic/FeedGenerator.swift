@@ -8,16 +8,14 @@ import Foundation
 /// rows with multi-line, accented, CJK and emoji text) and
 /// `application_price` (compound key `application_id, storefront_id`).
 ///
-/// Not a catalog API: users generate feeds with `epf generate`. Public for
-/// the benchmark package, which writes its inputs with it: the
-/// initializer and the three `write` methods, which `epf generate` calls
-/// too, are plain `public` (the executable imports the module without
-/// SPI); what only the benchmarks use (`rows`, `applicationBytes()`,
-/// `applicationID(_:)`, `titleWords`) is SPI
-/// (`@_spi(Benchmarks) import EPFSynthetic`); the rest is `package`.
+/// Not a catalog API: users generate feeds with `epf generate`
+/// (`SyntheticFeed`). SPI for the benchmark package, which writes its
+/// inputs with it (`@_spi(Benchmarks) import EPFSynthetic`); the rest is
+/// `package`.
+@_spi(Benchmarks)
 public struct FeedGenerator: Sendable {
     /// Applications to write.
-    @_spi(Benchmarks) public var rows: Int
+    public var rows: Int
     /// Seed of the pseudo-random sequence.
     package var seed: UInt64
     /// Storefronts per application in `application_price`.
@@ -88,7 +86,6 @@ public struct FeedGenerator: Sendable {
     }
 
     /// The `application` table file's bytes, in memory (for benchmarks).
-    @_spi(Benchmarks)
     public func applicationBytes() throws -> [UInt8] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("epf-generate-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -131,7 +128,6 @@ public struct FeedGenerator: Sendable {
 
     /// The Apple ID of application `index` (0-based, in file order): IDs
     /// are distinct, 9 digits, not in file order (as in real feeds).
-    @_spi(Benchmarks)
     public func applicationID(_ index: Int) -> Int {
         // A bijection on 0..<2^28 (odd multiplier mod 2^28), offset into 9 digits.
         300_000_000 + (index &* 0x9E3779B1) & 0x0FFF_FFFF
@@ -193,7 +189,6 @@ public struct FeedGenerator: Sendable {
     }
 
     /// The words titles are made of (each title 2 to 4 of them), as UTF-8.
-    @_spi(Benchmarks)
     public static let titleWords: [[UInt8]] = [
         "Chess", "Puzzle", "Weather", "Photo", "Editor", "Pro", "Lite", "Notes", "Music", "Tracker", "Daily",
         "Word", "Quest", "Kingdom", "Café", "Échecs", "象棋", "将棋", "パズル", "체스", "Maps", "Budget", "Sleep",

@@ -1,3 +1,5 @@
+import ArgumentParser
+import EPFCatalog
 import EPFReport
 
 #if canImport(Glibc)
@@ -34,6 +36,20 @@ enum Console {
     /// Clears the status line.
     static func clearStatus() {
         write("\r\u{1B}[K", to: STDERR_FILENO)
+    }
+
+    /// Runs `body`; what it throws (other than an exit status) is said as
+    /// `epf COMMAND: ERROR` and ends the command with exit status 1, or 64
+    /// when `usage` and it is a usage error (`CatalogError.Kind.usage`).
+    static func exitOnFailure<T>(_ command: String, usage: Bool = false, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            message("epf \(command): \(error)")
+            throw ExitCode(usage && (error as? CatalogError)?.kind == .usage ? 64 : 1)
+        }
     }
 
     /// Writes a run's summary: a table for people on standard error, JSON

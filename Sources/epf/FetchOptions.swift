@@ -73,17 +73,13 @@ struct FetchSession {
         self.options = options
         self.command = command
         let base = URL(string: options.url)!
-        do {
-            feedDownload = try FeedDownload(
+        feedDownload = try Console.exitOnFailure(command) {
+            try FeedDownload(
                 base: base, credentials: Credentials.find(in: ProcessInfo.processInfo.environment, host: base.host), folder: options.to,
-                feeds: options.feeds,
-                filter: try options.tables.filter(), retry: options.retryPolicy, jobs: options.jobs
+                feeds: options.feeds, filter: try options.tables.filter(), retry: options.retryPolicy, jobs: options.jobs
             ) { event in
                 Console.message("retry: \(event.error) (try \(event.attempt) of \(event.attempts))")
             }
-        } catch {
-            Console.message("epf \(command): \(error)")
-            throw ExitCode(1)
         }
         for note in plan.notes { Console.message("note: \(note)") }
     }

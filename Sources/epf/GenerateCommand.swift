@@ -67,11 +67,6 @@ struct GenerateCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
-            try feed.write(to: out) { Console.message($0) }
-        } catch {
-            Console.message("epf generate: \(error)")
-            throw ExitCode(1)
-        }
+        try Console.exitOnFailure("generate") { try feed.write(to: out) { Console.message($0) } }
     }
 }

@@ -96,15 +96,8 @@ struct ImportCommand: ParsableCommand {
             extensions: separators.flat, requireMD5: requireMD5, command: "import")
 
         if dryRun {
-            do {
-                let applied = try location.appliedFiles()
-                let schedule = ImportSchedule(plan: plan, applied: applied, force: force)
-                Console.out(schedule.listing.render(format))
-            } catch {
-                Console.message("epf import: \(error)")
-                throw ExitCode(1)
-            }
-            return
+            let applied = try Console.exitOnFailure("import") { try location.appliedFiles() }
+            return Console.out(ImportSchedule(plan: plan, applied: applied, force: force).listing.render(format))
         }
 
         // Nothing found to import: say so and create nothing (no catalog, no lock file).

@@ -36,12 +36,8 @@ struct ImportRun {
     /// Throws `ExitCode(1)` when it cannot be opened.
     func open() throws -> CatalogImport {
         let testing = TestEnvironment()
-        let store: any CatalogStore
-        do {
-            store = try location.openStore(restart: load.restart, exclusive: load.exclusive, jobs: jobs, hooks: testing.hooks)
-        } catch {
-            Console.message("epf \(command): \(error)")
-            throw ExitCode(1)
+        let store = try Console.exitOnFailure(command) {
+            try location.openStore(restart: load.restart, exclusive: load.exclusive, jobs: jobs, hooks: testing.hooks)
         }
         for note in store.openingNotes { Console.message("note: \(note)") }
         var options = ImportOptions(
@@ -57,12 +53,7 @@ struct ImportRun {
     func apply(_ plan: ImportPlan, to run: CatalogImport) throws {
         let progress = ImportProgressText(live: Console.messagesAreTerminal, write: Console.show)
         defer { progress.finish() }
-        do {
-            try run.apply(plan) { progress.show($0) }
-        } catch {
-            Console.message("epf \(command): \(error)")
-            throw ExitCode(1)
-        }
+        try Console.exitOnFailure(command) { try run.apply(plan) { progress.show($0) } }
     }
 
     /// Prints the summary (`--format`) of every plan `run` applied.

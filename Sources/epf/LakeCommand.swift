@@ -52,14 +52,10 @@ struct LakeViewsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let text: String
-        do {
-            let trimmed = location.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
-            text = try LakeViews.sql(lake: lake, engine: engine, location: trimmed, schema: engine == .trino ? schema ?? "hive.epf" : nil)
-        } catch let error as CatalogError {
-            Console.message("epf lake views: \(error.description)")
-            throw ExitCode(1)
-        }
-        Console.out(text)
+        let trimmed = location.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        Console.out(
+            try Console.exitOnFailure("lake views") {
+                try LakeViews.sql(lake: lake, engine: engine, location: trimmed, schema: engine == .trino ? schema ?? "hive.epf" : nil)
+            })
     }
 }

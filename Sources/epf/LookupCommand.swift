@@ -42,12 +42,8 @@ struct LookupCommand: ParsableCommand {
         let (catalog, storefront) = try ResultOutput.open(
             catalog.location, tablePrefix: prefix.tablePrefix, country: locale.country, command: "lookup")
         let appleIDs = ids.compactMap { try? ProductLink.appleID(from: $0) }
-        let response: SearchResponse
-        do {
-            response = try catalog.lookup(ids: appleIDs, in: storefront, language: try locale.language())
-        } catch {
-            Console.message("epf lookup: \(error.description)")
-            throw ExitCode(1)
+        let response = try Console.exitOnFailure("lookup") {
+            try catalog.lookup(ids: appleIDs, in: storefront, language: try locale.language())
         }
         let found = Set(response.results.map(\.trackId))
         var reported = Set<Int64>()

@@ -10,14 +10,8 @@ enum PlannedInput {
         _ paths: [String], filter: TableFilter, tablePrefix: String = "", separators: Separators = .relational,
         extensions: Bool = false, requireMD5: Bool, command: String
     ) throws -> ImportPlan {
-        let plan: ImportPlan
-        do {
-            plan = try ImportPlanner.plan(
-                paths: paths, filter: filter, tablePrefix: tablePrefix,
-                separators: separators, extensions: extensions)
-        } catch {
-            Console.message("epf \(command): \(error.description)")
-            throw ExitCode(1)
+        let plan = try Console.exitOnFailure(command) {
+            try ImportPlanner.plan(paths: paths, filter: filter, tablePrefix: tablePrefix, separators: separators, extensions: extensions)
         }
         for note in plan.notes { Console.message("note: \(note)") }
         for note in requireMD5 ? [] : plan.uncheckedMD5Notes { Console.message("note: \(note)") }

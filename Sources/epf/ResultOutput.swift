@@ -14,18 +14,7 @@ enum ResultOutput {
     static func open(_ location: CatalogLocation, tablePrefix: String?, country: String?, command: String) throws
         -> (any CatalogQuerying, Storefront)
     {
-        let catalog: any CatalogQuerying
-        do {
-            catalog = try location.openReader(tablePrefix: tablePrefix)
-        } catch {
-            Console.message("epf \(command): \(error.description)")
-            throw ExitCode(1)
-        }
-        do {
-            return (catalog, try catalog.storefront(for: country))
-        } catch {
-            Console.message("epf \(command): \(error.description)")
-            throw ExitCode(error.kind == .usage ? 64 : 1)
-        }
+        let catalog = try Console.exitOnFailure(command) { try location.openReader(tablePrefix: tablePrefix) }
+        return (catalog, try Console.exitOnFailure(command, usage: true) { try catalog.storefront(for: country) })
     }
 }

@@ -73,14 +73,10 @@ struct SearchCommand: ParsableCommand {
             Console.out(SearchResponse(results: []).rendered(as: format))
             return
         }
-        let response: SearchResponse
-        do {
-            response = try catalog.search(
+        let response = try Console.exitOnFailure("search") {
+            try catalog.search(
                 term: text, in: storefront, language: try locale.language(), entity: entity.flatMap(SoftwareEntity.init(apiName:)),
                 limit: limit, offset: offset)
-        } catch {
-            Console.message("epf search: \(error.description)")
-            throw ExitCode(1)
         }
         if response.results.isEmpty {
             let why = catalog.whyNothingFound(

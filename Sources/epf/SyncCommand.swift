@@ -55,15 +55,9 @@ struct SyncCommand: ParsableCommand {
             try feeds.noFeedFound("epf sync: the server lists no feed at \(session.server.base.absoluteString)")
             Console.message("epf sync: nothing to fetch from \(session.server.base.absoluteString)")
         }
-        let outcome: SyncImports.Outcome
-        do {
+        let outcome = try Console.exitOnFailure("sync") {
             defer { display.finish() }
-            outcome = try imports.finish(failed: failed)
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            Console.message("epf sync: \(error)")
-            throw ExitCode(1)
+            return try imports.finish(failed: failed)
         }
         let applied: Bool
         if let nothing = outcome.nothing {

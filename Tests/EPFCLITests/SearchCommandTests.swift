@@ -32,6 +32,23 @@ struct SearchCommandTests {
         #expect(Set(nextIDs).isDisjoint(with: apps.compactMap { $0["trackId"] as? Int }))
     }
 
+    /// Popular first: the storefront's chart by rank, then the rest in the
+    /// index's order; JP follows JP's chart.
+    @Test func searchPutsTheStorefrontsChartFirst() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let feed = try ChessCharts.write(in: URL(fileURLWithPath: cli.path("feeds")))
+        let db = cli.path("charts.sqlite")
+        let imported = try cli.run(["import", "--db", db, feed])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        for (country, order) in [("US", ChessCharts.unitedStates), ("JP", ChessCharts.japan)] {
+            let result = try cli.run(["search", "--db", db, "chess", "--country", country])
+            #expect(try Self.results(result).compactMap { ($0["trackId"] as? Int).map(Int64.init) } == order, "\(country)")
+            let csv = try cli.run(["search", "--db", db, "chess", "--country", country, "--format", "csv", "--offset", "1", "--limit", "2"])
+            #expect(csv.stdout.split(separator: "\n").dropFirst().map { Int64($0.split(separator: ",")[0])! } == Array(order[1...2]))
+        }
+    }
+
     /// `--format table` lines up columns as a terminal shows them: a number
     /// column first keeps its padding, and a CJK character takes two
     /// columns, so the column after a Japanese or Chinese title starts where

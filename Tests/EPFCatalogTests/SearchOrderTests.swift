@@ -4,7 +4,8 @@ import Testing
 
 /// `Catalog.search`: the order of results (whole words, then beginnings;
 /// fewer words first), paging across that boundary, and the storefront and
-/// entity filters.
+/// entity filters. (The storefront's chart first: `QueryTests.popularFirst`,
+/// for both backends.)
 @Suite("Search order and filters")
 struct SearchOrderTests {
     static let titles: [[String]] = [

@@ -2,7 +2,7 @@ import EPFCatalog
 @_spi(Benchmarks) import EPFImport
 import EPFInput
 import EPFSQLite
-import EPFSynthetic
+@_spi(Benchmarks) import EPFSynthetic
 import EPFTestSupport
 import Foundation
 import Testing

@@ -2,7 +2,7 @@ import EPFCatalog
 import EPFFormat
 import EPFImport
 import EPFPostgres
-import EPFSynthetic
+@_spi(Benchmarks) import EPFSynthetic
 import EPFTestSupport
 import Foundation
 import Testing

@@ -137,6 +137,35 @@ struct QueryTests {
         }
     }
 
+    @Test("Popular first: the storefront's chart by rank, then the index's order; every page of it; the same in both")
+    func popularFirst() throws {
+        let database = try TestDatabase()
+        try withTemporaryFolder { folder in
+            let run = try importIntoBoth([ChessCharts.write(in: folder)], folder: folder, database: database)
+            #expect(run.postgresReports.allSatisfy { $0.status == .applied }, "\(run.postgresReports.compactMap(\.error))")
+            let both = Both(sqlite: try Catalog(path: run.sqlite), postgres: try PostgresCatalog(target: database.target))
+            for store in both.stores {
+                for (country, order) in [("US", ChessCharts.unitedStates), ("USA", ChessCharts.unitedStates), ("JP", ChessCharts.japan)] {
+                    #expect(Self.ids(try store.search(term: "chess", country: country)) == order, "\(type(of: store)) \(country)")
+                    // `che` finds the same five: the chart's first, then
+                    // the index's order (whole words and beginnings alike).
+                    #expect(Self.ids(try store.search(term: "che", country: country)).prefix(2) == order.prefix(2))
+                    for limit in 1...3 {
+                        for offset in 0...6 {
+                            let page = Self.ids(try store.search(term: "chess", country: country, limit: limit, offset: offset))
+                            #expect(page == Array(order.dropFirst(offset).prefix(limit)), "\(country) limit \(limit) offset \(offset)")
+                        }
+                    }
+                    let storefront = try store.storefront(for: country)
+                    #expect(try store.searchCount(term: "chess", in: storefront, entity: nil) == 5)
+                }
+                // Weather has a rank in both charts but does not match.
+                #expect(Self.ids(try store.search(term: "weather", country: "US")) == [6])
+                #expect(Self.ids(try store.search(term: "pro", country: "US")) == [4, 2])
+            }
+        }
+    }
+
     @Test("Paging across the boundary of whole-word and prefix-only matches gives the same pages")
     func paging() throws {
         try Self.withBoth { both, _ in

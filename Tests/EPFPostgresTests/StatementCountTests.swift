@@ -17,8 +17,11 @@ import Testing
 /// some 350 for each of these requests.
 @Suite("Statements per request")
 struct StatementCountTests {
-    /// The most statements a 50-ID lookup or a 50-result search may run.
-    static let most = 10
+    /// The most statements a 50-ID lookup or a 50-result search may run:
+    /// SQLite's search runs 11 (the transaction's two, the storefront's
+    /// chart read apart for popular-first, the page, and one per related
+    /// table), its lookup 9; PostgreSQL's one fewer each.
+    static let most = 11
 
     /// The catalog: the sample feeds (every table, `application_detail` and
     /// the popularity feed among them), then a generated feed of 1,000
@@ -65,7 +68,7 @@ struct StatementCountTests {
         !sql.hasPrefix("--") && !sql.contains("'main'.")
     }
 
-    @Test("SQLite: a 50-ID lookup and a 50-result search each run at most 10 statements")
+    @Test("SQLite: a 50-ID lookup and a 50-result search each run at most 11 statements")
     func sqlite() throws {
         try withTemporaryFolder { folder in
             let (paths, generator) = try Self.feeds(in: folder)
@@ -85,7 +88,7 @@ struct StatementCountTests {
     }
 
     @Test(
-        "PostgreSQL: a 50-ID lookup and a 50-result search each run at most 10 statements",
+        "PostgreSQL: a 50-ID lookup and a 50-result search each run at most 11 statements",
         .enabled(if: TestServer.available, TestServer.skipReason))
     func postgres() throws {
         let database = try TestDatabase()

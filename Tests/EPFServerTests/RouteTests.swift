@@ -64,6 +64,20 @@ struct RouteTests {
         }
     }
 
+    /// Popular first: the storefront's chart by rank, then the rest; the
+    /// country's chart, not another's.
+    @Test(arguments: ServedBy.allCases) func searchPutsTheStorefrontsChartFirst(servedBy: ServedBy) async throws {
+        let catalog = try SampleCatalog(feeds: { [try ChessCharts.write(in: $0)] })
+        try await catalog.withClient(servedBy) { client in
+            for (country, order) in [("us", ChessCharts.unitedStates), ("jp", ChessCharts.japan)] {
+                let answer = try await client.get("/search?term=chess&country=\(country)")
+                #expect(try answer.results.compactMap { ($0["trackId"] as? Int).map(Int64.init) } == order, "\(country): \(answer.text)")
+                let page = try await client.get("/search?term=chess&country=\(country)&limit=2&offset=1")
+                #expect(try page.results.compactMap { ($0["trackId"] as? Int).map(Int64.init) } == Array(order[1...2]))
+            }
+        }
+    }
+
     @Test(arguments: ServedBy.allCases) func searchLatinCJKAndAccents(servedBy: ServedBy) async throws {
         let catalog = try SampleCatalog()
         try await catalog.withClient(servedBy) { client in

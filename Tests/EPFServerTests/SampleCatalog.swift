@@ -15,12 +15,15 @@ final class SampleCatalog: Sendable {
     let folder: URL
     let path: String
 
-    /// - Parameter importOptions: more options of `epf import`
-    ///   (`--storefront US,JP`).
-    init(importOptions: [String] = []) throws {
+    /// - Parameters:
+    ///   - importOptions: more options of `epf import` (`--storefront US,JP`).
+    ///   - feeds: writes other feeds than the samples into the folder it
+    ///     is given, and returns their paths (`ChessCharts.write(in:)`).
+    init(importOptions: [String] = [], feeds: ((URL) throws -> [String])? = nil) throws {
         folder = try TemporaryFolder.create("epf-server")
         path = folder.appendingPathComponent("catalog.sqlite").path
-        let result = try EPFRunner.run(["import", "--db", path] + importOptions + SampleFeeds.pathsInOrder, in: folder)
+        let paths = try feeds?(folder) ?? SampleFeeds.pathsInOrder
+        let result = try EPFRunner.run(["import", "--db", path] + importOptions + paths, in: folder)
         try #require(result.status == 0, "\(result.stderr)")
     }
 

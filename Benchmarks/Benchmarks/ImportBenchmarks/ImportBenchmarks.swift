@@ -2,7 +2,7 @@ import Benchmark
 import EPFCatalog
 @_spi(Benchmarks) import EPFImport
 import EPFSQLite
-import EPFSynthetic
+@_spi(Benchmarks) import EPFSynthetic
 import Foundation
 
 /// A whole `epf import` of a generated feed folder (application, ~2 KB

@@ -1,6 +1,6 @@
 import Benchmark
 @_spi(Benchmarks) import EPFInput
-import EPFSynthetic
+@_spi(Benchmarks) import EPFSynthetic
 import Foundation
 
 /// Decompressing bzip2 (how Apple ships the feeds) with the Swift block

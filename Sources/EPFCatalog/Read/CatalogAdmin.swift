@@ -15,7 +15,7 @@ package protocol CatalogAdmin: AnyObject {
     /// started_at, feed, feed_date, table_name, mode, status, rows,
     /// repaired_rows, skipped_rows, seconds, source_path, message (numbers
     /// as integers). Nil when the catalog has no journal yet.
-    func journal(feed: String?, table: String?, status: String?, limit: Int) throws(CatalogError) -> [[SQLValue]]?
+    func journal(feed: String?, table: String?, status: JournalRecord.Status?, limit: Int) throws(CatalogError) -> [[SQLValue]]?
 
     /// Runs exactly one statement that only reads, for `epf sql`, and
     /// returns its column names and rows; refuses one that could write.

@@ -62,14 +62,14 @@ package final class CatalogAdminEngine<Source: CatalogAdminSource>: CatalogAdmin
         }
     }
 
-    package func journal(feed: String?, table: String?, status: String?, limit: Int) throws(CatalogError) -> [[SQLValue]]? {
+    package func journal(feed: String?, table: String?, status: JournalRecord.Status?, limit: Int) throws(CatalogError) -> [[SQLValue]]? {
         try source.attempt("reading the import journal") { () throws(Source.Failure) -> [[SQLValue]]? in
             guard try source.relations().contains(CatalogTables.journal) else { return nil }
             let query = JournalQuery.select(
                 """
                 id, started_at, feed, feed_date, table_name, mode, status, rows, repaired_rows, skipped_rows,
                     \(source.secondsBetween("started_at", "finished_at")), source_path, message
-                """, feed: feed, table: table, status: status, limit: limit, parameter: source.parameter)
+                """, feed: feed, table: table, status: status?.rawValue, limit: limit, parameter: source.parameter)
             var rows: [[SQLValue]] = []
             try source.forEachRow(query.sql, query.arguments) { row in
                 rows.append((0..<row.count).map(row.value))

@@ -84,7 +84,7 @@ struct CatalogSearchQueries: Sendable {
             return filter
         }
         byStorefront = prices || charts
-        var filter = byStorefront ? filters(rows.applicationID, storefront(2)) : ""
+        var filter = filters(rows.applicationID, storefront(2))
         if charts {
             let chart = table(SearchRanking.chartTable)
             filter += """
