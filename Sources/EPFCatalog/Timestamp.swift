@@ -55,6 +55,18 @@ package enum Timestamp {
         return String(decoding: bytes[..<19], as: UTF8.self) + "Z"
     }
 
+    /// Epoch milliseconds as RSS and HTTP write a date (RFC 2822, UTC):
+    /// `Sun, 01 Nov 2026 00:00:00 +0000`.
+    package static func rfc2822(fromEpochMilliseconds value: Int64) -> String {
+        var time = time_t(value >= 0 ? value / 1000 : (value - 999) / 1000)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let day = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][Int(parts.tm_wday)]
+        let month = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][Int(parts.tm_mon)]
+        return "\(day), \(two(parts.tm_mday)) \(month) \(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) +0000"
+    }
+
     private static func string(seconds: Int64, thousandths: Int?) -> String {
         var time = time_t(seconds)
         var parts = tm()

@@ -37,6 +37,15 @@ package final class FeedServer: ListingReader, Sendable {
     /// Seconds without a byte before a request fails.
     let timeout: TimeInterval
 
+    /// `text` as a feed server's base URL, http or https with a host; nil
+    /// for anything else.
+    package static func baseURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            url.host?.isEmpty == false
+        else { return nil }
+        return url
+    }
+
     /// `base` with any `user:password@` taken out (they become the
     /// credentials when `credentials` is nil).
     package init(base: URL, credentials: Credentials?, timeout: TimeInterval = 60) throws(FetchError) {

@@ -49,6 +49,13 @@ package enum Netrc {
 }
 
 extension Credentials {
+    /// What is wrong with the credentials `environment` gives: one of
+    /// `EPF_USERNAME` and `EPF_PASSWORD` without the other; nil when fine.
+    package static func problem(in environment: [String: String]) -> String? {
+        guard (environment["EPF_USERNAME"] ?? "").isEmpty != (environment["EPF_PASSWORD"] ?? "").isEmpty else { return nil }
+        return "Set both EPF_USERNAME and EPF_PASSWORD, or neither (then ~/.netrc is read)."
+    }
+
     /// `EPF_USERNAME` and `EPF_PASSWORD` of `environment` (empty is unset),
     /// else the `~/.netrc` entry (under `HOME`) for `host`; nil when neither.
     package static func find(in environment: [String: String], host: String?) -> Credentials? {

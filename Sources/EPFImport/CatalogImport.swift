@@ -30,6 +30,16 @@ public final class CatalogImport {
         /// Only these. A set other than the catalog's takes a FULL import
         /// (whose tables it replaces) or `force`.
         case only(StorefrontSet)
+
+        /// The storefronts `--storefront` names (`StorefrontSet.parse`:
+        /// `US,JP`, `143441`, or `all`); the catalog's when nil.
+        package init(argument: String?) throws(CatalogError) {
+            guard let argument else {
+                self = .catalogs
+                return
+            }
+            self = try StorefrontSet.parse(argument).map { .only($0) } ?? .all
+        }
     }
 
     /// The store the plans are applied to.

@@ -13,10 +13,20 @@ package struct APIAnswer: Sendable {
     package var body: ByteBuffer
     /// Headers beyond the content type and length (`Allow`, `Retry-After`).
     package var extraHeaders: HTTPFields = [:]
+    /// The body's type: the Search API's (`APIResponse.contentType`), or
+    /// JSON's for the charts.
+    package var contentType = APIResponse.contentType
 
-    /// The header fields: Apple's content type, the length, the extras.
+    package init(status: HTTPResponse.Status, body: ByteBuffer, extraHeaders: HTTPFields = [:], contentType: String = APIResponse.contentType) {
+        self.status = status
+        self.body = body
+        self.extraHeaders = extraHeaders
+        self.contentType = contentType
+    }
+
+    /// The header fields: the content type, the length, the extras.
     package var headerFields: HTTPFields {
-        var fields: HTTPFields = [.contentType: APIResponse.contentType, .contentLength: String(body.readableBytes)]
+        var fields: HTTPFields = [.contentType: contentType, .contentLength: String(body.readableBytes)]
         fields.append(contentsOf: extraHeaders)
         return fields
     }

@@ -7,7 +7,8 @@ import Logging
 import NIOCore
 
 /// The HTTP side of a catalog: `/lookup`, `/search` and `/health`, as
-/// Apple's iTunes Search and Lookup APIs answer them, over a `ReaderPool`.
+/// Apple's iTunes Search and Lookup APIs answer them, and the top charts
+/// as Apple's RSS feed generator does (`ChartRoute`), over a `ReaderPool`.
 package enum CatalogServer {
     /// The routes and the request guards (method, size, load, logging).
     /// HEAD is answered as GET is, headers only (`Content-Length` is the
@@ -23,6 +24,7 @@ package enum CatalogServer {
                 await APIRead.answer(route, query: request.uri.query, pool: pool, logger: context.logger).response
             }
         }
+        ChartRoute.register(on: router, pool: pool)
         router.get("health") { _, context in
             await health(pool: pool, catalog: settings.location.displayName, context: context)
         }

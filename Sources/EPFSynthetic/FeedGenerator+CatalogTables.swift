@@ -1,3 +1,4 @@
+import EPFCatalog
 import Foundation
 
 /// The tables a lookup joins besides `application` and `application_price`:
@@ -96,6 +97,39 @@ extension FeedGenerator {
                 fields = ["\(applicationID(index / 2))", index % 2 == 0 ? "1" : (index % 4 == 1 ? "3" : "6")]
             })
         return paths
+    }
+
+    /// Writes `application_popularity_per_genre` into `folder` and returns
+    /// its path: for each of the first `storefronts` storefronts (the ten
+    /// built in, then the others by their ID) and each genre of `genre`,
+    /// `perGenre` applications ranked 1 to `perGenre`, drawn at random from
+    /// all of them (so a chart's applications need not be of its genre:
+    /// the size and the spread are what a query benchmark needs).
+    @discardableResult
+    public func writePopularity(to folder: String, storefronts: Int = 175, perGenre: Int = 200) throws -> String {
+        let builtIn = Self.storefrontIDs.map(\.0)
+        let ids = Array((builtIn + CountryCode.storefrontIDs.map(Int.init).filter { !builtIn.contains($0) }).prefix(storefronts))
+        let charts = ids.flatMap { storefront in Self.genres.map { (storefront, $0.0) } }
+        let perChart = min(perGenre, rows)
+        var chart: [Int] = []
+        return try writeTable(
+            folder, "application_popularity_per_genre",
+            [("storefront_id", "INTEGER"), ("genre_id", "INTEGER"), ("application_id", "INTEGER"), ("application_rank", "TINYINT")],
+            key: ["storefront_id", "genre_id", "application_id"], count: charts.count, perRow: perChart
+        ) { index, fields in
+            let (storefront, genre) = charts[index / perChart]
+            let rank = index % perChart
+            if rank == 0 {
+                var random = SplitMix64(seed: seed &+ UInt64(storefront) &* 31 &+ UInt64(genre))
+                var picked = Set<Int>()
+                chart.removeAll(keepingCapacity: true)
+                while chart.count < perChart {
+                    let app = Int(random.next() % UInt64(rows))
+                    if picked.insert(app).inserted { chart.append(app) }
+                }
+            }
+            fields = ["\(storefront)", "\(genre)", "\(applicationID(chart[rank]))", "\(rank + 1)"]
+        }
     }
 
     static func artistID(_ index: Int) -> Int { 280_000_000 + index }

@@ -17,6 +17,9 @@ package struct SyntheticFeed: Sendable {
     package var onlyDay: Int?
     /// Also the catalog tables (storefront, genre, artist, device types).
     package var catalogTables = false
+    /// Also the popularity charts (`application_popularity_per_genre`):
+    /// the top 200 of each genre in each of 175 storefronts.
+    package var charts = false
     /// Every row's export_date, epoch milliseconds (nil: 2026-11-01).
     package var exportDate: Int64?
     package var incremental = false
@@ -32,8 +35,9 @@ package struct SyntheticFeed: Sendable {
         guard allTables else {
             return days != 0 || onlyDay != nil ? "--days and --only-day go with --all-tables." : nil
         }
-        if catalogTables || incremental {
-            return "--all-tables writes every table and the INCREMENTAL days itself: leave out --catalog-tables and --incremental."
+        if catalogTables || charts || incremental {
+            return
+                "--all-tables writes every table and the INCREMENTAL days itself: leave out --catalog-tables, --charts and --incremental."
         }
         if storefronts == 0 { return "--all-tables needs --storefronts 1 or more." }
         if days < 0 { return "--days must be 0 or more." }
@@ -69,6 +73,7 @@ package struct SyntheticFeed: Sendable {
             if catalogTables {
                 for path in try generator.writeCatalogTables(to: folder) { say("wrote \(path)") }
             }
+            if charts { say("wrote \(try generator.writePopularity(to: folder))") }
             say(String(format: "%.1f s", (ContinuousClock.now - clock).inSeconds))
         } catch {
             throw SyntheticFeedError(folder: folder, error: error)

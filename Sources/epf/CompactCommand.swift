@@ -25,16 +25,12 @@ struct CompactCommand: ParsableCommand {
 
     func run() throws {
         let display = CompactionProgressText(live: Console.messagesAreTerminal, write: Console.show)
-        do {
-            let report = try catalog.location.compact(hooks: TestEnvironment().compactionHooks, progress: display.show)
-            display.finish()
-            for note in report.notes { Console.message("note: \(note)") }
-            Console.message("epf compact: \(report.message)")
-            Console.out(report.output.render(format))
-        } catch {
-            display.finish()
-            Console.message("epf compact: \(error.description)")
-            throw ExitCode(error.kind == .usage ? 64 : 1)
+        let report = try Console.exitOnFailure("compact", usage: true) {
+            defer { display.finish() }
+            return try catalog.location.compact(hooks: TestEnvironment().compactionHooks, progress: display.show)
         }
+        for note in report.notes { Console.message("note: \(note)") }
+        Console.message("epf compact: \(report.message)")
+        Console.out(report.output.render(format))
     }
 }

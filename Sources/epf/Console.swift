@@ -41,6 +41,7 @@ enum Console {
     /// Runs `body`; what it throws (other than an exit status) is said as
     /// `epf COMMAND: ERROR` and ends the command with exit status 1, or 64
     /// when `usage` and it is a usage error (`CatalogError.Kind.usage`).
+    @discardableResult
     static func exitOnFailure<T>(_ command: String, usage: Bool = false, _ body: () throws -> T) throws -> T {
         do {
             return try body()

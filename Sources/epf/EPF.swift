@@ -15,7 +15,8 @@ struct EPF: ParsableCommand {
             """,
         version: EPFVersion.current,
         subcommands: [
-            ImportCommand.self, VerifyCommand.self, TablesCommand.self, LookupCommand.self, SearchCommand.self, SQLCommand.self,
+            ImportCommand.self, VerifyCommand.self, TablesCommand.self, LookupCommand.self, SearchCommand.self, ChartsCommand.self,
+            SQLCommand.self,
             HistoryCommand.self,
             CompactCommand.self,
             FetchCommand.self, GenerateCommand.self, ServeCommand.self,

@@ -39,15 +39,8 @@ struct FetchOptions: ParsableArguments {
         if to.isEmpty { throw ValidationError("--to needs a folder.") }
         if retries < 0 { throw ValidationError("--retries must be 0 or more.") }
         if jobs < 1 { throw ValidationError("--jobs must be 1 or more.") }
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            parsed.host?.isEmpty == false
-        else {
-            throw ValidationError("--url must be an http:// or https:// URL (the feed's folder).")
-        }
-        let environment = ProcessInfo.processInfo.environment
-        if (environment["EPF_USERNAME"] ?? "").isEmpty != (environment["EPF_PASSWORD"] ?? "").isEmpty {
-            throw ValidationError("Set both EPF_USERNAME and EPF_PASSWORD, or neither (then ~/.netrc is read).")
-        }
+        if FeedServer.baseURL(url) == nil { throw ValidationError("--url must be an http:// or https:// URL (the feed's folder).") }
+        if let problem = Credentials.problem(in: ProcessInfo.processInfo.environment) { throw ValidationError(problem) }
     }
 
     /// `--retries`, with the first wait `EPF_TEST_RETRY_DELAY_MS` sets for the tests.
@@ -72,7 +65,7 @@ struct FetchSession {
     init(_ options: FetchOptions, command: String) throws {
         self.options = options
         self.command = command
-        let base = URL(string: options.url)!
+        let base = FeedServer.baseURL(options.url)!
         feedDownload = try Console.exitOnFailure(command) {
             try FeedDownload(
                 base: base, credentials: Credentials.find(in: ProcessInfo.processInfo.environment, host: base.host), folder: options.to,

@@ -44,6 +44,9 @@ struct GenerateCommand: ParsableCommand {
     @Flag(name: .long, help: "Also write the storefront, genre, artist and device tables (a catalog to query).")
     var catalogTables = false
 
+    @Flag(name: .long, help: "Also write application_popularity_per_genre: the top 200 of each genre in each of 175 storefronts.")
+    var charts = false
+
     @Option(name: .long, help: ArgumentHelp("The export_date of every row, a UTC day (default: 2026-11-01).", valueName: "yyyy-mm-dd"))
     var exportDate: String?
 
@@ -57,7 +60,7 @@ struct GenerateCommand: ParsableCommand {
     var feed: SyntheticFeed {
         var feed = SyntheticFeed(rows: rows)
         (feed.seed, feed.storefronts, feed.allTables, feed.days, feed.onlyDay) = (seed, storefronts, allTables, days, onlyDay)
-        (feed.catalogTables, feed.exportDate, feed.incremental) = (catalogTables, exportMilliseconds, incremental)
+        (feed.catalogTables, feed.charts, feed.exportDate, feed.incremental) = (catalogTables, charts, exportMilliseconds, incremental)
         return feed
     }
 

@@ -75,15 +75,10 @@ struct ImportCommand: ParsableCommand {
         if jobs < 1 { throw ValidationError("--jobs must be 1 or more.") }
         if lake != nil && catalog.db != nil { throw ValidationError("--lake and --db name two different stores: give one of them.") }
         if lake?.isEmpty == true { throw ValidationError("--lake needs a folder.") }
-        _ = try storefronts()
-    }
-
-    /// `--storefront`: the catalog's set when absent.
-    func storefronts() throws -> CatalogImport.Storefronts {
         do {
-            return try storefront.map { try StorefrontSet.parse($0).map { .only($0) } ?? .all } ?? .catalogs
+            _ = try CatalogImport.Storefronts(argument: storefront)
         } catch {
-            throw ValidationError("\(error)")
+            throw ValidationError(error.description)
         }
     }
 
@@ -110,9 +105,7 @@ struct ImportCommand: ParsableCommand {
 
         let run = ImportRun(
             location: location, command: "import", load: load, format: format, requireMD5: requireMD5, force: force, jobs: jobs,
-            storefronts: try storefronts())
-        if !(try run.apply(plan)) {
-            throw ExitCode(1)
-        }
+            storefronts: try CatalogImport.Storefronts(argument: storefront))
+        if !(try run.apply(plan)) { throw ExitCode(1) }
     }
 }

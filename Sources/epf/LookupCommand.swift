@@ -29,12 +29,10 @@ struct LookupCommand: ParsableCommand {
 
     func validate() throws {
         guard !ids.isEmpty else { throw ValidationError("Give at least one Apple ID or product link.") }
-        for id in ids {
-            do {
-                _ = try ProductLink.appleID(from: id)
-            } catch {
-                throw ValidationError(error.description)
-            }
+        do {
+            for id in ids { _ = try ProductLink.appleID(from: id) }
+        } catch {
+            throw ValidationError(error.description)
         }
     }
 
@@ -45,9 +43,7 @@ struct LookupCommand: ParsableCommand {
         let response = try Console.exitOnFailure("lookup") {
             try catalog.lookup(ids: appleIDs, in: storefront, language: try locale.language())
         }
-        let found = Set(response.results.map(\.trackId))
-        var reported = Set<Int64>()
-        for id in appleIDs where !found.contains(id) && reported.insert(id).inserted {
+        for id in response.missing(appleIDs) {
             Console.message("epf lookup: no application with Apple ID \(id) sold in this storefront")
         }
         Console.out(response.rendered(as: format))

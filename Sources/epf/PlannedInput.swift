@@ -13,8 +13,7 @@ enum PlannedInput {
         let plan = try Console.exitOnFailure(command) {
             try ImportPlanner.plan(paths: paths, filter: filter, tablePrefix: tablePrefix, separators: separators, extensions: extensions)
         }
-        for note in plan.notes { Console.message("note: \(note)") }
-        for note in requireMD5 ? [] : plan.uncheckedMD5Notes { Console.message("note: \(note)") }
+        for note in plan.notes + (requireMD5 ? [] : plan.uncheckedMD5Notes) { Console.message("note: \(note)") }
         return plan
     }
 }

@@ -27,16 +27,16 @@ struct SQLCommand: ParsableCommand {
         let result: (columns: [String], rows: [[SQLValue]])
         do {
             result = try catalog.location.openAdmin().readOnlyQuery(statement)
-        } catch let error as CatalogError {
-            Console.message("epf sql: \(error.description)")
-            throw ExitCode(1)
-        } catch let error as ReadOnlyQueryError {
+        } catch let error as ReadOnlyQueryError where error.isUsageError {
             if case .notReadOnly = error {
                 Console.message("epf sql only reads; the statement could change the catalog (use epf import to change it)")
-                throw ExitCode(64)
+            } else {
+                Console.message("epf sql: \(error.description)")
             }
-            Console.message("epf sql: \(error.description)")
-            throw ExitCode(error.isUsageError ? 64 : 1)
+            throw ExitCode(64)
+        } catch {
+            Console.message("epf sql: \(error)")
+            throw ExitCode(1)
         }
         Console.out(TabularOutput(columns: result.columns, rows: result.rows).render(format))
     }

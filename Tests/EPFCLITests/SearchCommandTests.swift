@@ -49,6 +49,32 @@ struct SearchCommandTests {
         }
     }
 
+    /// `epf charts` prints the JSON epf-server's chart route answers, or a
+    /// table by rank; a catalog without the popularity feed says what to
+    /// import.
+    @Test func chartsPrintTheRSSFeedShape() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let db = try cli.importedCatalog()
+        let json = try cli.run(["charts", "--db", db, "--limit", "10"])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stdout.hasPrefix(#"{"feed":{"title":"Top Free Apps","id":"/api/v2/us/apps/top-free/10/apps.json""#), "\(json.stdout)")
+        let feed = try #require(try Self.document(json)["feed"] as? [String: Any])
+        let free = try #require(feed["results"] as? [[String: Any]]).compactMap { $0["id"] as? String }
+        #expect(!free.isEmpty)
+        let table = try cli.run(["charts", "--db", db, "--limit", "10", "--format", "csv"])
+        #expect(table.stdout.split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[1]) } == free)
+        #expect(table.stdout.hasPrefix("rank,trackId,trackName,artistName,formattedPrice,primaryGenreName\n1,"))
+        let paid = try cli.run(["charts", "--db", db, "--paid", "--country", "JP", "--format", "csv"])
+        #expect(paid.status == 0 && paid.stdout.contains("¥"), "\(paid.stdout)")
+        #expect(try cli.run(["charts", "--db", db, "--limit", "0"]).status == 64)
+        #expect(try cli.run(["charts", "--db", db, "--country", "ZZ"]).status == 64)
+        let bare = cli.path("bare.sqlite")
+        _ = try cli.run(["import", "--db", bare, SampleFeeds.pathsInOrder[0]])
+        let none = try cli.run(["charts", "--db", bare])
+        #expect(none.status == 1 && none.stderr.contains("application_popularity_per_genre"), "\(none.stderr)")
+    }
+
     /// `--format table` lines up columns as a terminal shows them: a number
     /// column first keeps its padding, and a CJK character takes two
     /// columns, so the column after a Japanese or Chinese title starts where

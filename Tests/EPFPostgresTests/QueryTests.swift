@@ -166,6 +166,32 @@ struct QueryTests {
         }
     }
 
+    @Test("Top charts: the same applications, order and JSON from both; free and paid apart")
+    func charts() throws {
+        try Self.withBoth { both, _ in
+            for country in ["US", "JP", "FR"] {
+                for genre: Int64 in [36, 6014] {
+                    let answers = try both.stores.map { store in
+                        try [ChartKind.topFree, .topPaid].map { kind in
+                            String(
+                                decoding: try store.chart(kind, inCountry: country, genre: genre, limit: 100, language: nil).jsonBytes(
+                                    feedURL: "/x"), as: UTF8.self)
+                        }
+                    }
+                    #expect(answers[0] == answers[1], "\(country) genre \(genre)")
+                }
+            }
+            let free = try both.postgres.chart(.topFree, inCountry: "US", genre: 36, limit: 100, language: nil)
+            let paid = try both.postgres.chart(.topPaid, inCountry: "US", genre: 36, limit: 100, language: nil)
+            #expect(!free.results.isEmpty && !paid.results.isEmpty)
+            #expect(free.results.allSatisfy { $0.price == 0 } && paid.results.allSatisfy { ($0.price ?? 0) > 0 })
+            #expect(
+                try both.sqlite.chart(.topFree, inCountry: "US", genre: 36, limit: 2, language: nil).results.map(\.trackId)
+                    == free.results.prefix(2).map(\.trackId))
+            #expect(free.updated == 1_793_491_200_000, "the popularity feed's export_date")
+        }
+    }
+
     @Test("Paging across the boundary of whole-word and prefix-only matches gives the same pages")
     func paging() throws {
         try Self.withBoth { both, _ in

@@ -6,13 +6,15 @@ import EPFSQLite
 import Foundation
 
 /// The query API on a catalog of generated applications with prices (5
-/// storefronts), genres, artists and devices: 1,000,000 applications by
-/// default (`EPF_QUERY_ROWS`), built once and kept in
-/// `$TMPDIR/epf-query-bench-ROWS/` (`EPF_QUERY_CATALOG` names another).
+/// storefronts), genres, artists, devices and the popularity charts (the
+/// top 200 of 16 genres in 175 storefronts, 560,000 rows): 1,000,000
+/// applications by default (`EPF_QUERY_ROWS`), built once and kept in
+/// `$TMPDIR/epf-query-bench-v2-ROWS/` (`EPF_QUERY_CATALOG` names another).
 ///
 /// Each iteration is one question, so the percentiles are per question.
-/// Targets (issue 5), on 1M applications: lookup p50 under 50 µs, search
-/// p50 under 2 ms, `epf lookup` as a whole process under 50 ms.
+/// Targets on 1M applications: lookup p50 under 50 µs; a one-word search
+/// (tens of thousands of matches, the storefront's chart first) p50 under
+/// 5 ms and p99 under 20 ms; `epf lookup` as a whole process under 50 ms.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal],
@@ -45,7 +47,8 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(try catalog.lookup(ids: [ids[iteration % ids.count]], in: storefront))
         }
     }
-    // Search by one word of the title vocabulary, limit 20, JSON included.
+    // Search by one word of the title vocabulary (each in about 85,000 of
+    // 1M titles), limit 20, JSON included: the US chart's matches first.
     Benchmark("Query.search.word") { benchmark in
         let words = setup.randomWords
         let catalog = setup.catalog
@@ -98,7 +101,7 @@ final class QueryCatalog: @unchecked Sendable {
         if let given = environment["EPF_QUERY_CATALOG"] {
             path = given
         } else {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("epf-query-bench-\(rows)")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("epf-query-bench-v2-\(rows)")
             path = folder.appendingPathComponent("catalog.sqlite").path
             if !FileManager.default.fileExists(atPath: path) {
                 Self.build(generator, in: folder, catalog: path)
@@ -123,6 +126,7 @@ final class QueryCatalog: @unchecked Sendable {
         try! generator.writeApplication(to: feed)
         try! generator.writePrices(to: feed)
         try! generator.writeCatalogTables(to: feed)
+        try! generator.writePopularity(to: feed)
         let plan = try! ImportPlanner.plan(paths: [feed], filter: TableFilter())
         let reports = Importer(store: try! SQLiteCatalogStore(path: catalog)).run(plan)
         precondition(reports.allSatisfy { $0.status == .applied }, "the benchmark catalog did not import")

@@ -26,6 +26,7 @@ public final class Catalog: CatalogQuerying {
     @usableFromInline let searchIn: (String, Storefront, Language?, SoftwareEntity?, Int, Int) throws(CatalogError) -> SearchResponse
     @usableFromInline let searchInCountry: (String, String?, Language?, SoftwareEntity?, Int, Int) throws(CatalogError) -> SearchResponse
     @usableFromInline let searchCountIn: (String, Storefront, SoftwareEntity?) throws(CatalogError) -> Int
+    @usableFromInline let chartOf: (ChartKind, String?, Int64, Int, Language?) throws(CatalogError) -> AppChart
     @usableFromInline let lastImportOf: () throws(CatalogError) -> String?
     @usableFromInline let journalOf: (String?, String?, JournalRecord.Status?, Int?) throws(CatalogError) -> [JournalRecord]
     /// The engine (a `CatalogReadEngine` of the backend's source), for the
@@ -51,6 +52,9 @@ public final class Catalog: CatalogQuerying {
         }
         searchCountIn = { (term, storefront, entity) throws(CatalogError) in
             try engine.searchCount(term: term, in: storefront, entity: entity)
+        }
+        chartOf = { (kind, country, genre, limit, language) throws(CatalogError) in
+            try engine.chart(kind, inCountry: country, genre: genre, limit: limit, language: language)
         }
         lastImportOf = { () throws(CatalogError) in try engine.lastImportTime() }
         journalOf = { (feed, table, status, limit) throws(CatalogError) in
@@ -110,6 +114,28 @@ public final class Catalog: CatalogQuerying {
     /// all, whole-word and prefix-only matches together.
     public func searchCount(term: String, in storefront: Storefront, entity: SoftwareEntity?) throws(CatalogError) -> Int {
         try searchCountIn(term, storefront, entity)
+    }
+
+    /// A top chart of the App Store, made from the popularity feed: the
+    /// applications of the chart of genre `genre` (36, the default: the
+    /// whole App Store) in `country`'s storefront that are free there
+    /// (`.topFree`: price 0) or paid (`.topPaid`: above 0), by rank, at
+    /// most `limit` (1 to 200), named in `language` where they have it. Its
+    /// `jsonBytes(feedURL:)` is the JSON of
+    /// Apple's RSS feed generator. Not Apple's live charts: the ranks are
+    /// those of the popularity feed the catalog last imported (`updated`).
+    ///
+    /// ```swift
+    /// let chart = try Catalog(path: "catalog.sqlite").chart(.topFree, inCountry: "US", limit: 10)
+    /// for (rank, app) in chart.results.enumerated() { print(rank + 1, app.trackName ?? "") }
+    /// ```
+    ///
+    /// Throws when the catalog has no popularity or price table, for an
+    /// unknown country, and for a limit out of range (`.usage`).
+    public func chart(
+        _ kind: ChartKind, inCountry country: String?, genre: Int64 = AppChart.overallGenre, limit: Int = 100, language: Language? = nil
+    ) throws(CatalogError) -> AppChart {
+        try chartOf(kind, country, genre, limit, language)
     }
 
     /// When the newest file of the import journal was applied

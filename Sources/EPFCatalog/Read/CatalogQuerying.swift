@@ -50,6 +50,13 @@ public protocol CatalogQuerying: AnyObject {
         term: String, inCountry country: String?, language: Language?, entity: SoftwareEntity?, limit: Int, offset: Int
     ) throws(CatalogError) -> SearchResponse
 
+    /// The top `kind` chart of genre `genre` (36: the whole App Store) in
+    /// `country`'s storefront: at most `limit` (1 to 200) of the popularity
+    /// feed's chart, by rank, those free or paid there, named in `language`
+    /// where they have it (see `Catalog.chart(_:inCountry:genre:limit:language:)`).
+    func chart(_ kind: ChartKind, inCountry country: String?, genre: Int64, limit: Int, language: Language?) throws(CatalogError)
+        -> AppChart
+
     /// How many applications a search for `term` finds in `storefront` in
     /// all (whole-word and prefix-only matches; `search` pages through
     /// them): what a page past them can say.
