@@ -17,7 +17,9 @@ package struct APIAnswer: Sendable {
     /// JSON's for the charts.
     package var contentType = APIResponse.contentType
 
-    package init(status: HTTPResponse.Status, body: ByteBuffer, extraHeaders: HTTPFields = [:], contentType: String = APIResponse.contentType) {
+    package init(
+        status: HTTPResponse.Status, body: ByteBuffer, extraHeaders: HTTPFields = [:], contentType: String = APIResponse.contentType
+    ) {
         self.status = status
         self.body = body
         self.extraHeaders = extraHeaders

@@ -41,6 +41,12 @@ struct TimestampTests {
         }
     }
 
+    @Test func anExportDateAsRSSWritesADate() {
+        #expect(Timestamp.rfc2822(fromEpochMilliseconds: 1_793_491_200_000) == "Sun, 01 Nov 2026 00:00:00 +0000")
+        #expect(Timestamp.rfc2822(fromEpochMilliseconds: 1_730_089_798_000) == "Mon, 28 Oct 2024 04:29:58 +0000")
+        #expect(Timestamp.rfc2822(fromEpochMilliseconds: -1) == "Wed, 31 Dec 1969 23:59:59 +0000")
+    }
+
     @Test func aKnownMoment() {
         #expect(Timestamp.string(from: Date(timeIntervalSince1970: 1_764_021_541)) == "2025-11-24T21:59:01Z")
     }
