@@ -55,12 +55,11 @@ package struct SearchWords: Sendable, Equatable {
     /// would take `é` and `e` + U+0301 for the same).
     @usableFromInline
     package func match(_ tokens: [String]) -> Bool {
-        let tokens = tokens.map { Array($0.utf8) }
-        return words.allSatisfy { word in
-            let word = word.map { Array($0.utf8) }
+        words.allSatisfy { word in
             guard let last = word.last, tokens.count >= word.count else { return false }
             return (0...(tokens.count - word.count)).contains { start in
-                zip(word.dropLast(), tokens[start...]).allSatisfy { $0 == $1 } && tokens[start + word.count - 1].starts(with: last)
+                zip(word.dropLast(), tokens[start...]).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+                    && tokens[start + word.count - 1].utf8.starts(with: last.utf8)
             }
         }
     }
