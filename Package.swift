@@ -29,6 +29,9 @@ let package = Package(
         // The HTTP server (`epf-server` only: `epf` builds none of it).
         // No traits: swift-configuration's reader is not used.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // `epf-server`'s /metrics: Prometheus's text format from a registry
+        // of counters, gauges and histograms (built on swift-metrics).
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // HTTP parts as Hummingbird's pipeline carries them (the /lookup
@@ -133,6 +136,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // The server's command line: options, logging, exit codes.

@@ -47,6 +47,18 @@ package enum Timestamp {
         return string(fromEpochMilliseconds: milliseconds).hasPrefix(day) ? milliseconds : nil
     }
 
+    /// A stored timestamp (`2026-11-24T21:59:01Z`, `...:01.250Z`) as a
+    /// date; nil for other text.
+    package static func date(_ stored: String) -> Date? {
+        let parts = stored.split(separator: "T")
+        guard parts.count == 2, let day = epochMilliseconds(ofDay: String(parts[0])), parts[1].hasSuffix("Z") else { return nil }
+        let time = parts[1].dropLast().split(separator: ":")
+        guard time.count == 3, let hours = Int64(time[0]), let minutes = Int64(time[1]), let seconds = Double(time[2]),
+            (0..<24).contains(hours), (0..<60).contains(minutes), (0..<61).contains(seconds)
+        else { return nil }
+        return Date(timeIntervalSince1970: Double(day) / 1000 + Double(hours * 3600 + minutes * 60) + seconds)
+    }
+
     /// A stored timestamp to the second (`...:01.250Z` becomes `...:01Z`);
     /// other text as it is.
     package static func toTheSecond(_ stored: String) -> String {

@@ -15,9 +15,14 @@ package enum CatalogServer {
     /// GET answer's), as Apple's API and health checkers expect.
     package static func router(pool: ReaderPool, settings: ServerSettings, inFlight: InFlightGate) -> Router<BasicRequestContext> {
         let router = Router(options: .autoGenerateHeadEndpoints)
+        // Before the middleware, which wraps only the routes added after
+        // it: a scrape is neither limited like the API nor counted in it.
+        if let metrics = settings.metrics {
+            router.get("metrics") { _, _ in await Self.metrics(metrics, pool: pool) }
+        }
         // Middleware first: it wraps only the routes added after it (and
         // the answer for an unknown path).
-        router.add(middleware: RequestLogMiddleware(accessLog: settings.accessLog))
+        router.add(middleware: RequestLogMiddleware(accessLog: settings.accessLog, metrics: settings.metrics))
         router.add(middleware: RequestGuardMiddleware(inFlight: inFlight))
         for route in APIRoute.allCases {
             router.get(RouterPath(route.name)) { request, context in
@@ -45,7 +50,7 @@ package enum CatalogServer {
             httpDecoderConfiguration: .init(
                 maxHeaderFieldSize: RequestLimits.maxHeaderBytes, maxHeaderListSize: RequestLimits.maxHeaderBytes, maxHeaderFieldCount: 100)
         )
-        let inFlight = InFlightGate(limit: settings.maxInFlight)
+        let inFlight = InFlightGate(limit: settings.maxInFlight, metrics: settings.metrics)
         let eventLoopReads: (@Sendable () -> EventLoopReadHandler)?
         if settings.readsOnEventLoops {
             let idleTimeout = TimeAmount.seconds(settings.idleTimeoutSeconds)
@@ -73,6 +78,21 @@ package enum CatalogServer {
 
     /// The `Server` header.
     static let serverName = "epf-server"
+
+    /// `GET /metrics`: Prometheus's text format, with the catalog's
+    /// freshness read first through a reader of the pool (the newest
+    /// applied file of the journal). A catalog that cannot be read keeps
+    /// the gauges as they were: the scrape still answers.
+    static func metrics(_ metrics: ServerMetrics, pool: ReaderPool) async -> Response {
+        let newest = try? await pool.read { reader throws(CatalogError) in
+            try reader.journal(feed: nil, table: nil, status: .applied, limit: 1).first
+        }
+        var body = ByteBuffer()
+        body.writeBytes(metrics.text(newestApplied: newest ?? nil))
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: body))
+    }
 
     /// `{"status": "ok", "catalog": ..., "lastImport": "YYYY-MM-DD"}`, or
     /// 503 with `"status": "unavailable"` when the catalog cannot be read:

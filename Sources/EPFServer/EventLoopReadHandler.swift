@@ -203,7 +203,7 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        RequestLog.record(accessLog, method: .get, path: taken.path, status: answer.status, since: taken.start)
+        RequestLog.record(accessLog, inFlight.metrics, method: .get, path: taken.path, status: answer.status, since: taken.start)
         answered?()
     }
 }

@@ -13,6 +13,8 @@ struct RequestLogMiddleware: RouterMiddleware {
 
     /// Where the line goes (`ServerSettings.accessLog`).
     let accessLog: Logger
+    /// Where the request is counted (`ServerSettings.metrics`).
+    let metrics: ServerMetrics?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
@@ -28,21 +30,25 @@ struct RequestLogMiddleware: RouterMiddleware {
         }
         var log = accessLog
         log[metadataKey: "hb.request.id"] = context.logger[metadataKey: "hb.request.id"]
-        RequestLog.record(log, method: request.method, path: request.uri.path, status: response.status, since: start)
+        RequestLog.record(log, metrics, method: request.method, path: request.uri.path, status: response.status, since: start)
         return response
     }
 }
 
-/// The request log line, the same from either path (the router's
-/// middleware, the event loop's `EventLoopReadHandler`).
+/// The request log line and the request's metrics, the same from either
+/// path (the router's middleware, the event loop's `EventLoopReadHandler`).
 enum RequestLog {
-    /// `GET /lookup 200` at `info`, with the method, path, status and
-    /// milliseconds as metadata. Costs nothing below `info`.
+    /// Counts the request in `metrics` (when on), and logs `GET /lookup
+    /// 200` at `info`, with the method, path, status and milliseconds as
+    /// metadata (which costs nothing below `info`).
     static func record(
-        _ logger: Logger, method: HTTPRequest.Method, path: String, status: HTTPResponse.Status, since start: ContinuousClock.Instant
+        _ logger: Logger, _ metrics: ServerMetrics?, method: HTTPRequest.Method, path: String, status: HTTPResponse.Status,
+        since start: ContinuousClock.Instant
     ) {
+        let duration = ContinuousClock.now - start
+        metrics?.record(path: path, status: Int(status.code), duration: duration)
         guard logger.logLevel <= .info else { return }
-        let milliseconds = (ContinuousClock.now - start).inSeconds * 1000
+        let milliseconds = duration.inSeconds * 1000
         logger.info(
             "\(method) \(path) \(status.code)",
             metadata: [
@@ -84,24 +90,30 @@ struct RequestGuardMiddleware: RouterMiddleware {
 package final class InFlightGate: Sendable {
     private let limit: Int
     private let count = NIOLockedValueBox(0)
+    /// Where the requests in flight are shown, and every request counted.
+    let metrics: ServerMetrics?
 
-    package init(limit: Int) {
+    package init(limit: Int, metrics: ServerMetrics? = nil) {
         self.limit = limit
+        self.metrics = metrics
     }
 
     /// Counts a request in; false (and not counted) when `limit` are
     /// already in.
     func enter() -> Bool {
-        count.withLockedValue { count in
+        let entered = count.withLockedValue { count in
             guard count < limit else { return false }
             count += 1
             return true
         }
+        if entered { metrics?.inFlight(1) }
+        return entered
     }
 
     /// Counts out a request `enter()` let in.
     func leave() {
         count.withLockedValue { $0 -= 1 }
+        metrics?.inFlight(-1)
     }
 }
 

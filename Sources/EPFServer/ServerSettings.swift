@@ -40,6 +40,9 @@ package struct ServerSettings: Sendable {
     /// (`RequestLog`); its destination is the logging system's handler for
     /// `AccessLog.label` (`--access-log`).
     package var accessLog = Logger(label: AccessLog.label)
+    /// The metrics `GET /metrics` serves (`ServerMetrics`); nil: no
+    /// `/metrics`, nothing counted (`--no-metrics`).
+    package var metrics: ServerMetrics? = ServerMetrics()
 
     package init(
         location: CatalogLocation, tablePrefix: String? = nil, host: String = "127.0.0.1", port: Int = 8080,

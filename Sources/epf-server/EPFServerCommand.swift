@@ -66,6 +66,9 @@ struct EPFServerCommand: AsyncParsableCommand {
             valueName: "stderr|off|path"))
     var accessLog: String = "stderr"
 
+    @Flag(name: .long, help: "Serve no GET /metrics (Prometheus's text format) and count nothing for it.")
+    var noMetrics = false
+
     /// `--log-level`, else `$LOG_LEVEL`, else info.
     var level: Logger.Level {
         (logLevel ?? ProcessInfo.processInfo.environment["LOG_LEVEL"]).flatMap(Logger.Level.init(rawValue:)) ?? .info
@@ -112,6 +115,7 @@ struct EPFServerCommand: AsyncParsableCommand {
         // measurement of the event loop's path against it does
         // (docs/server.md).
         configured.readsOnEventLoops = ProcessInfo.processInfo.environment["EPF_SERVER_EVENT_LOOP_READS"] != "0"
+        if noMetrics { configured.metrics = nil }
         let settings = configured
         let pool: ReaderPool
         do {

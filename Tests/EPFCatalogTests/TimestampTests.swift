@@ -41,6 +41,16 @@ struct TimestampTests {
         }
     }
 
+    @Test func aStoredTimestampReadBack() {
+        #expect(Timestamp.date("2026-11-24T21:59:01Z")?.timeIntervalSince1970 == 1_795_557_541)
+        #expect(Timestamp.date("2026-11-24T21:59:01.250Z")?.timeIntervalSince1970 == 1_795_557_541.25)
+        let now = Date(timeIntervalSince1970: 1_795_557_541.5)
+        #expect(Timestamp.date(Timestamp.string(from: now, milliseconds: true)) == now)
+        for text in ["", "yesterday", "2026-11-24", "2026-11-24T25:00:00Z", "2026-11-24T21:59:01"] {
+            #expect(Timestamp.date(text) == nil, "\(text)")
+        }
+    }
+
     @Test func anExportDateAsRSSWritesADate() {
         #expect(Timestamp.rfc2822(fromEpochMilliseconds: 1_793_491_200_000) == "Sun, 01 Nov 2026 00:00:00 +0000")
         #expect(Timestamp.rfc2822(fromEpochMilliseconds: 1_730_089_798_000) == "Mon, 28 Oct 2024 04:29:58 +0000")

@@ -78,6 +78,39 @@ struct RouteTests {
         }
     }
 
+    /// `GET /metrics`: every request counted by route template and status,
+    /// on either path, the durations' histogram, and the catalog's
+    /// freshness; the scrape itself is not counted.
+    @Test(arguments: ServedBy.allCases) func metricsCountEveryRequest(servedBy: ServedBy) async throws {
+        let catalog = try SampleCatalog()
+        try await catalog.withClient(servedBy) { client in
+            for _ in 0..<7 { _ = try await client.get("/lookup?id=364709193") }
+            _ = try await client.get("/lookup?id=abc")
+            _ = try await client.get("/search?term=chess")
+            _ = try await client.get("/no/such/path/123")
+            _ = try await client.get("/api/v2/us/apps/top-free/10/apps.json")
+            let scrape = try await client.get("/metrics")
+            #expect(scrape.status == .ok)
+            #expect(scrape.contentType == "text/plain; version=0.0.4; charset=utf-8")
+            let lines = Set(scrape.text.split(separator: "\n").map(String.init))
+            for expected in [
+                #"epf_http_requests_total{route="/lookup",status="200"} 7"#, #"epf_http_requests_total{route="/lookup",status="400"} 1"#,
+                #"epf_http_requests_total{route="/search",status="200"} 1"#, #"epf_http_requests_total{route="other",status="404"} 1"#,
+                #"epf_http_requests_total{route="/api/v2/{country}/apps/{chart}/{limit}/apps.json",status="200"} 1"#,
+                #"epf_http_request_duration_seconds_count{route="/lookup"} 8"#,
+                #"epf_http_request_duration_seconds_bucket{route="/lookup",le="+Inf"} 8"#,
+                "epf_http_requests_in_flight 0.0", "epf_catalog_export_date_seconds 1793577600.0",
+            ] {
+                #expect(lines.contains(expected), "\(expected) in \(scrape.text)")
+            }
+            #expect(!scrape.text.contains("/no/such/path"), "no raw path is a label")
+            #expect(!scrape.text.contains(#"route="/metrics""#))
+            let imported = try #require(lines.first { $0.hasPrefix("epf_catalog_last_import_timestamp_seconds ") })
+            let seconds = try #require(Double(imported.split(separator: " ")[1]))
+            #expect(abs(seconds - Date().timeIntervalSince1970) < 600, "imported minutes ago: \(imported)")
+        }
+    }
+
     @Test(arguments: ServedBy.allCases) func searchLatinCJKAndAccents(servedBy: ServedBy) async throws {
         let catalog = try SampleCatalog()
         try await catalog.withClient(servedBy) { client in

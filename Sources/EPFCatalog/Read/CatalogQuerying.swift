@@ -57,6 +57,10 @@ public protocol CatalogQuerying: AnyObject {
     func chart(_ kind: ChartKind, inCountry country: String?, genre: Int64, limit: Int, language: Language?) throws(CatalogError)
         -> AppChart
 
+    /// The import journal, newest first (see
+    /// `Catalog.journal(feed:table:status:limit:)`).
+    func journal(feed: String?, table: String?, status: JournalRecord.Status?, limit: Int?) throws(CatalogError) -> [JournalRecord]
+
     /// How many applications a search for `term` finds in `storefront` in
     /// all (whole-word and prefix-only matches; `search` pages through
     /// them): what a page past them can say.
