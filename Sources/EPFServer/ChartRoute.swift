@@ -33,19 +33,23 @@ enum ChartRoute {
         guard let kind = ChartKind(rawValue: context.parameters.get("chart") ?? "") else {
             return error(.badRequest, "chart", "The chart must be \(ChartKind.allCases.map(\.rawValue).joined(separator: " or "))")
         }
-        guard let limit = context.parameters.get("limit").flatMap(Int.init), AppChart.lengths.contains(limit) else {
+        guard let text = context.parameters.get("limit"), text.allSatisfy(\.isASCIIDigit), let limit = Int(text),
+            AppChart.lengths.contains(limit),
+            !text.hasPrefix("0")
+        else {
             return error(.badRequest, "limit", "The limit must be one of \(AppChart.lengths.map(String.init).joined(separator: ", "))")
         }
         let genre: Int64
         if let genreText {
-            guard genreText.hasSuffix(".json"), let id = Int64(genreText.dropLast(5)), id > 0 else {
+            let digits = genreText.dropLast(5)
+            guard genreText.hasSuffix(".json"), !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let id = Int64(digits), id > 0 else {
                 return error(.badRequest, "genre", "The genre must be a genre ID, as genre/6014.json")
             }
             genre = id
         } else {
             genre = AppChart.overallGenre
         }
-        guard country.count == 2, country.allSatisfy(\.isLetter) else {
+        guard country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLowercase }) else {
             return error(.badRequest, "country", "The country must be an ISO 3166 alpha-2 code, as us")
         }
         let feedURL = "http://\(request.head.authority ?? "localhost")\(request.uri.path)"
@@ -85,4 +89,9 @@ enum ChartRoute {
         answer.contentType = contentType
         return answer
     }
+}
+
+extension Character {
+    /// `0` to `9`, and nothing else (`Int("+10")` is 10).
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -85,10 +85,11 @@ public final class Catalog: CatalogQuerying {
         try lookupInCountry(ids, country, language)
     }
 
-    /// The applications whose title holds every word of `term`, whole-word
-    /// matches first, then prefix-only ones, only those sold in
-    /// `storefront` when the catalog has prices; at most `limit` from
-    /// `offset`.
+    /// The applications whose title holds every word of `term`, popular
+    /// first: those of `storefront`'s overall chart (the popularity feed,
+    /// genre 36) by rank, then whole-word matches, then prefix-only ones;
+    /// only those sold in `storefront` when the catalog has prices; at most
+    /// `limit` from `offset`.
     ///
     /// - Parameters:
     ///   - language: the language of the name, description and release

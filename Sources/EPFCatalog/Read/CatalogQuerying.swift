@@ -34,10 +34,12 @@ public protocol CatalogQuerying: AnyObject {
     /// those two throw.
     func lookup(ids: [Int64], inCountry country: String?, language: Language?) throws(CatalogError) -> SearchResponse
 
-    /// The applications whose title holds every word of `term`, whole-word
-    /// matches first, then prefix-only ones, each in `SearchOrder`'s order,
-    /// only those sold in `storefront` when the catalog has prices; at most
-    /// `limit` from `offset` (see `Catalog.search(term:in:...)`).
+    /// The applications whose title holds every word of `term`, popular
+    /// first: those of `storefront`'s overall chart by rank
+    /// (`SearchRanking`), then whole-word matches, then prefix-only ones,
+    /// each in `SearchOrder`'s order; only those sold in `storefront` when
+    /// the catalog has prices; at most `limit` from `offset` (see
+    /// `Catalog.search(term:in:...)`).
     func search(
         term: String, in storefront: Storefront, language: Language?, entity: SoftwareEntity?, limit: Int, offset: Int
     ) throws(CatalogError) -> SearchResponse
@@ -101,8 +103,9 @@ extension CatalogQuerying {
 
     /// The applications whose title holds every word of `term` (each word
     /// also as a prefix; case and diacritics folded; a CJK word matches
-    /// inside a title), best match first, sold in `country`'s storefront
-    /// and priced there.
+    /// inside a title), popular first (the storefront's chart by rank),
+    /// then best match first, sold in `country`'s storefront and priced
+    /// there.
     ///
     /// - Parameters:
     ///   - entity: only applications for these devices (`nil`: all).

@@ -21,9 +21,13 @@ extension CatalogReadEngine {
         let storefront = try storefront(for: country)
         let chart = quoteIdentifier(names(SearchRanking.chartTable))
         let prices = quoteIdentifier(names("application_price"))
+        // The application row too: a chart newer than the itunes feed may
+        // rank an application the catalog has not got, which a lookup
+        // would leave out after the LIMIT, and the chart would fall short.
         let sql = """
             SELECT c.application_id, c.export_date FROM \(chart) AS c
                 JOIN \(prices) AS p ON p.application_id = c.application_id AND p.storefront_id = c.storefront_id
+                JOIN \(quoteIdentifier(names("application"))) AS a ON a.application_id = c.application_id
             WHERE c.storefront_id = \(source.parameter(1)) AND c.genre_id = \(source.parameter(2)) AND c.application_rank IS NOT NULL
                 AND p.retail_price \(kind == .topFree ? "= 0" : "> 0")
             ORDER BY c.application_rank, c.application_id LIMIT \(source.parameter(3))
