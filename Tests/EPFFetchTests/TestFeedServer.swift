@@ -148,20 +148,8 @@ final class TestFeedServer {
     }
 
     static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw TestServerError(detail: "no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard let port = freeLoopbackPort() else { throw TestServerError(detail: "no free port") }
+        return port
     }
 
     static func accepts(_ port: Int) -> Bool {

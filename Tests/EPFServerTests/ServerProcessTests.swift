@@ -376,7 +376,7 @@ private final class LoopbackListener {
 /// `epf-server` on the sample catalog, on a port of 127.0.0.1 the system
 /// chose (read from its startup line), its log in a file of the catalog's
 /// folder; stopped when released.
-private final class RunningServer {
+final class RunningServer {
     let process: Process
     let port: Int
     private let log: URL
