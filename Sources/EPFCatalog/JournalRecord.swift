@@ -70,7 +70,7 @@ public struct JournalRecord: Sendable, Equatable {
     /// Seconds from `startedAt` to `finishedAt`; nil when either is not a
     /// timestamp in the journal's form.
     public var seconds: Double? {
-        guard let start = JournalRecord.epochSeconds(startedAt), let end = JournalRecord.epochSeconds(finishedAt) else { return nil }
+        guard let start = Timestamp.epochSeconds(startedAt), let end = Timestamp.epochSeconds(finishedAt) else { return nil }
         return end - start
     }
 
@@ -95,38 +95,6 @@ public struct JournalRecord: Sendable, Equatable {
         self.startedAt = startedAt
         self.finishedAt = finishedAt
         self.message = message
-    }
-
-    /// `YYYY-MM-DDTHH:MM:SS[.mmm]Z` as seconds since 1970; nil for other
-    /// text.
-    static func epochSeconds(_ text: String) -> Double? {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 20 || bytes.count == 24, bytes.last == UInt8(ascii: "Z") else { return nil }
-        func number(_ range: Range<Int>) -> Int32? {
-            var value: Int32 = 0
-            for byte in bytes[range] {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                value = value * 10 + Int32(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        for (index, separator) in zip([4, 7, 10, 13, 16], "--T::".utf8) where bytes[index] != separator { return nil }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-            let minute = number(14..<16), let second = number(17..<19)
-        else { return nil }
-        var thousandths: Int32 = 0
-        if bytes.count == 24 {
-            guard bytes[19] == UInt8(ascii: "."), let fraction = number(20..<23) else { return nil }
-            thousandths = fraction
-        }
-        var parts = tm()
-        parts.tm_year = year - 1900
-        parts.tm_mon = month - 1
-        parts.tm_mday = day
-        parts.tm_hour = hour
-        parts.tm_min = minute
-        parts.tm_sec = second
-        return Double(timegm(&parts)) + Double(thousandths) / 1000
     }
 }
 

@@ -47,16 +47,36 @@ package enum Timestamp {
         return string(fromEpochMilliseconds: milliseconds).hasPrefix(day) ? milliseconds : nil
     }
 
-    /// A stored timestamp (`2026-11-24T21:59:01Z`, `...:01.250Z`) as a
-    /// date; nil for other text.
-    package static func date(_ stored: String) -> Date? {
-        let parts = stored.split(separator: "T")
-        guard parts.count == 2, let day = epochMilliseconds(ofDay: String(parts[0])), parts[1].hasSuffix("Z") else { return nil }
-        let time = parts[1].dropLast().split(separator: ":")
-        guard time.count == 3, let hours = Int64(time[0]), let minutes = Int64(time[1]), let seconds = Double(time[2]),
-            (0..<24).contains(hours), (0..<60).contains(minutes), (0..<61).contains(seconds)
+    /// `YYYY-MM-DDTHH:MM:SS[.mmm]Z` as seconds since 1970; nil for other
+    /// text.
+    package static func epochSeconds(_ text: String) -> Double? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 20 || bytes.count == 24, bytes.last == UInt8(ascii: "Z") else { return nil }
+        func number(_ range: Range<Int>) -> Int32? {
+            var value: Int32 = 0
+            for byte in bytes[range] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int32(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        for (index, separator) in zip([4, 7, 10, 13, 16], "--T::".utf8) where bytes[index] != separator { return nil }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+            let minute = number(14..<16), let second = number(17..<19)
         else { return nil }
-        return Date(timeIntervalSince1970: Double(day) / 1000 + Double(hours * 3600 + minutes * 60) + seconds)
+        var thousandths: Int32 = 0
+        if bytes.count == 24 {
+            guard bytes[19] == UInt8(ascii: "."), let fraction = number(20..<23) else { return nil }
+            thousandths = fraction
+        }
+        var parts = tm()
+        parts.tm_year = year - 1900
+        parts.tm_mon = month - 1
+        parts.tm_mday = day
+        parts.tm_hour = hour
+        parts.tm_min = minute
+        parts.tm_sec = second
+        return Double(timegm(&parts)) + Double(thousandths) / 1000
     }
 
     /// A stored timestamp to the second (`...:01.250Z` becomes `...:01Z`);

@@ -66,7 +66,7 @@ package final class ServerMetrics: Sendable {
     /// leaves the two gauges as they were.
     func text(newestApplied: JournalRecord?) -> [UInt8] {
         if let record = newestApplied {
-            if let finished = Timestamp.date(record.finishedAt) { lastImport.set(finished.timeIntervalSince1970) }
+            if let finished = Timestamp.epochSeconds(record.finishedAt) { lastImport.set(finished) }
             if let export = record.exportDate { exportDate.set(Double(export) / 1000) }
         }
         return registry.emitToBuffer()
