@@ -136,8 +136,15 @@ package enum ReadFailure: Error, Sendable {
 private final class Slot: @unchecked Sendable {
     /// nil after a failure closed it: opened again on next use.
     private var reader: (any CatalogQuerying)?
+    /// When the reader last asked whether the catalog's tables changed.
+    private var checked = ContinuousClock.now
 
     init(reader: (any CatalogQuerying)?) { self.reader = reader }
+
+    /// How often a reader asks whether the catalog's tables changed: a
+    /// reader learns them when it opens, so one that an import gave a new
+    /// table (a feed's first import) opens again within this time.
+    static let tablesCheckInterval = Duration.seconds(1)
 
     func withReader<T>(
         location: CatalogLocation, tablePrefix: String?, _ body: (any CatalogQuerying) throws(CatalogError) -> T
@@ -154,6 +161,10 @@ private final class Slot: @unchecked Sendable {
     }
 
     private func open(_ location: CatalogLocation, _ tablePrefix: String?) throws(CatalogError) -> any CatalogQuerying {
+        if let reader, ContinuousClock.now - checked >= Self.tablesCheckInterval {
+            checked = .now
+            if (try? (reader as? Catalog)?.tablesChanged()) == true { self.reader = nil }
+        }
         if let reader { return reader }
         let opened = try location.openReader(tablePrefix: tablePrefix)
         reader = opened

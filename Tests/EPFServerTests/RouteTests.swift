@@ -111,6 +111,29 @@ struct RouteTests {
         }
     }
 
+    /// A reader learns the catalog's tables when it opens; the pool's ask
+    /// again once a second, so a feed imported for the first time while
+    /// the server runs (here the popularity chart) is used without a
+    /// restart.
+    @Test(arguments: ServedBy.allCases) func aFeedsFirstImportIsUsedWithoutARestart(servedBy: ServedBy) async throws {
+        let chartFile = "application_popularity_per_genre"
+        let catalog = try SampleCatalog(feeds: { folder in
+            let feed = try ChessCharts.write(in: folder)
+            return try FileManager.default.contentsOfDirectory(atPath: feed).filter { $0 != chartFile }.map { "\(feed)/\($0)" }
+        })
+        try await catalog.withClient(servedBy) { client in
+            func order() async throws -> [Int64] {
+                try await client.get("/search?term=chess&country=us").results.compactMap { ($0["trackId"] as? Int).map(Int64.init) }
+            }
+            #expect(try await order() == [3, 5, 2, 4], "the index's order, without the chart")
+            let chart = catalog.folder.appendingPathComponent("itunes20261101/\(chartFile)").path
+            let imported = try EPFRunner.run(["import", "--db", catalog.path, chart], in: catalog.folder)
+            #expect(imported.status == 0, "\(imported.stderr)")
+            try await Task.sleep(for: .milliseconds(1200))
+            for _ in 0..<4 { #expect(try await order() == ChessCharts.unitedStates, "the chart first, once imported") }
+        }
+    }
+
     @Test(arguments: ServedBy.allCases) func searchLatinCJKAndAccents(servedBy: ServedBy) async throws {
         let catalog = try SampleCatalog()
         try await catalog.withClient(servedBy) { client in

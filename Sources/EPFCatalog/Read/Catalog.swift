@@ -29,6 +29,7 @@ public final class Catalog: CatalogQuerying {
     @usableFromInline let chartOf: (ChartKind, String?, Int64, Int, Language?) throws(CatalogError) -> AppChart
     @usableFromInline let lastImportOf: () throws(CatalogError) -> String?
     @usableFromInline let journalOf: (String?, String?, JournalRecord.Status?, Int?) throws(CatalogError) -> [JournalRecord]
+    @usableFromInline let tablesChangedOf: () throws(CatalogError) -> Bool
     /// The engine (a `CatalogReadEngine` of the backend's source), for the
     /// package's tools and tests.
     @usableFromInline package let engine: AnyObject
@@ -60,6 +61,7 @@ public final class Catalog: CatalogQuerying {
         journalOf = { (feed, table, status, limit) throws(CatalogError) in
             try engine.journal(feed: feed, table: table, status: status, limit: limit)
         }
+        tablesChangedOf = { () throws(CatalogError) in try engine.tablesChanged() }
     }
 
     /// The storefront `country` names: ISO 3166 alpha-2 (`US`, `jp`),
@@ -137,6 +139,12 @@ public final class Catalog: CatalogQuerying {
         _ kind: ChartKind, inCountry country: String?, genre: Int64 = AppChart.overallGenre, limit: Int = 100, language: Language? = nil
     ) throws(CatalogError) -> AppChart {
         try chartOf(kind, country, genre, limit, language)
+    }
+
+    /// Whether the catalog's tables changed since this catalog was opened
+    /// (`CatalogReadEngine.tablesChanged`): open it again to use new ones.
+    package func tablesChanged() throws(CatalogError) -> Bool {
+        try tablesChangedOf()
     }
 
     /// When the newest file of the import journal was applied

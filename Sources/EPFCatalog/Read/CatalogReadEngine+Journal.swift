@@ -43,4 +43,13 @@ extension CatalogReadEngine {
         }
         return records
     }
+
+    /// Whether the catalog's tables are no longer those this engine found
+    /// when it opened (an import made a table for the first time, or
+    /// dropped one): a long-lived reader then opens again, to use them
+    /// (`epf-server`'s pool asks at most once a second).
+    @usableFromInline
+    package func tablesChanged() throws(CatalogError) -> Bool {
+        try source.attempt("reading the catalog's tables") { () throws(Source.Failure) in try source.relations() } != tables
+    }
 }
