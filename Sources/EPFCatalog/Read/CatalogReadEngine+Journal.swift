@@ -48,8 +48,12 @@ extension CatalogReadEngine {
     /// when it opened (an import made a table for the first time, or
     /// dropped one): a long-lived reader then opens again, to use them
     /// (`epf-server`'s pool asks at most once a second).
+    /// An import's staging tables (and their search tables), there only
+    /// while it loads, are no change.
     @usableFromInline
     package func tablesChanged() throws(CatalogError) -> Bool {
-        try source.attempt("reading the catalog's tables") { () throws(Source.Failure) in try source.relations() } != tables
+        func lasting(_ names: Set<String>) -> Set<String> { names.filter { !$0.contains(CatalogTables.stagingPrefix) } }
+        let now = try source.attempt("reading the catalog's tables") { () throws(Source.Failure) in try source.relations() }
+        return lasting(now) != lasting(tables)
     }
 }
