@@ -23,48 +23,89 @@ package enum AccessLog: Sendable, Equatable {
         }
     }
 
-    /// The handler of the access log's logger at `level`; throws when the
-    /// file cannot be opened for appending.
-    package func handler(label: String, level: Logger.Level) throws -> any LogHandler {
+    /// The handler of the access log's logger at `level`, writing lines in
+    /// `format`; throws when the file cannot be opened for appending.
+    package func handler(label: String, level: Logger.Level, format: LogFormat = .text) throws -> any LogHandler {
         switch self {
         case .standardError:
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
+            return LineLogHandler.standardError(label: label, level: level, format: format)
         case .off:
             return SwiftLogNoOpLogHandler()
         case .file(let path):
-            return try FileLineLogHandler(label: label, path: path, level: level)
+            return LineLogHandler(label: label, to: try LineFile(path: path), level: level, format: format)
         }
     }
 }
 
-/// A log handler that appends each message, one line, to a file: the
-/// access log sent to a file (`--access-log PATH`), in the shape
-/// `StreamLogHandler` writes (time, level, label, metadata, message).
-struct FileLineLogHandler: LogHandler {
+/// How `epf-server` writes its log lines (`--log-format`).
+package enum LogFormat: String, Sendable, CaseIterable {
+    /// `2026-11-28T05:43:57Z info epf-server: key=value message`, as
+    /// swift-log's `StreamLogHandler` writes.
+    case text
+    /// One JSON object a line: `time`, `level`, `label`, `message`, and
+    /// each metadata field (`path`, `status`, `duration_ms`,
+    /// `hb.request.id`, ...), for a machine to parse.
+    case json
+}
+
+/// A log handler that writes each message as one line, text or JSON, to
+/// standard error or a file (the server's log, `--log-format`; the access
+/// log, `--access-log`).
+package struct LineLogHandler: LogHandler {
     private let label: String
     private let file: LineFile
-    var logLevel: Logger.Level
-    var metadata: Logger.Metadata = [:]
+    private let format: LogFormat
+    package var logLevel: Logger.Level
+    package var metadata: Logger.Metadata = [:]
 
-    init(label: String, path: String, level: Logger.Level) throws {
-        file = try LineFile(path: path)
+    init(label: String, to file: LineFile, level: Logger.Level, format: LogFormat) {
+        self.file = file
         self.label = label
+        self.format = format
         logLevel = level
     }
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    /// A handler writing to standard error: swift-log's own for text (as
+    /// the server always wrote), this one for JSON.
+    package static func standardError(label: String, level: Logger.Level, format: LogFormat) -> any LogHandler {
+        guard format == .json else {
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        return LineLogHandler(label: label, to: .standardError, level: level, format: format)
+    }
+
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var all = metadata
         if let extra = event.metadata { all.merge(extra) { $1 } }
-        let fields = all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let time = ISO8601DateFormatter.string(from: Date(), timeZone: .gmt, formatOptions: [.withInternetDateTime])
-        file.append("\(time) \(event.level) \(label):\(fields.isEmpty ? "" : " \(fields)") \(event.message)\n")
+        let time = ISO8601DateFormatter.string(
+            from: Date(), timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds])
+        switch format {
+        case .text:
+            let fields = all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            file.append("\(time) \(event.level) \(label):\(fields.isEmpty ? "" : " \(fields)") \(event.message)\n")
+        case .json:
+            var object: [String: Any] = all.mapValues(Self.json)
+            (object["time"], object["level"], object["label"], object["message"]) = (time, "\(event.level)", label, "\(event.message)")
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+            file.append(String(decoding: data, as: UTF8.self) + "\n")
+        }
+    }
+
+    /// A metadata value as JSON takes it.
+    private static func json(_ value: Logger.Metadata.Value) -> Any {
+        switch value {
+        case .string(let text): return text
+        case .stringConvertible(let value): return value.description
+        case .array(let values): return values.map(json)
+        case .dictionary(let values): return values.mapValues(json)
+        }
     }
 }
 
@@ -72,9 +113,14 @@ struct FileLineLogHandler: LogHandler {
 ///
 /// `@unchecked Sendable`: the handle is written only under `lock`, one
 /// whole line at a time, and never closed while the server runs.
-private final class LineFile: @unchecked Sendable {
+final class LineFile: @unchecked Sendable {
     private let handle: FileHandle
     private let lock = NIOLock()
+
+    /// Standard error, one line at a time.
+    static let standardError = LineFile(handle: FileHandle.standardError)
+
+    private init(handle: FileHandle) { self.handle = handle }
 
     init(path: String) throws {
         if !FileManager.default.fileExists(atPath: path) {

@@ -66,6 +66,9 @@ struct EPFServerCommand: AsyncParsableCommand {
             valueName: "stderr|off|path"))
     var accessLog: String = "stderr"
 
+    @Option(name: .long, help: "How log lines are written: text, or json (one object a line, for a machine to parse).")
+    var logFormat: LogFormat = .text
+
     @Flag(name: .long, help: "Serve no GET /metrics (Prometheus's text format) and count nothing for it.")
     var noMetrics = false
 
@@ -95,17 +98,16 @@ struct EPFServerCommand: AsyncParsableCommand {
         let destination = AccessLog(accessLog)
         let accessHandler: any LogHandler
         do {
-            accessHandler = try destination.handler(label: AccessLog.label, level: level)
+            accessHandler = try destination.handler(label: AccessLog.label, level: level, format: logFormat)
         } catch {
             FileHandle.standardError.write(
                 Data("epf-server: cannot write the access log \(accessLog): \(error.localizedDescription)\n".utf8))
             throw ExitCode(1)
         }
+        let format = logFormat
         LoggingSystem.bootstrap { label in
             if label == AccessLog.label { return accessHandler }
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
+            return LineLogHandler.standardError(label: label, level: level, format: format)
         }
         let logger = Logger(label: "epf-server")
         var configured = ServerSettings(
@@ -145,3 +147,5 @@ struct EPFServerCommand: AsyncParsableCommand {
         logger.info("epf-server stopped")
     }
 }
+
+extension LogFormat: ExpressibleByArgument {}

@@ -308,6 +308,31 @@ struct ServerProcessTests {
     }
 
     /// `--log-level` takes swift-log's levels, and nothing else.
+    /// `--log-format json`: every line of the log, the server's and the
+    /// access log's, is one JSON object with the time, level, label,
+    /// message and the fields.
+    @Test func theLogCanBeJSONLines() async throws {
+        let catalog = try SampleCatalog()
+        let server = try await RunningServer(catalog, ["--log-format", "json"])
+        let session = URLSession(configuration: .ephemeral)
+        _ = try await session.data(from: try #require(URL(string: "\(server.base)/lookup?id=364709193")))
+        session.invalidateAndCancel()
+        var lines: [[String: Any]] = []
+        for _ in 0..<50 {
+            lines = try server.logText().split(separator: "\n").map { line in
+                try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
+            }
+            if lines.contains(where: { $0["message"] as? String == "GET /lookup 200" }) { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(lines.allSatisfy { $0["time"] is String && $0["level"] is String && $0["label"] is String && $0["message"] is String })
+        let access = try #require(lines.first { $0["message"] as? String == "GET /lookup 200" }, "\(lines)")
+        #expect(access["label"] as? String == "epf-server.access" && access["level"] as? String == "info")
+        #expect(access["path"] as? String == "/lookup" && access["status"] as? String == "200" && access["hb.request.id"] is String)
+        #expect(lines.contains { ($0["message"] as? String)?.hasPrefix("epf-server listening on http://127.0.0.1:") == true })
+        #expect(try EPFRunner.run(try Self.executable, ["--log-format", "xml"], in: catalog.folder).status == 64)
+    }
+
     @Test func theLogLevelIsAnOption() throws {
         let folder = try TemporaryFolder.create("epf-server-options")
         defer { try? FileManager.default.removeItem(at: folder) }
