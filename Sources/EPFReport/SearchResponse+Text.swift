@@ -41,9 +41,8 @@ extension AppChart {
     /// path epf-server serves the chart at), or one row per application,
     /// by rank, as a table or CSV.
     package func rendered(as format: OutputFormat, limit: Int) -> String {
-        let alpha2 = (CountryCode.alpha2(forStorefront: storefront.id) ?? String(storefront.id)).lowercased()
         let genrePath = genreId == AppChart.overallGenre ? "apps.json" : "genre/\(genreId).json"
-        let path = "/api/v2/\(alpha2)/apps/\(kind.rawValue)/\(limit)/\(genrePath)"
+        let path = "/api/v2/\(countryCode.isEmpty ? String(storefront.id) : countryCode)/apps/\(kind.rawValue)/\(limit)/\(genrePath)"
         guard format != .json else { return String(decoding: jsonBytes(feedURL: path), as: UTF8.self) + "\n" }
         let rows: [[SQLValue]] = results.enumerated().map { rank, result in
             [.integer(Int64(rank + 1)), .integer(result.trackId)]

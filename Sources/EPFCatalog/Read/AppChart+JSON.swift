@@ -1,6 +1,13 @@
 import Foundation
 
 extension AppChart {
+    /// The storefront's ISO 3166 alpha-2 code, lower case as Apple's feed
+    /// writes it (`us`); empty for a storefront ID no code is known for.
+    package var countryCode: String {
+        (CountryCode.alpha2(forStorefront: storefront.id) ?? storefront.countryCode.flatMap(CountryCode.alpha2(forAlpha3:)) ?? "")
+            .lowercased()
+    }
+
     /// The chart as Apple's RSS feed generator writes one
     /// (`/api/v2/us/apps/top-free/10/apps.json`): `{"feed": {"title",
     /// "id", "author", "links", "copyright", "country", "icon", "updated",
@@ -15,9 +22,7 @@ extension AppChart {
         let updated = updated ?? Int64(now.timeIntervalSince1970 * 1000)
         let date = Timestamp.rfc2822(fromEpochMilliseconds: updated)
         let year = Timestamp.string(fromEpochMilliseconds: updated).prefix(4)
-        let country =
-            (CountryCode.alpha2(forStorefront: storefront.id) ?? storefront.countryCode.flatMap(CountryCode.alpha2(forAlpha3:)) ?? "")
-            .lowercased()
+        let country = countryCode
         var writer = JSONWriter()
         writer.bytes.reserveCapacity(1024 + results.count * 600)
         writer.raw("{\"feed\":{\"title\":")

@@ -71,12 +71,7 @@ final class Bzip2BlockDecoder {
     }
 
     deinit {
-        bwtBytes.deallocate()
-        vector.deallocate()
-        segmentBytes.deallocate()
-        segmentStarts.deallocate()
-        segmentLengths.deallocate()
-        segmentSuccessors.deallocate()
+        deallocateBlockBuffers()
         byteCounts.deallocate()
         input.deallocate()
         selectors.deallocate()
@@ -123,15 +118,20 @@ final class Bzip2BlockDecoder {
 
     // MARK: Buffers
 
-    /// Makes the block buffers hold `blockSize` symbols.
-    private func reserve(blockSize: Int) {
-        guard blockSize > blockCapacity else { return }
+    /// Frees the buffers sized to a block (`reserve(blockSize:)` makes them).
+    private func deallocateBlockBuffers() {
         bwtBytes.deallocate()
         vector.deallocate()
         segmentBytes.deallocate()
         segmentStarts.deallocate()
         segmentLengths.deallocate()
         segmentSuccessors.deallocate()
+    }
+
+    /// Makes the block buffers hold `blockSize` symbols.
+    private func reserve(blockSize: Int) {
+        guard blockSize > blockCapacity else { return }
+        deallocateBlockBuffers()
         bwtBytes = .allocate(capacity: blockSize + 16)
         bwtBytes.initialize(repeating: 0, count: blockSize + 16)
         vector = .allocate(capacity: blockSize)
