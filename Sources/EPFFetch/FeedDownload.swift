@@ -1,5 +1,6 @@
 import EPFImport
 import Foundation
+import Synchronization
 
 /// One download run of `epf fetch` or `epf sync`: the server's listings
 /// read and planned (`RemotePlanner`), the room the plan needs checked,
@@ -60,6 +61,8 @@ package struct FeedDownload: Sendable {
         package var downloaded = 0
         package var present = 0
         package var bytes: Int64 = 0
+        /// New tries of files after a failure.
+        package var retries = 0
         /// The files that could not be fetched (or were not started).
         package var failed: [RemoteFile] = []
         /// Whether the server refused the credentials (which stops the run).
@@ -73,10 +76,15 @@ package struct FeedDownload: Sendable {
         onBytes: @escaping @Sendable (Int64) -> Void = { _ in }, onRetry: @escaping @Sendable (RetryEvent) -> Void = { _ in },
         onFile: @escaping @Sendable (FetchRecord) -> Void = { _ in }
     ) -> Result {
-        var fetcher = FileFetcher(server: server, folder: folder, retry: retry, onRetry: onRetry)
+        let retries = RetryCount()
+        var fetcher = FileFetcher(server: server, folder: folder, retry: retry) { event in
+            retries.value.add(1, ordering: .relaxed)
+            onRetry(event)
+        }
         fetcher.onBytes = onBytes
         var result = Result()
         result.records = fetcher.fetchAll(plan.files, jobs: jobs, onDone: onFile)
+        result.retries = retries.value.load(ordering: .relaxed)
         for record in result.records {
             switch record.result {
             case .success(.present): result.present += 1
@@ -91,4 +99,20 @@ package struct FeedDownload: Sendable {
         }
         return result
     }
+}
+
+extension ImportMetrics.Download {
+    /// Adds a download run's bytes, files and new tries.
+    package mutating func add(_ result: FeedDownload.Result) {
+        bytes += result.bytes
+        retries += result.retries
+        downloaded += result.downloaded
+        present += result.present
+        failed += result.failed.count
+    }
+}
+
+/// New tries counted from every fetching thread.
+private final class RetryCount: Sendable {
+    let value = Atomic<Int>(0)
 }

@@ -1,3 +1,4 @@
+import EPFCatalog
 import EPFInput
 import Foundation
 
@@ -51,10 +52,8 @@ package struct FileFetcher: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            var isFolder: ObjCBool = false
             // Made meanwhile by another file's fetch (--jobs): fine.
-            if FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), isFolder.boolValue {
-            } else {
+            guard FileManager.default.isFolder(atPath: directory) else {
                 throw FetchError(.file, "\(directory): cannot create the folder: \(error.localizedDescription)")
             }
         }

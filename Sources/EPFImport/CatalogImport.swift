@@ -58,6 +58,9 @@ public final class CatalogImport {
     public private(set) var elapsed: Duration = .zero
     /// Units the schedules kept, all plans together (0: nothing was new).
     public private(set) var unitsScheduled = 0
+    /// Table files the schedules left out (applied before, superseded by a
+    /// newer FULL, older than the catalog's day), all plans together.
+    public private(set) var filesSkipped = 0
 
     /// An import into `store` (`SQLiteCatalogStore`, `PostgresCatalogStore`),
     /// with `options`; `force` applies again what the journal lists as
@@ -90,6 +93,7 @@ public final class CatalogImport {
         for skip in schedule.skipped { events(.skipped(what: skip.what, reason: skip.reason)) }
         if let note = choice.note { events(.note(note)) }
         unitsScheduled += schedule.units.count
+        filesSkipped += schedule.skipped.reduce(0) { $0 + $1.fileCount }
         var options = options
         options.storefronts = choice.kept?.filter
         options.replacesStorefronts = choice.replaces

@@ -18,6 +18,13 @@ package struct ImportSchedule: Sendable {
         package var reason: String
         /// Whether other files of the unit are still imported.
         package var partial = false
+        /// For an archive: the tables wanted of it, when the journal knows
+        /// what it holds.
+        package var archiveTables: Int? = nil
+
+        /// The table files left out (an archive whose tables are not known
+        /// counts as one).
+        package var fileCount: Int { unit.archive == nil ? unit.files.count : archiveTables ?? 1 }
 
         /// The unit's path, with the tables left out when only some are:
         /// `itunes20261101 (tables application, genre)`.
@@ -145,12 +152,16 @@ package struct ImportSchedule: Sendable {
             if left.isEmpty {
                 return (
                     nil,
-                    [Skip(unit: unit, reason: "already applied (the journal lists every table of this archive, with the same content)")]
+                    [
+                        Skip(
+                            unit: unit, reason: "already applied (the journal lists every table of this archive, with the same content)",
+                            archiveTables: wanted.count)
+                    ]
                 )
             }
             let days = newest
             if let feed = unit.feed, let reason = left.lazy.compactMap({ days.olderReason(feed, table: $0) }).first {
-                return (nil, [Skip(unit: unit, reason: reason)])
+                return (nil, [Skip(unit: unit, reason: reason, archiveTables: wanted.count)])
             }
             for table in left { newest.schedule(unit.feed!, table: table) }
         }

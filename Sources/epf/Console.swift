@@ -1,12 +1,7 @@
 import ArgumentParser
 import EPFCatalog
 import EPFReport
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// Standard output for data, standard error for messages.
 enum Console {
@@ -53,6 +48,13 @@ enum Console {
         }
     }
 
+    /// Runs `check`: what it throws (a library refusing an option's value)
+    /// becomes a usage error (exit 64) in the library's words.
+    @discardableResult
+    static func validating<T>(_ check: () throws -> T) throws -> T {
+        do { return try check() } catch { throw ValidationError("\(error)") }
+    }
+
     /// Writes a run's summary: a table for people on standard error, JSON
     /// or CSV for scripts on standard output.
     static func print(_ summary: some RunSummary, as format: OutputFormat) {
@@ -75,16 +77,9 @@ enum Console {
     /// Whether standard error is a terminal (so a live status line makes sense).
     static var messagesAreTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
+    /// Writes all of `text` (FileHandle writes again after a partial write
+    /// or EINTR); a closed pipe leaves nothing more to do.
     private static func write(_ text: String, to descriptor: Int32) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }  // a closed pipe: nothing more to do
-                offset += written
-            }
-        }
+        try? FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).write(contentsOf: Data(text.utf8))
     }
 }

@@ -61,8 +61,9 @@ struct FetchSession {
     var server: FeedServer { feedDownload.server }
     var plan: RemotePlan { feedDownload.plan }
 
-    /// Reads the listings and plans (messages and exit 1 on failure).
-    init(_ options: FetchOptions, command: String) throws {
+    /// Reads the listings and plans (messages and exit 1 on failure);
+    /// `metrics` counts the listings' new tries.
+    init(_ options: FetchOptions, command: String, metrics: ImportMetricsRecorder? = nil) throws {
         self.options = options
         self.command = command
         let base = FeedServer.baseURL(options.url)!
@@ -71,6 +72,7 @@ struct FetchSession {
                 base: base, credentials: Credentials.find(in: ProcessInfo.processInfo.environment, host: base.host), folder: options.to,
                 feeds: options.feeds, filter: try options.tables.filter(), retry: options.retryPolicy, jobs: options.jobs
             ) { event in
+                metrics?.download?.retries += 1
                 Console.message("retry: \(event.error) (try \(event.attempt) of \(event.attempts))")
             }
         }
@@ -95,10 +97,12 @@ struct FetchSession {
     /// and a summary line. Throws `ExitCode(1)` when the server refused the
     /// credentials (which stops everything); other failures are in the
     /// result. `onFile` hears of each file as it ends.
-    func download(_ progress: DownloadProgress? = nil, onFile: @escaping @Sendable (FetchRecord) -> Void = { _ in }) throws
-        -> FeedDownload.Result
-    {
+    func download(
+        _ progress: DownloadProgress? = nil, metrics: ImportMetricsRecorder? = nil,
+        onFile: @escaping @Sendable (FetchRecord) -> Void = { _ in }
+    ) throws -> FeedDownload.Result {
         let result = feedDownload.run(showing: progress ?? makeProgress(), onFile: onFile)
+        metrics?.download?.add(result)
         if result.refused {
             Console.message("epf \(command): stopped: the server refused the credentials")
             throw ExitCode(1)

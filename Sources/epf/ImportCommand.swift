@@ -41,7 +41,7 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var load: LoadOptions
 
-    @OptionGroup var feeds: RequireFeedsOption
+    @OptionGroup var job: NightlyJobOptions
 
     @OptionGroup var separators: SeparatorOptions
 
@@ -75,37 +75,31 @@ struct ImportCommand: ParsableCommand {
         if jobs < 1 { throw ValidationError("--jobs must be 1 or more.") }
         if lake != nil && catalog.db != nil { throw ValidationError("--lake and --db name two different stores: give one of them.") }
         if lake?.isEmpty == true { throw ValidationError("--lake needs a folder.") }
-        do {
-            _ = try CatalogImport.Storefronts(argument: storefront)
-        } catch {
-            throw ValidationError(error.description)
-        }
+        try Console.validating { try CatalogImport.Storefronts(argument: storefront) }
     }
 
     /// Where the import goes: the lake, else the catalog `--db` names.
     var location: CatalogLocation { lake.map { .lake(path: $0) } ?? catalog.location }
 
     func run() throws {
-        let plan = try PlannedInput.plan(
-            paths, filter: try tables.filter(), tablePrefix: load.tablePrefix, separators: try separators.separators(),
-            extensions: separators.flat, requireMD5: requireMD5, command: "import")
-
-        if dryRun {
-            let applied = try Console.exitOnFailure("import") { try location.appliedFiles() }
-            return Console.out(ImportSchedule(plan: plan, applied: applied, force: force).listing.render(format))
+        try job.recording("import", dryRun: dryRun) { metrics in
+            let plan = try PlannedInput.plan(
+                paths, filter: try tables.filter(), tablePrefix: load.tablePrefix, separators: try separators.separators(),
+                extensions: separators.flat, requireMD5: requireMD5, command: "import")
+            if dryRun {
+                let applied = try Console.exitOnFailure("import") { try location.appliedFiles() }
+                return Console.out(ImportSchedule(plan: plan, applied: applied, force: force).listing.render(format))
+            }
+            // Nothing found to import: say so and create nothing (no catalog, no lock file).
+            if plan.fileCount == 0 {
+                let found = "no table files or archives in \(paths.joined(separator: ", "))"
+                try job.noFeedFound("epf import: \(found)")
+                return Console.message("epf import: nothing to import: \(found)")
+            }
+            let run = ImportRun(
+                location: location, command: "import", load: load, format: format, requireMD5: requireMD5, force: force, jobs: jobs,
+                storefronts: try CatalogImport.Storefronts(argument: storefront), metrics: metrics)
+            if !(try run.apply(plan)) { throw ExitCode(1) }
         }
-
-        // Nothing found to import: say so and create nothing (no catalog, no lock file).
-        if plan.fileCount == 0 {
-            let found = "no table files or archives in \(paths.joined(separator: ", "))"
-            try feeds.noFeedFound("epf import: \(found)")
-            Console.message("epf import: nothing to import: \(found)")
-            return
-        }
-
-        let run = ImportRun(
-            location: location, command: "import", load: load, format: format, requireMD5: requireMD5, force: force, jobs: jobs,
-            storefronts: try CatalogImport.Storefronts(argument: storefront))
-        if !(try run.apply(plan)) { throw ExitCode(1) }
     }
 }

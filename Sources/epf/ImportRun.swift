@@ -21,6 +21,8 @@ struct ImportRun {
     var force = false
     var jobs = 2
     var storefronts: CatalogImport.Storefronts = .catalogs
+    /// Told of the import once the store is open (`--metrics-file`).
+    var metrics: ImportMetricsRecorder?
 
     /// Imports `plan`. Returns whether every file was applied (true also
     /// when there was nothing to import); throws `ExitCode(1)` when the
@@ -44,7 +46,9 @@ struct ImportRun {
             strict: load.strict, requireMD5: requireMD5, allowShrink: load.allowShrink,
             parallelTables: location.loadsTablesAtOnce ? jobs : 1)
         if let chunkBytes = testing.chunkBytes { options.chunkSize = chunkBytes }
-        return CatalogImport(store: store, options: options, force: force, storefronts: storefronts)
+        let run = CatalogImport(store: store, options: options, force: force, storefronts: storefronts)
+        metrics?.importer = run
+        return run
     }
 
     /// Applies `plan` through `run`, its events shown as progress on

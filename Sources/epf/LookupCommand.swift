@@ -29,11 +29,7 @@ struct LookupCommand: ParsableCommand {
 
     func validate() throws {
         guard !ids.isEmpty else { throw ValidationError("Give at least one Apple ID or product link.") }
-        do {
-            for id in ids { _ = try ProductLink.appleID(from: id) }
-        } catch {
-            throw ValidationError(error.description)
-        }
+        for id in ids { try Console.validating { try ProductLink.appleID(from: id) } }
     }
 
     func run() throws {

@@ -14,13 +14,7 @@ struct ResultLocaleOptions: ParsableArguments {
             valueName: "lang"))
     var lang: String?
 
-    func validate() throws {
-        do {
-            _ = try language()
-        } catch {
-            throw ValidationError(error.description)
-        }
-    }
+    func validate() throws { try Console.validating { try language() } }
 
     /// `--lang` as a language, nil when not given.
     func language() throws(CatalogError) -> Language? {

@@ -27,14 +27,19 @@ struct SyncCommand: ParsableCommand {
 
     @OptionGroup var load: LoadOptions
 
-    @OptionGroup var feeds: RequireFeedsOption
+    @OptionGroup var job: NightlyJobOptions
 
     @Option(name: .long, help: "Where the import summary goes: table (standard error), json or csv (standard output).")
     var format: OutputFormat = .table
 
     func run() throws {
-        let session = try FetchSession(options, command: "sync")
-        let run = ImportRun(location: catalog.location, command: "sync", load: load, format: format)
+        try job.recording("sync") { metrics in try sync(metrics) }
+    }
+
+    private func sync(_ metrics: ImportMetricsRecorder?) throws {
+        metrics?.download = ImportMetrics.Download()
+        let session = try FetchSession(options, command: "sync", metrics: metrics)
+        let run = ImportRun(location: catalog.location, command: "sync", load: load, format: format, metrics: metrics)
         let files = session.plan.files
         let progress = files.isEmpty ? nil : session.makeProgress()
         let display = SyncProgressText(live: Console.messagesAreTerminal, below: progress, write: Console.show)
@@ -46,26 +51,22 @@ struct SyncCommand: ParsableCommand {
             try session.checkSpace(catalog: catalog.location.spaceCheckedPath)
             imports.start()
             do {
-                failed = try session.download(progress) { imports.fileEnded($0) }.failed
+                failed = try session.download(progress, metrics: metrics) { imports.fileEnded($0) }.failed
             } catch {
                 if let failure = imports.abort(), !(failure is ExitCode) { Console.message("epf sync: \(failure)") }
                 throw error
             }
         } else {
-            try feeds.noFeedFound("epf sync: the server lists no feed at \(session.server.base.absoluteString)")
+            try job.noFeedFound("epf sync: the server lists no feed at \(session.server.base.absoluteString)")
             Console.message("epf sync: nothing to fetch from \(session.server.base.absoluteString)")
         }
         let outcome = try Console.exitOnFailure("sync") {
             defer { display.finish() }
             return try imports.finish(failed: failed)
         }
-        let applied: Bool
-        if let nothing = outcome.nothing {
-            Console.message("epf sync: nothing to import: \(nothing)")
-            applied = true
-        } else {
-            applied = outcome.importer.map(run.finish) ?? true
-        }
+        if let nothing = outcome.nothing { Console.message("epf sync: nothing to import: \(nothing)") }
+        // The last pass found nothing new: no summary to print.
+        let applied = outcome.nothing != nil || (outcome.importer.map(run.finish) ?? true)
         if !applied || !failed.isEmpty { throw ExitCode(1) }
     }
 }

@@ -12,11 +12,5 @@ struct TableFilterOptions: ParsableArguments {
     func validate() throws { _ = try filter() }
 
     /// The filter, or a usage error naming the pattern that does not compile.
-    func filter() throws -> TableFilter {
-        do {
-            return try TableFilter(include: include, exclude: exclude)
-        } catch {
-            throw ValidationError(error.description)
-        }
-    }
+    func filter() throws -> TableFilter { try Console.validating { try TableFilter(include: include, exclude: exclude) } }
 }

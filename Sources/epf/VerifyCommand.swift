@@ -49,12 +49,7 @@ struct VerifyCommand: ParsableCommand {
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("Name at least one table file, feed folder or download folder to verify.") }
-        if let tempDir {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: tempDir, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ValidationError("--temp-dir \(tempDir): no such folder.")
-            }
-        }
+        if let tempDir, !FileManager.default.isFolder(atPath: tempDir) { throw ValidationError("--temp-dir \(tempDir): no such folder.") }
     }
 
     func run() throws {
