@@ -125,7 +125,7 @@ let package = Package(
         .target(
             name: "EPFServer",
             dependencies: [
-                "EPFCatalog", "EPFLocation",
+                "EPFCatalog", "EPFLocation", "EPFReport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -143,7 +143,7 @@ let package = Package(
         .executableTarget(
             name: "epf-server",
             dependencies: [
-                "EPFServer", "EPFLocation", "EPFCatalog",
+                "EPFServer", "EPFLocation", "EPFCatalog", "EPFReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

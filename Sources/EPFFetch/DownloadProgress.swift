@@ -36,10 +36,10 @@ package final class DownloadProgress: Sendable {
     package func add(_ bytes: Int64) { meter.add(bytes, show: show) }
 
     /// A message line, below (in place of) the status line.
-    package func message(_ text: String) {
+    package func message(_ message: LogMessage) {
         meter.interrupt {
             if live { write(.clearStatus) }
-            write(.message(text))
+            write(.message(message))
         }
     }
 

@@ -52,6 +52,16 @@ extension FeedDownload.Result {
     package func summary(folder: String) -> String {
         "\(downloaded) file(s) downloaded (\(bytes) bytes), \(present) already there, \(failed.count) failed, into \(folder)"
     }
+
+    /// The summary line as a message, its counts as fields.
+    package func summaryMessage(folder: String, command: String) -> LogMessage {
+        LogMessage(
+            "epf \(command): \(summary(folder: folder))", level: failed.isEmpty ? .info : .error,
+            fields: [
+                "event": .text("summary"), "downloaded": .integer(Int64(downloaded)), "bytes": .integer(bytes),
+                "present": .integer(Int64(present)), "failed": .integer(Int64(failed.count)), "retries": .integer(Int64(retries)),
+            ])
+    }
 }
 
 extension FetchRecord {
@@ -67,12 +77,18 @@ extension FetchRecord {
 
     /// The line said as the file ends: `fetched: dl/itunes20261101/genre.tbz
     /// (2000000 bytes)`; nil for a file not started.
-    package func message(folder: String) -> String? {
+    package func message(folder: String) -> LogMessage? {
         let path = file.localPath(in: folder)
+        var fields: [String: LogMessage.Value] = [
+            "event": .text("downloaded"), "file": .text(path), "status": .text(status),
+            "seconds": .number((seconds * 1000).rounded() / 1000),
+        ]
         switch result {
-        case .success(.present): return "present: \(path)"
-        case .success(.downloaded(let received, let resumed)): return "fetched: \(path) (\(received) bytes\(resumed ? ", resumed" : ""))"
-        case .failure(let error): return "failed: \(path): \(error)"
+        case .success(.present): return LogMessage("present: \(path)", fields: fields)
+        case .success(.downloaded(let received, let resumed)):
+            fields["bytes"] = .integer(received)
+            return LogMessage("fetched: \(path) (\(received) bytes\(resumed ? ", resumed" : ""))", fields: fields)
+        case .failure(let error): return LogMessage("failed: \(path): \(error)", level: .error, fields: fields)
         case nil: return nil
         }
     }
@@ -81,9 +97,23 @@ extension FetchRecord {
 extension RetryEvent {
     /// `retry: dl/itunes20261101/application.tbz: ...: the connection was
     /// lost (try 1 of 5); again in 1 s`.
-    package func message(folder: String) -> String {
+    package func message(folder: String) -> LogMessage {
         let wait = delay >= 1 || delay == 0 ? "\(Int(delay.rounded())) s" : "\(Int((delay * 1000).rounded())) ms"
-        return "retry: \(FeedDiscovery.join(folder, path)): \(error) (try \(attempt) of \(attempts)); again in \(wait)"
+        let file = FeedDiscovery.join(folder, path)
+        var message = listingMessage
+        message.text = "retry: \(file): \(error) (try \(attempt) of \(attempts)); again in \(wait)"
+        message.fields["file"] = .text(file)
+        return message
+    }
+
+    /// A listing's new try: `retry: ERROR (try 1 of 5)`.
+    package var listingMessage: LogMessage {
+        LogMessage(
+            "retry: \(error) (try \(attempt) of \(attempts))",
+            fields: [
+                "event": .text("retry"), "path": .text(path), "error": .text("\(error)"), "attempt": .integer(Int64(attempt)),
+                "attempts": .integer(Int64(attempts)), "delay_seconds": .number(delay),
+            ])
     }
 }
 

@@ -33,7 +33,7 @@ package final class SyncProgressText {
     package func finish() { after.finish() }
 
     /// A message below the download's status line, if there is one.
-    private func tell(_ text: String) {
-        if let download { download.message(text) } else { write(.message(text)) }
+    private func tell(_ message: LogMessage) {
+        if let download { download.message(message) } else { write(.message(message)) }
     }
 }

@@ -37,7 +37,7 @@ package final class ImportProgressText {
         self.write = write
     }
 
-    private func say(_ text: String) { write(.message(text)) }
+    private func say(_ message: LogMessage) { write(.message(message)) }
 
     /// The plan about to run: lines say where in it the run is.
     package func start(_ plan: ImportPlan) {
@@ -55,7 +55,10 @@ package final class ImportProgressText {
             if live {
                 write(.status("\(table): reading \(Format.bytes(size))" + whole()))
             } else {
-                say("\(table): reading \(path) (\(Format.bytes(size)))" + whole())
+                say(
+                    LogMessage(
+                        "\(table): reading \(path) (\(Format.bytes(size)))" + whole(),
+                        fields: ["event": .text("reading"), "file": .text(path), "table": .text(table), "bytes": .integer(size)]))
             }
         case .progress(_, let bytesRead, let totalBytes, let rows):
             guard let current else { return }
@@ -82,7 +85,11 @@ package final class ImportProgressText {
                 }
             }
             line += whole
-            if live { write(.status(line)) } else { say(line) }
+            let fields: [String: LogMessage.Value] = [
+                "event": .text("progress"), "file": .text(current.path), "table": .text(current.table), "rows": .integer(Int64(rows)),
+                "bytes_read": .integer(bytesRead),
+            ]
+            if live { write(.status(line)) } else { say(LogMessage(line, fields: fields)) }
         case .buildingKey(_, let table):
             show(status: "\(table): \(keyStep)" + whole())
         case .applying(let path, let tables):
@@ -90,24 +97,29 @@ package final class ImportProgressText {
         case .fileFinished(let report):
             if live { write(.clearStatus) }
             if report.status == .failed, let error = report.error {
-                say("error: \(error)")
+                say(LogMessage("error: \(error)", fields: report.logFields))
                 errorsShown.insert(report.path)
             } else {
-                for warning in report.warnings { say("warning: \(report.table): \(warning)") }
+                for warning in report.warnings { say(LogMessage("warning: \(report.table): \(warning)", fields: report.logFields)) }
             }
         case .unitFinished(let path, let reports):
             for report in reports where report.status == .failed && !errorsShown.contains(report.path) {
-                if let error = report.error { say("error: \(error)") }
+                if let error = report.error { say(LogMessage("error: \(error)", fields: report.logFields)) }
             }
             errorsShown.removeAll()
             let failed = reports.filter { $0.status == .failed }.count
             if failed > 0 {
-                say("\(path): \(failed) file(s) failed: nothing from this folder was applied; the catalog is unchanged")
+                say(
+                    LogMessage(
+                        "\(path): \(failed) file(s) failed: nothing from this folder was applied; the catalog is unchanged", level: .error,
+                        fields: ["file": .text(path), "failed": .integer(Int64(failed))]))
             }
         case .note(let text):
             say("note: \(text)")
         case .skipped(let what, let reason):
-            say("skipped: \(what): \(reason)")
+            say(
+                LogMessage(
+                    "skipped: \(what): \(reason)", fields: ["event": .text("skipped"), "file": .text(what), "reason": .text(reason)]))
         case .scheduled(let plan):
             start(plan)
         case .resumed:
@@ -137,7 +149,7 @@ package final class ImportProgressText {
         if live {
             write(.status(status))
         } else if let current, ContinuousClock.now - current.started >= logInterval {
-            say(status)
+            say(LogMessage(status))
         }
     }
 

@@ -24,7 +24,12 @@ extension ImportSummary: RunSummary {
             text +=
                 "resumed: \(report.path): \(Format.count(report.resumedRows)) of its \(Format.count(report.rows)) rows were loaded by an interrupted earlier import; rows/s counts the \(Format.count(report.rows - report.resumedRows)) rows of this run\n"
         }
-        text +=
+        return text + closingLine
+    }
+
+    /// `14 file(s) applied, 0 failed, 733 rows in 0.05 s -> c.sqlite`.
+    private var closingLine: String {
+        var text =
             "\(applied) file(s) applied, \(failed) failed, \(Format.count(rowsApplied)) rows in \(String(format: "%.2f", seconds)) s -> \(catalog)"
         if rowsOfOtherStorefronts > 0 {
             text += " (\(Format.count(rowsOfOtherStorefronts)) rows of other storefronts left out: --storefront)"
@@ -32,5 +37,40 @@ extension ImportSummary: RunSummary {
         return text
     }
 
+    /// A message per file, its report as the fields (an error for a file
+    /// not applied), then the closing line with the counts.
+    package func messages() -> [LogMessage] {
+        files.map { report in
+            LogMessage(
+                "\(report.table): \(report.status.rawValue): \(report.path)", level: report.status == .applied ? .info : .error,
+                fields: report.logFields)
+        }
+            + [
+                LogMessage(
+                    closingLine, level: allApplied ? .info : .error,
+                    fields: [
+                        "event": .text("summary"), "applied": .integer(Int64(applied)), "failed": .integer(Int64(failed)),
+                        "rows": .integer(Int64(rowsApplied)), "seconds": .number((seconds * 1000).rounded() / 1000),
+                        "catalog": .text(catalog),
+                    ])
+            ]
+    }
+
     package func csv() -> String { output.render(.csv) }
+}
+
+extension FileReport {
+    /// A file's report as a log's fields.
+    package var logFields: [String: LogMessage.Value] {
+        var fields: [String: LogMessage.Value] = [
+            "file": .text(path), "table": .text(table), "status": .text(status.rawValue),
+            "rows": .integer(Int64(rows)), "seconds": .number((seconds * 1000).rounded() / 1000),
+        ]
+        if repaired > 0 { fields["repaired"] = .integer(Int64(repaired)) }
+        if skipped > 0 { fields["skipped"] = .integer(Int64(skipped)) }
+        if let feed = feed { fields["feed"] = .text(feed) }
+        if let date = feedDate { fields["feed_date"] = .text(date) }
+        return fields
+    }
+
 }

@@ -7,6 +7,13 @@ package protocol RunSummary {
     func table() -> String
     func json() -> String
     func csv() -> String
+    /// The summary as log messages (`--log-format json`): by default the
+    /// table as one message.
+    func messages() -> [LogMessage]
+}
+
+extension RunSummary {
+    package func messages() -> [LogMessage] { [LogMessage(table())] }
 }
 
 extension RunSummary where Self: Encodable {

@@ -1,3 +1,4 @@
+import EPFReport
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
@@ -37,20 +38,13 @@ package enum AccessLog: Sendable, Equatable {
     }
 }
 
-/// How `epf-server` writes its log lines (`--log-format`).
-package enum LogFormat: String, Sendable, CaseIterable {
-    /// `2026-11-28T05:43:57Z info epf-server: key=value message`, as
-    /// swift-log's `StreamLogHandler` writes.
-    case text
-    /// One JSON object a line: `time`, `level`, `label`, `message`, and
-    /// each metadata field (`path`, `status`, `duration_ms`,
-    /// `hb.request.id`, ...), for a machine to parse.
-    case json
-}
-
 /// A log handler that writes each message as one line, text or JSON, to
 /// standard error or a file (the server's log, `--log-format`; the access
-/// log, `--access-log`).
+/// log, `--access-log`). Text is `2026-11-28T05:43:57Z info epf-server:
+/// key=value message`, as swift-log's `StreamLogHandler` writes; JSON is
+/// `time`, `level`, `label`, `message`, and each metadata field (`path`,
+/// `status`, `duration_ms`, `hb.request.id`, ...), as `epf --log-format
+/// json` writes its messages (`LogMessage.jsonLine`).
 package struct LineLogHandler: LogHandler {
     private let label: String
     private let file: LineFile
@@ -84,17 +78,16 @@ package struct LineLogHandler: LogHandler {
     package func log(event: LogEvent) {
         var all = metadata
         if let extra = event.metadata { all.merge(extra) { $1 } }
-        let time = ISO8601DateFormatter.string(
-            from: Date(), timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds])
         switch format {
         case .text:
+            let time = ISO8601DateFormatter.string(
+                from: Date(), timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds])
             let fields = all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
             file.append("\(time) \(event.level) \(label):\(fields.isEmpty ? "" : " \(fields)") \(event.message)\n")
         case .json:
             var object: [String: Any] = all.mapValues(Self.json)
-            (object["time"], object["level"], object["label"], object["message"]) = (time, "\(event.level)", label, "\(event.message)")
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-            file.append(String(decoding: data, as: UTF8.self) + "\n")
+            (object["level"], object["label"], object["message"]) = ("\(event.level)", label, "\(event.message)")
+            file.append(LogMessage.jsonLine(time: Date(), object) + "\n")
         }
     }
 

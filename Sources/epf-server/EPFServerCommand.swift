@@ -1,6 +1,7 @@
 import ArgumentParser
 import EPFCatalog
 import EPFLocation
+import EPFReport
 import EPFServer
 import Foundation
 import Logging

@@ -20,6 +20,8 @@ struct CompactCommand: ParsableCommand {
 
     @OptionGroup var catalog: CatalogOption
 
+    @OptionGroup var log: LogFormatOption
+
     @Option(name: .long, help: "Output format.")
     var format: OutputFormat = .table
 

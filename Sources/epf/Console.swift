@@ -10,14 +10,27 @@ enum Console {
         write(text, to: STDOUT_FILENO)
     }
 
-    /// Writes a message line to standard error.
-    static func message(_ text: String) {
-        write(text + "\n", to: STDERR_FILENO)
+    /// How messages are written (`--log-format`). Set once, while the
+    /// command line is parsed (`LogFormatOption.validate`), before any
+    /// thread that writes a message starts; only read after that.
+    nonisolated(unsafe) static var logFormat = LogFormat.text
+
+    /// Writes a message line to standard error: its text, or with
+    /// `--log-format json` a JSON object.
+    static func message(_ message: LogMessage) {
+        write((logFormat == .json ? message.json(at: Date()) : message.text) + "\n", to: STDERR_FILENO)
+    }
+
+    /// Says `text` as an error; the exit status 1 to throw.
+    static func failure(_ text: String) -> ExitCode {
+        message(LogMessage(text, level: .error))
+        return ExitCode(1)
     }
 
     /// Replaces the current status line on a terminal (no newline), cut
     /// to the terminal's width: a line that wrapped could not be replaced.
     static func status(_ text: String) {
+        guard logFormat == .text else { return }
         write("\r\u{1B}[K" + DisplayWidth.fitted(text, columns: terminalColumns), to: STDERR_FILENO)
     }
 
@@ -30,6 +43,7 @@ enum Console {
 
     /// Clears the status line.
     static func clearStatus() {
+        guard logFormat == .text else { return }
         write("\r\u{1B}[K", to: STDERR_FILENO)
     }
 
@@ -43,7 +57,7 @@ enum Console {
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            message("epf \(command): \(error)")
+            message(LogMessage("epf \(command): \(error)", level: .error))
             throw ExitCode(usage && (error as? CatalogError)?.kind == .usage ? 64 : 1)
         }
     }
@@ -59,7 +73,7 @@ enum Console {
     /// or CSV for scripts on standard output.
     static func print(_ summary: some RunSummary, as format: OutputFormat) {
         switch format {
-        case .table: message(summary.table())
+        case .table: for line in logFormat == .json ? summary.messages() : [LogMessage(summary.table())] { message(line) }
         case .json: out(summary.json())
         case .csv: out(summary.csv())
         }
@@ -75,7 +89,7 @@ enum Console {
     }
 
     /// Whether standard error is a terminal (so a live status line makes sense).
-    static var messagesAreTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+    static var messagesAreTerminal: Bool { logFormat == .text && isatty(STDERR_FILENO) == 1 }
 
     /// Writes all of `text` (FileHandle writes again after a partial write
     /// or EINTR); a closed pipe leaves nothing more to do.

@@ -26,6 +26,8 @@ struct FetchCommand: ParsableCommand {
 
     @OptionGroup var options: FetchOptions
 
+    @OptionGroup var log: LogFormatOption
+
     @Flag(name: .long, help: "Print the plan (files, listed sizes); download nothing.")
     var dryRun = false
 
@@ -35,12 +37,10 @@ struct FetchCommand: ParsableCommand {
     func run() throws {
         let session = try FetchSession(options, command: "fetch")
         if dryRun {
-            Console.out(session.plan.listing(folder: options.to).render(format))
-            return
+            return Console.out(session.plan.listing(folder: options.to).render(format))
         }
         if session.plan.files.isEmpty {
-            Console.message("epf fetch: nothing to fetch from \(session.server.base.absoluteString)")
-            return
+            return Console.message("epf fetch: nothing to fetch from \(session.server.base.absoluteString)")
         }
         try session.checkSpace()
         if !(try session.download().failed.isEmpty) { throw ExitCode(1) }

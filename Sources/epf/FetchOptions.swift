@@ -73,7 +73,7 @@ struct FetchSession {
                 feeds: options.feeds, filter: try options.tables.filter(), retry: options.retryPolicy, jobs: options.jobs
             ) { event in
                 metrics?.download?.retries += 1
-                Console.message("retry: \(event.error) (try \(event.attempt) of \(event.attempts))")
+                Console.message(event.listingMessage)
             }
         }
         for note in plan.notes { Console.message("note: \(note)") }
@@ -88,8 +88,7 @@ struct FetchSession {
             (path == folder ? testing.downloadFreeBytes : testing.hooks.freeBytes) ?? DiskSpace.free(at: path)
         }
         guard let refusal else { return }
-        Console.message("epf \(command): \(refusal)")
-        throw ExitCode(1)
+        throw Console.failure("epf \(command): \(refusal)")
     }
 
     /// Fetches the plan's files, `--jobs` at once: on a terminal a status
@@ -104,11 +103,10 @@ struct FetchSession {
         let result = feedDownload.run(showing: progress ?? makeProgress(), onFile: onFile)
         metrics?.download?.add(result)
         if result.refused {
-            Console.message("epf \(command): stopped: the server refused the credentials")
-            throw ExitCode(1)
+            throw Console.failure("epf \(command): stopped: the server refused the credentials")
         }
-        Console.message(String(result.table(folder: options.to).render(.table).dropLast()))
-        Console.message("epf \(command): \(result.summary(folder: options.to))")
+        if Console.logFormat == .text { Console.message(LogMessage(String(result.table(folder: options.to).render(.table).dropLast()))) }
+        Console.message(result.summaryMessage(folder: options.to, command: command))
         return result
     }
 

@@ -70,6 +70,6 @@ struct GenerateCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Console.exitOnFailure("generate") { try feed.write(to: out) { Console.message($0) } }
+        try Console.exitOnFailure("generate") { try feed.write(to: out) { Console.message(LogMessage($0)) } }
     }
 }

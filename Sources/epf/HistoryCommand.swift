@@ -36,8 +36,7 @@ struct HistoryCommand: ParsableCommand {
             try catalog.location.openAdmin().journal(feed: feed, table: table, status: status, limit: limit)
         }
         guard let rows = found else {
-            Console.message("epf history: \(catalog.displayName) has no import journal yet; run `epf import` first")
-            throw ExitCode(1)
+            throw Console.failure("epf history: \(catalog.displayName) has no import journal yet; run `epf import` first")
         }
         if rows.isEmpty { Console.message("epf history: no journal rows match") }
         Console.out(TabularOutput.journal(rows).render(format))

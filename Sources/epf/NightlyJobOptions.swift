@@ -3,7 +3,8 @@ import EPFImport
 
 /// What `epf import` and `epf sync` do for a nightly job that is watched:
 /// `--require-feeds` (no feed at all is a wrong path, not "nothing to
-/// import") and `--metrics-file` (the run's metrics for node_exporter).
+/// import"), `--metrics-file` (the run's metrics for node_exporter) and
+/// `--log-format`.
 struct NightlyJobOptions: ParsableArguments {
     @Flag(name: .long, help: "Exit 1 when no feed is found at all (a wrong path), not when every feed found is already applied.")
     var requireFeeds = false
@@ -15,6 +16,8 @@ struct NightlyJobOptions: ParsableArguments {
             valueName: "path"))
     var metricsFile: String?
 
+    @OptionGroup var log: LogFormatOption
+
     func validate() throws {
         if let problem = metricsFile.flatMap(ImportMetrics.problem(writingTo:)) { throw ValidationError("--metrics-file: \(problem)") }
     }
@@ -23,8 +26,7 @@ struct NightlyJobOptions: ParsableArguments {
     /// required.
     func noFeedFound(_ message: String) throws {
         guard requireFeeds else { return }
-        Console.message("\(message) (--require-feeds: exit 1)")
-        throw ExitCode(1)
+        throw Console.failure("\(message) (--require-feeds: exit 1)")
     }
 
     /// Runs `body`, then (unless `dryRun`) writes `--metrics-file` however

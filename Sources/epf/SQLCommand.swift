@@ -35,8 +35,7 @@ struct SQLCommand: ParsableCommand {
             }
             throw ExitCode(64)
         } catch {
-            Console.message("epf sql: \(error)")
-            throw ExitCode(1)
+            throw Console.failure("epf sql: \(error)")
         }
         Console.out(TabularOutput(columns: result.columns, rows: result.rows).render(format))
     }

@@ -70,8 +70,7 @@ struct SearchCommand: ParsableCommand {
         let text = term.joined(separator: " ")
         guard AppleMedia.findsSoftware(media) else {
             Console.message("epf search: the catalog holds applications only; --media \(media) finds nothing")
-            Console.out(SearchResponse(results: []).rendered(as: format))
-            return
+            return Console.out(SearchResponse(results: []).rendered(as: format))
         }
         let response = try Console.exitOnFailure("search") {
             try catalog.search(

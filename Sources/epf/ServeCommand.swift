@@ -27,18 +27,16 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         let server = Self.serverBesideEPF()
         guard FileManager.default.isExecutableFile(atPath: server.path) else {
-            Console.message(
+            throw Console.failure(
                 "epf serve: \(server.path) is not there; build it with `swift build -c release --product epf-server` (or `swift build --product epf-server`)"
             )
-            throw ExitCode(1)
         }
         let arguments = [server.path] + options
         var pointers: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         pointers.append(nil)
         execv(server.path, pointers)
         // execv returns only when it failed.
-        Console.message("epf serve: cannot run \(server.path): \(String(cString: strerror(errno)))")
-        throw ExitCode(1)
+        throw Console.failure("epf serve: cannot run \(server.path): \(String(cString: strerror(errno)))")
     }
 
     /// `epf-server` in the folder of the running `epf`.

@@ -24,8 +24,7 @@ struct TablesCommand: ParsableCommand {
         do {
             tables = try catalog.location.openAdmin().tables(prefix: prefix.tablePrefix)
         } catch {
-            Console.message("epf tables: \(error.description)")
-            throw ExitCode(1)
+            throw Console.failure("epf tables: \(error.description)")
         }
         if tables.isEmpty {
             Console.message("epf tables: the catalog has no tables\(prefix.tablePrefix.map { " named \($0)..." } ?? "") yet")

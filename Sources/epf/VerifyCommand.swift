@@ -32,6 +32,8 @@ struct VerifyCommand: ParsableCommand {
 
     @OptionGroup var separators: SeparatorOptions
 
+    @OptionGroup var log: LogFormatOption
+
     @Flag(name: .long, help: "Count invalid UTF-8 or NUL bytes as damage, as epf import --strict refuses them.")
     var strict = false
 

@@ -11,15 +11,25 @@ struct SyncMetricsFileTests {
         let setup = try FetchRetryTests.Setup(faults: ["/fault/current/": ["500"], FetchRetryTests.application: ["500", "500"]])
         defer { setup.cleanUp() }
         let metrics = setup.path("sync.prom")
-        func sync(_ url: String) throws -> (EPFRunner.Result, PrometheusSamples) {
+        func sync(_ url: String, _ more: [String] = []) throws -> (EPFRunner.Result, PrometheusSamples) {
             let result = try EPFRunner.run(
-                ["sync", "--to", "dl", "--db", "c.sqlite", "--url", url, "--metrics-file", metrics], in: setup.folder,
+                ["sync", "--to", "dl", "--db", "c.sqlite", "--url", url, "--metrics-file", metrics] + more, in: setup.folder,
                 environment: ["EPF_USERNAME": "", "EPF_PASSWORD": "", "HOME": setup.folder.path, "EPF_TEST_RETRY_DELAY_MS": "10"])
             return (result, try PrometheusSamples.read(metrics))
         }
 
-        let (first, fetched) = try sync(setup.server.url)
+        let (first, fetched) = try sync(setup.server.url, ["--log-format", "json"])
         #expect(first.status == 0, "\(first.stderr)")
+        // Its log: JSON lines, the new tries as warnings with their fields.
+        let log = try first.stderr.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
+        }
+        let retries = log.filter { $0["event"] as? String == "retry" }
+        #expect(retries.count == 3 && retries.allSatisfy { $0["level"] as? String == "warning" }, "\(retries)")
+        #expect(retries.last?["file"] as? String == "dl/itunes20261101/application.tbz" && retries.last?["attempt"] as? Int == 2)
+        let downloads = log.filter { $0["event"] as? String == "downloaded" }
+        #expect(downloads.count == 9 && downloads.allSatisfy { $0["bytes"] is Int }, "\(downloads)")
+        #expect(log.contains { $0["event"] as? String == "summary" && $0["retries"] as? Int == 2 })
         let files = try FileManager.default.contentsOfDirectory(
             atPath: setup.server.www.appendingPathComponent("fault/current/itunes20261101").path)
         let tables = files.filter { $0.hasSuffix(".tbz") }

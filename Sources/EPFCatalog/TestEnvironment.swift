@@ -1,17 +1,17 @@
-import EPFCatalog
 import Foundation
 
 /// The tests' settings (`EPF_TEST_*`, listed in docs/development.md,
-/// "Crash tests"), read from the environment in this one place and handed
-/// to the stores and the importer as values; unset, they change nothing.
-struct TestEnvironment {
-    var hooks = LoadHooks()
-    var compactionHooks = CompactionHooks()
-    var chunkBytes: Int?
-    var retryDelay: TimeInterval?
-    var downloadFreeBytes: Int64?
+/// "Crash tests"), read from the environment in this one place (by `epf`)
+/// and handed to the stores and the importer as values; unset, they
+/// change nothing. Nothing in the libraries reads them on its own.
+package struct TestEnvironment {
+    package var hooks = LoadHooks()
+    package var compactionHooks = CompactionHooks()
+    package var chunkBytes: Int?
+    package var retryDelay: TimeInterval?
+    package var downloadFreeBytes: Int64?
 
-    init(_ environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(_ environment: [String: String] = ProcessInfo.processInfo.environment) {
         hooks.fault = environment["EPF_TEST_FAULT"].flatMap { FaultInjection($0) }
         hooks.checkpointBytes = environment["EPF_TEST_CHECKPOINT_BYTES"].flatMap { Int64($0) }
         hooks.freeBytes = environment["EPF_TEST_FREE_BYTES"].flatMap { Int64($0) }
