@@ -17,7 +17,7 @@ package enum CatalogServer {
         let router = Router(options: .autoGenerateHeadEndpoints)
         // Before the middleware, which wraps only the routes added after
         // it: a scrape is neither limited like the API nor counted in it.
-        if let metrics = settings.metrics {
+        if let metrics = settings.metrics, settings.metricsAddress == nil {
             router.get("metrics") { _, _ in await Self.metrics(metrics, pool: pool) }
         }
         // Middleware first: it wraps only the routes added after it (and
@@ -41,9 +41,12 @@ package enum CatalogServer {
     /// loops (`EventLoopReadHandler`; a PostgreSQL read on the pool's
     /// threads, its answer written on the event loop). `onRunning`
     /// gets the port bound (the one asked for, or the one the system chose
-    /// for port 0).
+    /// for port 0). With `settings.metricsAddress`, `/metrics` is served
+    /// there by a listener of its own (`metricsApplication`), run with
+    /// the API's and stopped with it; `onMetricsRunning` gets its port.
     package static func application(
-        pool: ReaderPool, settings: ServerSettings, logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        pool: ReaderPool, settings: ServerSettings, logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+        onMetricsRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let http = HTTP1Channel.Configuration(
             idleTimeout: .seconds(settings.idleTimeoutSeconds),
@@ -64,6 +67,11 @@ package enum CatalogServer {
         } else {
             eventLoopReads = nil
         }
+        var metricsListener: [Application<RouterResponder<BasicRequestContext>>] = []
+        if let metrics = settings.metrics, let address = settings.metricsAddress {
+            metricsListener.append(
+                metricsApplication(metrics, pool: pool, address: address, logger: logger, onRunning: onMetricsRunning))
+        }
         return Application(
             router: router(pool: pool, settings: settings, inFlight: inFlight),
             server: HTTPServerBuilder { responder in
@@ -72,7 +80,23 @@ package enum CatalogServer {
             configuration: ApplicationConfiguration(
                 address: .hostname(settings.host, port: settings.port), serverName: serverName,
                 availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections, logger: logger)),
+            services: metricsListener,
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
+            logger: logger)
+    }
+
+    /// `/metrics` alone, at `address`: for a scrape on another port (or
+    /// interface) than the API's. Every other path is 404.
+    static func metricsApplication(
+        _ metrics: ServerMetrics, pool: ReaderPool, address: (host: String, port: Int), logger: Logger,
+        onRunning: @escaping @Sendable (Int) async -> Void
+    ) -> Application<RouterResponder<BasicRequestContext>> {
+        let router = Router()
+        router.get("metrics") { _, _ in await Self.metrics(metrics, pool: pool) }
+        return Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname(address.host, port: address.port), serverName: serverName),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? address.port) },
             logger: logger)
     }
 

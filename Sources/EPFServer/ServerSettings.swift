@@ -43,6 +43,11 @@ package struct ServerSettings: Sendable {
     /// The metrics `GET /metrics` serves (`ServerMetrics`); nil: no
     /// `/metrics`, nothing counted (`--no-metrics`).
     package var metrics: ServerMetrics? = ServerMetrics()
+    /// Where `/metrics` is served when not beside the API
+    /// (`--metrics-host`, `--metrics-port`): a listener of its own that
+    /// answers `/metrics` only; nil: on the API's port. Port 0 picks a
+    /// free one, which its startup line names.
+    package var metricsAddress: (host: String, port: Int)?
 
     package init(
         location: CatalogLocation, tablePrefix: String? = nil, host: String = "127.0.0.1", port: Int = 8080,

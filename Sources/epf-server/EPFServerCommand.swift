@@ -73,6 +73,16 @@ struct EPFServerCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Serve no GET /metrics (Prometheus's text format) and count nothing for it.")
     var noMetrics = false
 
+    @Option(
+        name: .long,
+        help:
+            "Serve GET /metrics on this port, and nothing else there, instead of beside the API (0: a free one, named in its startup line)."
+    )
+    var metricsPort: Int?
+
+    @Option(name: .long, help: ArgumentHelp("With --metrics-port: the address it listens on (default: --host).", valueName: "host"))
+    var metricsHost: String?
+
     /// `--log-level`, else `$LOG_LEVEL`, else info.
     var level: Logger.Level {
         (logLevel ?? ProcessInfo.processInfo.environment["LOG_LEVEL"]).flatMap(Logger.Level.init(rawValue:)) ?? .info
@@ -84,6 +94,15 @@ struct EPFServerCommand: AsyncParsableCommand {
         guard maxInFlight >= 1 else { throw ValidationError("--max-in-flight must be 1 or more.") }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more.") }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be 1 or more.") }
+        if let metricsPort {
+            guard (0...65535).contains(metricsPort) else { throw ValidationError("--metrics-port must be between 0 and 65535.") }
+            if noMetrics { throw ValidationError("--metrics-port serves the metrics --no-metrics turns off: give one of them.") }
+            if metricsPort == port && metricsPort != 0 && (metricsHost ?? host) == host {
+                throw ValidationError("--metrics-port must differ from --port (leave it out to serve /metrics beside the API).")
+            }
+        } else if metricsHost != nil {
+            throw ValidationError("--metrics-host needs --metrics-port.")
+        }
         if let logLevel, Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError(
                 "--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), not '\(logLevel)'.")
@@ -119,6 +138,7 @@ struct EPFServerCommand: AsyncParsableCommand {
         // (docs/server.md).
         configured.readsOnEventLoops = ProcessInfo.processInfo.environment["EPF_SERVER_EVENT_LOOP_READS"] != "0"
         if noMetrics { configured.metrics = nil }
+        configured.metricsAddress = metricsPort.map { (metricsHost ?? host, $0) }
         let settings = configured
         let pool: ReaderPool
         do {
@@ -131,11 +151,16 @@ struct EPFServerCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("epf-server: \(message)\n".utf8))
             throw ExitCode(1)
         }
-        let app = CatalogServer.application(pool: pool, settings: settings, logger: logger) { boundPort in
-            logger.info(
-                "epf-server listening on http://\(settings.host):\(boundPort)",
-                metadata: ["catalog": "\(settings.location.displayName)", "readers": "\(settings.readers)"])
-        }
+        let app = CatalogServer.application(
+            pool: pool, settings: settings, logger: logger,
+            onRunning: { boundPort in
+                logger.info(
+                    "epf-server listening on http://\(settings.host):\(boundPort)",
+                    metadata: ["catalog": "\(settings.location.displayName)", "readers": "\(settings.readers)"])
+            },
+            onMetricsRunning: { boundPort in
+                logger.info("epf-server metrics on http://\(settings.metricsAddress?.host ?? settings.host):\(boundPort)/metrics")
+            })
         do {
             try await app.runService()
         } catch {

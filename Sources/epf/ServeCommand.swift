@@ -17,7 +17,8 @@ struct ServeCommand: ParsableCommand {
         discussion: """
             Runs the epf-server program found beside epf with the same options: --db, --host \
             (default 127.0.0.1), --port (default 8080), --table-prefix, --readers, \
-            --max-in-flight, --max-connections, --idle-timeout, --log-level, --access-log. See epf-server --help. Build it with: \
+            --max-in-flight, --max-connections, --idle-timeout, --log-level, --access-log, --log-format, \
+            --no-metrics, --metrics-port, --metrics-host. See epf-server --help. Build it with: \
             swift build -c release --product epf-server
             """)
 

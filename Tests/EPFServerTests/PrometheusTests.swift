@@ -24,7 +24,10 @@ struct PrometheusTests {
     /// through its query API are the requests the test sent.
     @Test func prometheusScrapesTheCountersOfTheRequestsSent() async throws {
         let catalog = try SampleCatalog()
-        let server = try await RunningServer(catalog, ["--readers", "2"])
+        // /metrics on a port of its own, as a deployment that keeps it off
+        // the API's port does.
+        let server = try await RunningServer(catalog, ["--readers", "2", "--metrics-port", "0"])
+        let metricsPort = try await server.metricsPort()
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
         for _ in 0..<5 { _ = try await session.data(from: try #require(URL(string: "\(server.base)/lookup?id=364709193"))) }
@@ -40,7 +43,7 @@ struct PrometheusTests {
         scrape_configs:
           - job_name: epf-server
             static_configs:
-              - targets: ["127.0.0.1:\(server.port)"]
+              - targets: ["127.0.0.1:\(metricsPort)"]
         """.write(to: work.appendingPathComponent("prometheus.yml"), atomically: true, encoding: .utf8)
         let process = try EPFRunner.process(
             URL(fileURLWithPath: Self.prometheus),

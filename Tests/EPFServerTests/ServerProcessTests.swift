@@ -307,7 +307,6 @@ struct ServerProcessTests {
         #expect(!(try logged.logText()).contains("GET /lookup 200"))
     }
 
-    /// `--log-level` takes swift-log's levels, and nothing else.
     /// `--log-format json`: every line of the log, the server's and the
     /// access log's, is one JSON object with the time, level, label,
     /// message and the fields.
@@ -333,6 +332,34 @@ struct ServerProcessTests {
         #expect(try EPFRunner.run(try Self.executable, ["--log-format", "xml"], in: catalog.folder).status == 64)
     }
 
+    /// `--metrics-port`: `/metrics` on a port of its own (and nothing else
+    /// there), not on the API's; it counts the API's requests.
+    @Test func metricsOnAPortOfTheirOwn() async throws {
+        let catalog = try SampleCatalog()
+        let server = try await RunningServer(catalog, ["--metrics-port", "0"])
+        let metrics = "http://127.0.0.1:\(try await server.metricsPort())"
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        for _ in 0..<3 { _ = try await session.data(from: try #require(URL(string: "\(server.base)/lookup?id=364709193"))) }
+        let (_, beside) = try await session.data(from: try #require(URL(string: "\(server.base)/metrics")))
+        #expect((beside as? HTTPURLResponse)?.statusCode == 404)
+        let (body, answer) = try await session.data(from: try #require(URL(string: "\(metrics)/metrics")))
+        #expect((answer as? HTTPURLResponse)?.statusCode == 200)
+        let text = String(decoding: body, as: UTF8.self)
+        #expect(text.contains(#"epf_http_requests_total{route="/lookup",status="200"} 3"#), "\(text)")
+        #expect(!text.contains(#"route="/metrics""#), "\(text)")
+        let (_, other) = try await session.data(from: try #require(URL(string: "\(metrics)/lookup?id=364709193")))
+        #expect((other as? HTTPURLResponse)?.statusCode == 404)
+
+        let off = try EPFRunner.run(try Self.executable, ["--metrics-port", "9191", "--no-metrics"], in: catalog.folder)
+        #expect(off.status == 64 && off.stderr.contains("--no-metrics"), "\(off.stderr)")
+        let same = try EPFRunner.run(try Self.executable, ["--port", "9191", "--metrics-port", "9191"], in: catalog.folder)
+        #expect(same.status == 64 && same.stderr.contains("--metrics-port must differ from --port"), "\(same.stderr)")
+        let hostOnly = try EPFRunner.run(try Self.executable, ["--metrics-host", "127.0.0.1"], in: catalog.folder)
+        #expect(hostOnly.status == 64 && hostOnly.stderr.contains("--metrics-host needs --metrics-port"), "\(hostOnly.stderr)")
+    }
+
+    /// `--log-level` takes swift-log's levels, and nothing else.
     @Test func theLogLevelIsAnOption() throws {
         let folder = try TemporaryFolder.create("epf-server-options")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -417,7 +444,7 @@ final class RunningServer {
         var found: Int?
         for _ in 0..<200 where found == nil {
             let text = String(decoding: try Data(contentsOf: log), as: UTF8.self)
-            if let range = text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) {
+            if let range = text.range(of: #"listening on http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) {
                 found = text[range].split(separator: ":").last.flatMap { Int($0) }
             } else {
                 try await Task.sleep(for: .milliseconds(50))
@@ -438,6 +465,18 @@ final class RunningServer {
 
     /// What it logged so far.
     func logText() throws -> String { String(decoding: try Data(contentsOf: log), as: UTF8.self) }
+
+    /// The port of `/metrics` (`--metrics-port`), from its startup line.
+    func metricsPort() async throws -> Int {
+        for _ in 0..<200 {
+            let text = try logText()
+            if let range = text.range(of: #"metrics on http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) {
+                return try #require(text[range].split(separator: ":").last.flatMap { Int($0) })
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw ServerStartTimeout(log: try logText())
+    }
 
     /// The `/lookup` answers it logged, once their count has not grown for
     /// 2 s (or after 5 minutes).
@@ -567,4 +606,10 @@ struct ServeCommandTests {
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("swift build -c release --product epf-server"), "\(result.stderr)")
     }
+}
+
+/// A server that did not log what a test waited for.
+struct ServerStartTimeout: Error, CustomStringConvertible {
+    var log: String
+    var description: String { "the server did not log its metrics address: \(log)" }
 }
