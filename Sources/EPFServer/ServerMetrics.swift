@@ -25,13 +25,21 @@ package final class ServerMetrics: Sendable {
     ]
 
     package init() {
-        inFlight = registry.makeGauge(name: "epf_http_requests_in_flight", help: "Requests being answered now, waiting ones included.")
+        inFlight = registry.makeGauge(
+            descriptor: Self.name("epf_http_requests_in_flight", help: "Requests being answered now, waiting ones included."))
         lastImport = registry.makeGauge(
-            name: "epf_catalog_last_import_timestamp_seconds",
-            help: "When the newest file the catalog's import journal lists as applied was imported.")
+            descriptor: Self.name(
+                "epf_catalog_last_import", unit: "timestamp_seconds",
+                help: "When the newest file the catalog's import journal lists as applied was imported."))
         exportDate = registry.makeGauge(
-            name: "epf_catalog_export_date_seconds",
-            help: "The export date of the newest file the catalog's import journal lists as applied.")
+            descriptor: Self.name(
+                "epf_catalog_export_date", unit: "seconds",
+                help: "The export date of the newest file the catalog's import journal lists as applied."))
+    }
+
+    /// A metric's name (`metric_unit`) and help, as the registry takes them.
+    private static func name(_ metric: String, unit: String = "", help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: metric, unitName: unit, helpText: help)
     }
 
     /// The route a request path counts under.
@@ -49,12 +57,12 @@ package final class ServerMetrics: Sendable {
     func record(path: String, status: Int, duration: Duration) {
         let route = Self.route(path)
         registry.makeCounter(
-            name: "epf_http_requests_total", labels: [("route", route), ("status", String(status))],
-            help: "Requests answered, by route and status."
+            descriptor: Self.name("epf_http_requests", unit: "total", help: "Requests answered, by route and status."),
+            labels: [("route", route), ("status", String(status))]
         ).increment()
         registry.makeDurationHistogram(
-            name: "epf_http_request_duration_seconds", labels: [("route", route)], buckets: Self.buckets,
-            help: "How long requests took to answer, by route."
+            descriptor: Self.name("epf_http_request_duration", unit: "seconds", help: "How long requests took to answer, by route."),
+            labels: [("route", route)], buckets: Self.buckets
         ).record(duration)
     }
 
