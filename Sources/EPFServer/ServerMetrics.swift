@@ -1,6 +1,7 @@
 import EPFCatalog
 import Foundation
 import Prometheus
+import Synchronization
 
 /// What `epf-server` tells Prometheus (`GET /metrics`, its text format):
 /// the requests by route and status, their durations by route, the
@@ -15,6 +16,21 @@ package final class ServerMetrics: Sendable {
     private let inFlight: Gauge
     private let lastImport: Gauge
     private let exportDate: Gauge
+    /// The duration histogram of each route, made at start: a request
+    /// finds its own without building a name or taking the registry's lock.
+    private let durations: [String: DurationHistogram]
+    /// The request counter of each route and status, made when first seen.
+    private let requests = Mutex<[RequestKey: Counter]>([:])
+
+    private struct RequestKey: Hashable {
+        var route: String
+        var status: Int
+    }
+
+    /// Every route a request counts under (`route(_:)`).
+    static let routes = ["/lookup", "/search", "/health", chartRoute, chartGenreRoute, "other"]
+    static let chartRoute = "/api/v2/{country}/apps/{chart}/{limit}/apps.json"
+    static let chartGenreRoute = "/api/v2/{country}/apps/{chart}/{limit}/genre/{genre}.json"
 
     /// The histogram's buckets, in seconds: a lookup answers in tens of
     /// microseconds, a search in milliseconds, a cold PostgreSQL read in
@@ -35,6 +51,17 @@ package final class ServerMetrics: Sendable {
             descriptor: Self.name(
                 "epf_catalog_export_date", unit: "seconds",
                 help: "The export date of the newest file the catalog's import journal lists as applied."))
+        let registry = registry
+        durations = Dictionary(
+            uniqueKeysWithValues: Self.routes.map { route in
+                (
+                    route,
+                    registry.makeDurationHistogram(
+                        descriptor: Self.name(
+                            "epf_http_request_duration", unit: "seconds", help: "How long requests took to answer, by route."),
+                        labels: [("route", route)], buckets: Self.buckets)
+                )
+            })
     }
 
     /// A metric's name (`metric_unit`) and help, as the registry takes them.
@@ -47,23 +74,24 @@ package final class ServerMetrics: Sendable {
         switch path {
         case "/lookup", "/search", "/health": return path
         case _ where path.hasPrefix("/api/v2/"):
-            return path.contains("/genre/")
-                ? "/api/v2/{country}/apps/{chart}/{limit}/genre/{genre}.json" : "/api/v2/{country}/apps/{chart}/{limit}/apps.json"
+            return path.contains("/genre/") ? chartGenreRoute : chartRoute
         default: return "other"
         }
     }
 
     /// A request to `path` was answered with `status` in `duration`.
     func record(path: String, status: Int, duration: Duration) {
-        let route = Self.route(path)
-        registry.makeCounter(
-            descriptor: Self.name("epf_http_requests", unit: "total", help: "Requests answered, by route and status."),
-            labels: [("route", route), ("status", String(status))]
-        ).increment()
-        registry.makeDurationHistogram(
-            descriptor: Self.name("epf_http_request_duration", unit: "seconds", help: "How long requests took to answer, by route."),
-            labels: [("route", route)], buckets: Self.buckets
-        ).record(duration)
+        let key = RequestKey(route: Self.route(path), status: status)
+        let counter = requests.withLock { counters in
+            if let known = counters[key] { return known }
+            let made = registry.makeCounter(
+                descriptor: Self.name("epf_http_requests", unit: "total", help: "Requests answered, by route and status."),
+                labels: [("route", key.route), ("status", String(status))])
+            counters[key] = made
+            return made
+        }
+        counter.increment()
+        durations[key.route]?.record(duration)
     }
 
     /// A request came in (`delta` 1) or was answered (-1).
