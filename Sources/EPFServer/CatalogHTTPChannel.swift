@@ -22,9 +22,18 @@ struct CatalogHTTPChannel: HTTPChannelHandler {
     /// when every request goes through the router
     /// (`ServerSettings.readsOnEventLoops` false).
     let eventLoopReads: (@Sendable () -> EventLoopReadHandler)?
+    /// The per-client limit and the header timeout (`ConnectionGuard`).
+    let connectionGuard: ConnectionGuard
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
+            // Over its client's limit: closed before anything is read. The
+            // wrapper still goes on, empty, as the server expects one.
+            guard connectionGuard.admit(channel) else {
+                channel.close(promise: nil)
+                return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+            }
+            let headerTimeout = HeaderTimeout.handlers(guard: connectionGuard)
             var limits = NIOHTTPDecoderLimitConfiguration()
             limits.maxHeaderFieldSize = configuration.httpDecoder.maxHeaderFieldSize
             limits.maxHeaderListSize = configuration.httpDecoder.maxHeaderListSize
@@ -42,6 +51,8 @@ struct CatalogHTTPChannel: HTTPChannelHandler {
             try pipeline.configureHTTPServerPipeline(
                 withPipeliningAssistance: true, withErrorHandling: false, withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)
+            try pipeline.addHandler(headerTimeout.bytes, position: .first)
+            try pipeline.addHandler(headerTimeout.heads)
             try pipeline.addHandler(ParserErrorAnswer())
             try pipeline.addHandler(KeepAliveNormalizer())
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))

@@ -54,6 +54,8 @@ package enum CatalogServer {
                 maxHeaderFieldSize: RequestLimits.maxHeaderBytes, maxHeaderListSize: RequestLimits.maxHeaderBytes, maxHeaderFieldCount: 100)
         )
         let inFlight = InFlightGate(limit: settings.maxInFlight, metrics: settings.metrics)
+        let connectionGuard = ConnectionGuard(
+            perClient: settings.maxConnectionsPerClient, headerTimeout: .seconds(settings.headerTimeoutSeconds), logger: logger)
         let eventLoopReads: (@Sendable () -> EventLoopReadHandler)?
         if settings.readsOnEventLoops {
             let idleTimeout = TimeAmount.seconds(settings.idleTimeoutSeconds)
@@ -75,10 +77,11 @@ package enum CatalogServer {
         return Application(
             router: router(pool: pool, settings: settings, inFlight: inFlight),
             server: HTTPServerBuilder { responder in
-                CatalogHTTPChannel(responder: responder, configuration: http, eventLoopReads: eventLoopReads)
+                CatalogHTTPChannel(
+                    responder: responder, configuration: http, eventLoopReads: eventLoopReads, connectionGuard: connectionGuard)
             },
             configuration: ApplicationConfiguration(
-                address: .hostname(settings.host, port: settings.port), serverName: serverName,
+                address: .hostname(settings.host, port: settings.port), serverName: serverName, backlog: Self.backlog,
                 availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections, logger: logger)),
             services: metricsListener,
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
@@ -99,6 +102,13 @@ package enum CatalogServer {
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? address.port) },
             logger: logger)
     }
+
+    /// The listen backlog: connections the system completes before the
+    /// server accepts them (capped by `net.core.somaxconn`). A flood of
+    /// connections that fills it makes the system drop the next ones'
+    /// first packet, which their clients send again only after a second:
+    /// Hummingbird's 256 fills in a moment.
+    static let backlog = 4096
 
     /// The `Server` header.
     static let serverName = "epf-server"

@@ -47,11 +47,27 @@ struct EPFServerCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Requests answered or waiting at once; one more gets 429.")
     var maxInFlight: Int = 64
 
-    @Option(name: .long, help: "Connections open at once; more wait to be accepted until one closes.")
-    var maxConnections: Int = 1024
+    @Option(
+        name: .long,
+        help:
+            "Connections open at once; more wait to be accepted until one closes (default: what the descriptor limit, raised to its hard limit at start, leaves room for, at most 16,384)."
+    )
+    var maxConnections: Int?
 
-    @Option(name: .long, help: "Seconds a connection may stay idle before it is closed.")
+    @Option(name: .long, help: "Seconds a connection may stay idle between requests before it is closed.")
     var idleTimeout: Int = 30
+
+    @Option(
+        name: .long,
+        help:
+            "Seconds a connection may take to send a whole request head, from when it is accepted (or from the first byte of its next request); then it is closed."
+    )
+    var headerTimeout: Int = 10
+
+    @Option(
+        name: .long,
+        help: "Connections one client address may hold at once; more are closed as soon as they are accepted (0: no limit).")
+    var maxConnectionsPerClient: Int = 64
 
     @Option(
         name: .long,
@@ -92,8 +108,10 @@ struct EPFServerCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         if let readers, !(1...256).contains(readers) { throw ValidationError("--readers must be between 1 and 256.") }
         guard maxInFlight >= 1 else { throw ValidationError("--max-in-flight must be 1 or more.") }
-        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more.") }
+        if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be 1 or more.") }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be 1 or more.") }
+        guard headerTimeout >= 1 else { throw ValidationError("--header-timeout must be 1 or more.") }
+        guard maxConnectionsPerClient >= 0 else { throw ValidationError("--max-connections-per-client must be 0 (no limit) or more.") }
         if let metricsPort {
             guard (0...65535).contains(metricsPort) else { throw ValidationError("--metrics-port must be between 0 and 65535.") }
             if noMetrics { throw ValidationError("--metrics-port serves the metrics --no-metrics turns off: give one of them.") }
@@ -130,15 +148,20 @@ struct EPFServerCommand: AsyncParsableCommand {
             return LineLogHandler.standardError(label: label, level: level, format: format)
         }
         let logger = Logger(label: "epf-server")
+        let descriptors = DescriptorLimit.raise()
         var configured = ServerSettings(
             location: CatalogLocation(CatalogLocation.path(db: db)), tablePrefix: tablePrefix, host: host, port: port, readers: readers,
-            maxInFlight: maxInFlight, maxConnections: maxConnections, idleTimeoutSeconds: Int64(idleTimeout))
+            maxInFlight: maxInFlight,
+            maxConnections: maxConnections ?? ServerSettings.defaultMaxConnections(descriptorLimit: descriptors),
+            idleTimeoutSeconds: Int64(idleTimeout))
         // Diagnostics: every request through the router, as the
         // measurement of the event loop's path against it does
         // (docs/server.md).
         configured.readsOnEventLoops = ProcessInfo.processInfo.environment["EPF_SERVER_EVENT_LOOP_READS"] != "0"
         if noMetrics { configured.metrics = nil }
         configured.metricsAddress = metricsPort.map { (metricsHost ?? host, $0) }
+        configured.headerTimeoutSeconds = Int64(headerTimeout)
+        configured.maxConnectionsPerClient = maxConnectionsPerClient
         let settings = configured
         let pool: ReaderPool
         do {
@@ -156,7 +179,10 @@ struct EPFServerCommand: AsyncParsableCommand {
             onRunning: { boundPort in
                 logger.info(
                     "epf-server listening on http://\(settings.host):\(boundPort)",
-                    metadata: ["catalog": "\(settings.location.displayName)", "readers": "\(settings.readers)"])
+                    metadata: [
+                        "catalog": "\(settings.location.displayName)", "readers": "\(settings.readers)",
+                        "max_connections": "\(settings.maxConnections)", "descriptor_limit": "\(descriptors)",
+                    ])
             },
             onMetricsRunning: { boundPort in
                 logger.info("epf-server metrics on http://\(settings.metricsAddress?.host ?? settings.host):\(boundPort)/metrics")
