@@ -11,3 +11,9 @@ extension Duration {
         components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
     }
 }
+
+extension Double {
+    /// The value to three decimals (seconds to the millisecond), as the
+    /// reports, logs and metrics write times.
+    package var toThousandths: Double { (self * 1000).rounded() / 1000 }
+}

@@ -81,7 +81,7 @@ extension FetchRecord {
         let path = file.localPath(in: folder)
         var fields: [String: LogMessage.Value] = [
             "event": .text("downloaded"), "file": .text(path), "status": .text(status),
-            "seconds": .number((seconds * 1000).rounded() / 1000),
+            "seconds": .number(seconds.toThousandths),
         ]
         switch result {
         case .success(.present): return LogMessage("present: \(path)", fields: fields)

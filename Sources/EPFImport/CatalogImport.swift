@@ -93,7 +93,9 @@ public final class CatalogImport {
         for skip in schedule.skipped { events(.skipped(what: skip.what, reason: skip.reason)) }
         if let note = choice.note { events(.note(note)) }
         unitsScheduled += schedule.units.count
-        filesSkipped += schedule.skipped.reduce(0) { $0 + $1.fileCount }
+        // And the tables of an archive the journal lists as applied from it,
+        // passed over as it is read.
+        filesSkipped += schedule.skipped.reduce(0) { $0 + $1.fileCount } + schedule.units.reduce(0) { $0 + $1.skipTables.count }
         var options = options
         options.storefronts = choice.kept?.filter
         options.replacesStorefronts = choice.replaces

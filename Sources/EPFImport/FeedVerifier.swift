@@ -124,7 +124,7 @@ package struct VerifyReport: Sendable, Encodable, Equatable {
         try container.encode(repaired, forKey: .repaired)
         try container.encode(skipped, forKey: .skipped)
         try container.encode(keptAsText, forKey: .keptAsText)
-        try container.encode((seconds * 1000).rounded() / 1000, forKey: .seconds)
+        try container.encode(seconds.toThousandths, forKey: .seconds)
         try container.encode(counts, forKey: .counts)
         try container.encode(duplicateKeys, forKey: .duplicateKeys)
         try container.encodeIfPresent(error, forKey: .error)

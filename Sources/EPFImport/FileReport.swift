@@ -95,8 +95,8 @@ public struct FileReport: Sendable, Encodable, Equatable {
         if resumedRows > 0 { try container.encode(resumedRows, forKey: .resumedRows) }
         try container.encode(repaired, forKey: .repaired)
         try container.encode(skipped, forKey: .skipped)
-        try container.encode((seconds * 1000).rounded() / 1000, forKey: .seconds)
-        try container.encode((indexSeconds * 1000).rounded() / 1000, forKey: .indexSeconds)
+        try container.encode(seconds.toThousandths, forKey: .seconds)
+        try container.encode(indexSeconds.toThousandths, forKey: .indexSeconds)
         try container.encode(rowsPerSecond.rounded(), forKey: .rowsPerSecond)
         try container.encode(counts, forKey: .counts)
         try container.encodeIfPresent(outcome, forKey: .outcome)

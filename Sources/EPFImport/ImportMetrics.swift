@@ -26,6 +26,8 @@ package struct ImportMetrics: Sendable {
         }
     }
 
+    /// When the run started.
+    package var started: Date
     /// When the run ended.
     package var finished: Date
     /// Whether the run did all it had to: every file downloaded, every
@@ -43,8 +45,10 @@ package struct ImportMetrics: Sendable {
     package var download: Download?
 
     package init(
-        finished: Date, succeeded: Bool, seconds: Double, files: [FileReport] = [], skippedFiles: Int = 0, download: Download? = nil
+        started: Date, finished: Date, succeeded: Bool, seconds: Double, files: [FileReport] = [], skippedFiles: Int = 0,
+        download: Download? = nil
     ) {
+        self.started = started
         self.finished = finished
         self.succeeded = succeeded
         self.seconds = seconds
@@ -57,8 +61,9 @@ package struct ImportMetrics: Sendable {
     /// when there is none): its last success is kept on failure, and its
     /// download totals are added to.
     package func text(previous: String?) -> String {
-        let now = rounded(finished.timeIntervalSince1970)
+        let now = finished.timeIntervalSince1970.toThousandths
         var text = PrometheusText()
+        text.add(Self.startFamily(started))
         text.add(
             "epf_import_last_run_timestamp_seconds", .gauge, help: "When the last run of the import ended (Unix time).", value: now)
         let lastSuccess =
@@ -69,7 +74,7 @@ package struct ImportMetrics: Sendable {
                 value: lastSuccess)
         }
         text.add("epf_import_success", .gauge, help: "Whether the last run did all it had to (1) or not (0).", value: succeeded ? 1 : 0)
-        text.add("epf_import_run_duration_seconds", .gauge, help: "Wall time of the last run.", value: rounded(seconds))
+        text.add("epf_import_run_duration_seconds", .gauge, help: "Wall time of the last run.", value: seconds.toThousandths)
 
         let statuses: [(String, Int)] = [
             ("applied", files.count { $0.status == .applied }), ("skipped", skippedFiles),
@@ -99,7 +104,7 @@ package struct ImportMetrics: Sendable {
             samples: perTable { Double(applied($0).reduce(0) { $0 + $1.skipped }) })
         text.add(
             "epf_import_duration_seconds", .gauge, help: "Seconds the last run spent on each catalog table's files.",
-            samples: perTable { rounded($0.reduce(0) { $0 + $1.seconds }) })
+            samples: perTable { ($0.reduce(0) { $0 + $1.seconds }).toThousandths })
 
         if let download {
             func total(_ name: String, adding value: Int64) -> Double {
@@ -121,8 +126,6 @@ package struct ImportMetrics: Sendable {
         return text.text
     }
 
-    private func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
-
     /// Why metrics cannot be written to `path` (its folder is missing), or
     /// nil: a nightly job learns it before it imports, not after.
     package static func problem(writingTo path: String) -> String? {
@@ -131,13 +134,39 @@ package struct ImportMetrics: Sendable {
             ? nil : "the folder \(parent) does not exist; create it or name a file in a folder that does"
     }
 
+    /// The start's metric: newer than the last end while a run goes on,
+    /// and after a run that was killed.
+    private static func startFamily(_ started: Date) -> PrometheusText {
+        var text = PrometheusText()
+        text.add(
+            startName, .gauge,
+            help: "When the last run of the import started (Unix time); later than its end while a run goes on, or when one was killed.",
+            value: started.timeIntervalSince1970.toThousandths)
+        return text
+    }
+
+    private static let startName = "epf_import_last_start_timestamp_seconds"
+
+    /// Writes to `path` that a run started at `started`: the file as the
+    /// run before left it, its start replaced, so that a run killed before
+    /// its end (which no code of its own sees) still shows: its start is
+    /// later than the last end.
+    package static func markStart(_ started: Date, at path: String) throws(CatalogError) {
+        let previous = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        try replace(path, with: PrometheusText.removing(startName, from: previous) + startFamily(started).text)
+    }
+
     /// Writes the metrics to `path`, replacing what the run before wrote
-    /// (which `text(previous:)` reads first) in one step: the text goes to
-    /// `PATH.tmp` (which the collector, reading `*.prom` files, passes
-    /// over), then is renamed over it, so it never reads half a file.
+    /// (which `text(previous:)` reads first).
     package func write(to path: String) throws(CatalogError) {
+        try Self.replace(path, with: text(previous: try? String(contentsOfFile: path, encoding: .utf8)))
+    }
+
+    /// Replaces the file at `path` with `text` in one step: the text goes
+    /// to `PATH.tmp` (which the collector, reading `*.prom` files, passes
+    /// over), then is renamed over it, so it never reads half a file.
+    private static func replace(_ path: String, with text: String) throws(CatalogError) {
         let temporary = path + ".tmp"
-        let text = text(previous: try? String(contentsOfFile: path, encoding: .utf8))
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
         } catch {

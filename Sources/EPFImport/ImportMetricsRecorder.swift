@@ -6,23 +6,33 @@ import Foundation
 /// failed before its store opened has no files, one that failed while it
 /// imported has the files so far.
 package final class ImportMetricsRecorder {
+    /// The metrics file (`--metrics-file`).
+    package let path: String
     private let started = ContinuousClock.now
+    private let startedAt = Date()
     /// The import, once its store is open: its reports and skips so far.
     package var importer: CatalogImport?
     /// What the download did, once it ran (`epf sync`).
     package var download: ImportMetrics.Download?
 
-    package init() {}
+    /// A run starting now, which writes its metrics to `path`: its start
+    /// is written there at once (`ImportMetrics.markStart`), so that a run
+    /// killed before its end still shows. Throws when the file cannot be
+    /// written: better said before the run than after it.
+    package init(path: String) throws(CatalogError) {
+        self.path = path
+        try ImportMetrics.markStart(startedAt, at: path)
+    }
 
     /// The run's metrics as it stands, ending now.
     package func metrics(succeeded: Bool) -> ImportMetrics {
         ImportMetrics(
-            finished: Date(), succeeded: succeeded, seconds: (ContinuousClock.now - started).inSeconds, files: importer?.reports ?? [],
-            skippedFiles: importer?.filesSkipped ?? 0, download: download)
+            started: startedAt, finished: Date(), succeeded: succeeded, seconds: (ContinuousClock.now - started).inSeconds,
+            files: importer?.reports ?? [], skippedFiles: importer?.filesSkipped ?? 0, download: download)
     }
 
-    /// Writes the run's metrics to `path` (`ImportMetrics.write(to:)`).
-    package func write(to path: String, succeeded: Bool) throws(CatalogError) {
+    /// Writes the run's metrics (`ImportMetrics.write(to:)`).
+    package func write(succeeded: Bool) throws(CatalogError) {
         try metrics(succeeded: succeeded).write(to: path)
     }
 }

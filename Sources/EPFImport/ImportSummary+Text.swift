@@ -50,7 +50,7 @@ extension ImportSummary: RunSummary {
                     closingLine, level: allApplied ? .info : .error,
                     fields: [
                         "event": .text("summary"), "applied": .integer(Int64(applied)), "failed": .integer(Int64(failed)),
-                        "rows": .integer(Int64(rowsApplied)), "seconds": .number((seconds * 1000).rounded() / 1000),
+                        "rows": .integer(Int64(rowsApplied)), "seconds": .number(seconds.toThousandths),
                         "catalog": .text(catalog),
                     ])
             ]
@@ -64,12 +64,13 @@ extension FileReport {
     package var logFields: [String: LogMessage.Value] {
         var fields: [String: LogMessage.Value] = [
             "file": .text(path), "table": .text(table), "status": .text(status.rawValue),
-            "rows": .integer(Int64(rows)), "seconds": .number((seconds * 1000).rounded() / 1000),
+            "rows": .integer(Int64(rows)), "seconds": .number(seconds.toThousandths),
         ]
         if repaired > 0 { fields["repaired"] = .integer(Int64(repaired)) }
         if skipped > 0 { fields["skipped"] = .integer(Int64(skipped)) }
         if let feed = feed { fields["feed"] = .text(feed) }
         if let date = feedDate { fields["feed_date"] = .text(date) }
+        if let error { fields["error"] = .text(error) }
         return fields
     }
 

@@ -40,7 +40,7 @@ public struct ImportSummary: Sendable, Encodable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(catalog, forKey: .catalog)
-        try container.encode((seconds * 1000).rounded() / 1000, forKey: .seconds)
+        try container.encode(seconds.toThousandths, forKey: .seconds)
         try container.encode(applied, forKey: .applied)
         try container.encode(failed, forKey: .failed)
         try container.encode(files, forKey: .files)

@@ -23,7 +23,7 @@ package struct VerifySummary: Sendable, Encodable {
 
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode((elapsed.inSeconds * 1000).rounded() / 1000, forKey: .seconds)
+        try container.encode(elapsed.inSeconds.toThousandths, forKey: .seconds)
         try container.encode(count(.clean), forKey: .clean)
         try container.encode(count(.repairable), forKey: .repairable)
         try container.encode(count(.damaged), forKey: .damaged)

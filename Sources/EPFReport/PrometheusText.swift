@@ -38,6 +38,17 @@ package struct PrometheusText: Sendable {
         }
     }
 
+    /// Adds the metrics of `other`.
+    package mutating func add(_ other: PrometheusText) { text += other.text }
+
+    /// `text` without the metric `name` (its help, type and samples).
+    package static func removing(_ name: String, from text: String) -> String {
+        text.split(separator: "\n").filter { line in
+            !(line.hasPrefix("# HELP \(name) ") || line.hasPrefix("# TYPE \(name) ") || line.hasPrefix("\(name) ")
+                || line.hasPrefix("\(name){"))
+        }.map { $0 + "\n" }.joined()
+    }
+
     /// The value of `name`'s unlabelled sample in an exposition `text` (a
     /// file an earlier run wrote), or nil when it has none or it is not a
     /// number.

@@ -94,7 +94,7 @@ package enum CatalogServer {
         _ metrics: ServerMetrics, pool: ReaderPool, address: (host: String, port: Int), logger: Logger,
         onRunning: @escaping @Sendable (Int) async -> Void
     ) -> Application<RouterResponder<BasicRequestContext>> {
-        let router = Router()
+        let router = Router(options: .autoGenerateHeadEndpoints)
         router.get("metrics") { _, _ in await Self.metrics(metrics, pool: pool) }
         return Application(
             router: router,

@@ -53,7 +53,7 @@ enum RequestLog {
             "\(method) \(path) \(status.code)",
             metadata: [
                 "method": "\(method)", "path": "\(path)", "status": "\(status.code)",
-                "duration_ms": "\((milliseconds * 1000).rounded() / 1000)",
+                "duration_ms": "\(milliseconds.toThousandths)",
             ])
     }
 }

@@ -115,7 +115,9 @@ struct EPFServerCommand: AsyncParsableCommand {
         if let metricsPort {
             guard (0...65535).contains(metricsPort) else { throw ValidationError("--metrics-port must be between 0 and 65535.") }
             if noMetrics { throw ValidationError("--metrics-port serves the metrics --no-metrics turns off: give one of them.") }
-            if metricsPort == port && metricsPort != 0 && (metricsHost ?? host) == host {
+            // The same port on the same address, or on every address (0.0.0.0, ::) and one of them.
+            let hosts = [host, metricsHost ?? host]
+            if metricsPort == port && metricsPort != 0 && (hosts[0] == hosts[1] || hosts.contains { $0 == "0.0.0.0" || $0 == "::" }) {
                 throw ValidationError("--metrics-port must differ from --port (leave it out to serve /metrics beside the API).")
             }
         } else if metricsHost != nil {
@@ -192,7 +194,9 @@ struct EPFServerCommand: AsyncParsableCommand {
         } catch {
             await pool.shutdown()
             FileHandle.standardError.write(
-                Data("epf-server: \(StartFailure.message(error, host: settings.host, port: settings.port))\n".utf8))
+                Data(
+                    "epf-server: \(StartFailure.message(error, host: settings.host, port: settings.port, metrics: settings.metricsAddress))\n"
+                        .utf8))
             throw ExitCode(1)
         }
         await pool.shutdown()

@@ -6,9 +6,7 @@ import Foundation
 /// Standard output for data, standard error for messages.
 enum Console {
     /// Writes data to standard output.
-    static func out(_ text: String) {
-        write(text, to: STDOUT_FILENO)
-    }
+    static func out(_ text: String) { write(text, to: STDOUT_FILENO) }
 
     /// How messages are written (`--log-format`). Set once, while the
     /// command line is parsed (`LogFormatOption.validate`), before any
@@ -22,6 +20,7 @@ enum Console {
     }
 
     /// Says `text` as an error; the exit status 1 to throw.
+    @discardableResult
     static func failure(_ text: String) -> ExitCode {
         message(LogMessage(text, level: .error))
         return ExitCode(1)
@@ -63,10 +62,10 @@ enum Console {
     }
 
     /// Runs `check`: what it throws (a library refusing an option's value)
-    /// becomes a usage error (exit 64) in the library's words.
+    /// becomes a usage error (exit 64) in the library's words, `end` after.
     @discardableResult
-    static func validating<T>(_ check: () throws -> T) throws -> T {
-        do { return try check() } catch { throw ValidationError("\(error)") }
+    static func validating<T>(end: String = "", _ check: () throws -> T) throws -> T {
+        do { return try check() } catch { throw ValidationError("\(error)\(end)") }
     }
 
     /// Writes a run's summary: a table for people on standard error, JSON

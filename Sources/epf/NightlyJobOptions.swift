@@ -30,17 +30,17 @@ struct NightlyJobOptions: ParsableArguments {
     }
 
     /// Runs `body`, then (unless `dryRun`) writes `--metrics-file` however
-    /// it ended: a success when it returns, a failure when it throws.
-    /// Exit status 1 when the file cannot be written.
+    /// it ended: a success when it returns, a failure when it throws (its
+    /// start is written before). Exit status 1 when it cannot be written.
     func recording(_ command: String, dryRun: Bool = false, _ body: (ImportMetricsRecorder?) throws -> Void) throws {
         guard let metricsFile, !dryRun else { return try body(nil) }
-        let recorder = ImportMetricsRecorder()
+        let recorder = try Console.exitOnFailure(command) { try ImportMetricsRecorder(path: metricsFile) }
         do {
             try body(recorder)
         } catch {
-            try? Console.exitOnFailure(command) { try recorder.write(to: metricsFile, succeeded: false) }
+            try? Console.exitOnFailure(command) { try recorder.write(succeeded: false) }
             throw error
         }
-        try Console.exitOnFailure(command) { try recorder.write(to: metricsFile, succeeded: true) }
+        try Console.exitOnFailure(command) { try recorder.write(succeeded: true) }
     }
 }

@@ -25,7 +25,7 @@ struct SeparatorOptions: ParsableArguments {
             "The byte that splits fields (default \\x01, with --flat \\t); escapes as for --record-separator.", valueName: "text"))
     var fieldSeparator: String?
 
-    func validate() throws { try Console.validating { try separators() } }
+    func validate() throws { try Console.validating(end: ".") { try separators() } }
 
     /// The separators given, over EPF Flat's with `--flat`, else over EPF
     /// Relational's.

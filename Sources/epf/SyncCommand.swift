@@ -53,7 +53,7 @@ struct SyncCommand: ParsableCommand {
             do {
                 failed = try session.download(progress, metrics: metrics) { imports.fileEnded($0) }.failed
             } catch {
-                if let failure = imports.abort(), !(failure is ExitCode) { Console.message("epf sync: \(failure)") }
+                if let failure = imports.abort(), !(failure is ExitCode) { Console.failure("epf sync: \(failure)") }
                 throw error
             }
         } else {

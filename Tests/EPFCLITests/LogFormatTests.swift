@@ -52,13 +52,60 @@ struct LogFormatTests {
         #expect(said.count == 1 && said.first?["level"] as? String == "error", "\(missing.stderr)")
     }
 
-    @Test func textStaysTheDefault() throws {
+    /// Text stays the default, and says what the JSON lines say: each of
+    /// their messages (but the summary's lines per file, which the text's
+    /// table gives) is a line of the text, word for word.
+    @Test func textStaysTheDefaultAndSaysTheSame() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let result = try cli.run(["import", "--db", cli.path("c.sqlite"), SampleFeeds.path("itunes20261101")])
-        #expect(result.status == 0)
-        #expect(result.stderr.contains("9 file(s) applied, 0 failed") && !result.stderr.contains("{\""), "\(result.stderr)")
+        let damaged = cli.path("application")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: SampleFeeds.path("itunes20261101") + "/application"))
+        try bytes.prefix(3000).write(to: URL(fileURLWithPath: damaged))
+        let paths = SampleFeeds.pathsInOrder + [damaged]
+        let text = try cli.run(["import", "--db", cli.path("text.sqlite")] + paths)
+        let json = try cli.run(["import", "--db", cli.path("json.sqlite"), "--log-format", "json"] + paths)
+        #expect(text.status == 1 && json.status == 1)
+        #expect(!text.stderr.contains("{\""), "\(text.stderr)")
+        let lines = Set(text.stderr.split(separator: "\n").map(String.init))
+        let objects = try Self.objects(json.stderr)
+        // The summary's lines per file are the text's table; its closing
+        // line names the catalog, and its time differs from run to run.
+        let said = objects.filter { object in
+            object["event"] as? String != "summary"
+                && (object["event"] != nil || object["status"] == nil || object["level"] as? String == "warning")
+        }
+        #expect(said.count > 15)
+        for object in said {
+            let message = try #require(object["message"] as? String)
+            #expect(lines.contains(message), "not in the text: \(message)")
+        }
+        let closing = try #require(objects.last?["message"] as? String)
+        #expect(
+            closing.hasPrefix("14 file(s) applied, 1 failed, 733 rows in ")
+                && lines.contains { $0.hasPrefix("14 file(s) applied, 1 failed, 733 rows in ") })
         let bad = try cli.run(["import", "--log-format", "xml", SampleFeeds.path("itunes20261101")])
         #expect(bad.status == 64)
+    }
+
+    /// `epf verify --log-format json`: a line per file at the level of what
+    /// it found, and the counts.
+    @Test func verifyLogsAFileALine() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let damaged = cli.path("application")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: SampleFeeds.path("itunes20261101") + "/application"))
+        try bytes.prefix(3000).write(to: URL(fileURLWithPath: damaged))
+        let result = try cli.run(["verify", "--log-format", "json", SampleFeeds.path("itunes20261101"), damaged])
+        #expect(result.status == 1)
+        let lines = try Self.objects(result.stderr)
+        let files = lines.filter { $0["kept_as_text"] != nil }
+        #expect(files.count == 10, "\(files)")
+        let broken = try #require(files.first { $0["file"] as? String == damaged })
+        #expect(broken["level"] as? String == "error" && broken["status"] as? String == "damaged")
+        #expect((broken["error"] as? String)?.contains("the file ends inside a row") == true, "\(broken)")
+        let repaired = try #require(files.first { $0["status"] as? String == "repairable" }, "\(files)")
+        #expect(repaired["level"] as? String == "warning" && repaired["repaired"] as? Int == 1)
+        let summary = try #require(lines.last)
+        #expect(summary["event"] as? String == "summary" && summary["damaged"] as? Int == 1 && summary["level"] as? String == "error")
     }
 }

@@ -33,11 +33,8 @@ struct MetricsFileTests {
         #expect(applied["epf_import_rows_repaired{table=\"application\"}"] == 1)
         #expect((applied["epf_import_duration_seconds{table=\"application\"}"] ?? -1) > 0)
         #expect(!FileManager.default.fileExists(atPath: metrics + ".tmp"))
-        if FileManager.default.isExecutableFile(atPath: Self.promtool) {
-            let lint = try EPFRunner.run(
-                URL(fileURLWithPath: "/bin/sh"), ["-c", "\(Self.promtool) check metrics < \(metrics)"], in: cli.folder)
-            #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
-        }
+        let start = try #require(applied["epf_import_last_start_timestamp_seconds"])
+        #expect(start <= applied["epf_import_last_run_timestamp_seconds"]!)
 
         let (again, nothing) = try run(SampleFeeds.pathsInOrder)
         #expect(again.status == 0, "\(again.stderr)")
@@ -66,6 +63,44 @@ struct MetricsFileTests {
         #expect(none["epf_import_success"] == 0)
         #expect(none["epf_import_last_success_timestamp_seconds"] == lastSuccess)
         #expect(none["epf_import_files{status=\"applied\"}"] == 0)
+    }
+
+    /// A run killed before its end (here at a fault point, with SIGKILL)
+    /// leaves its start in the file, later than the last end, and the last
+    /// success and success as the run before left them.
+    @Test func aKilledRunLeavesItsStart() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let metrics = cli.path("epf.prom")
+        let first = try cli.run(
+            ["import", "--db", cli.path("c.sqlite"), "--metrics-file", metrics, SampleFeeds.path("itunes20261101")])
+        #expect(first.status == 0, "\(first.stderr)")
+        let before = try PrometheusSamples.read(metrics)
+        let killed = try cli.run(
+            ["import", "--db", cli.path("c.sqlite"), "--metrics-file", metrics, SampleFeeds.path("itunes20261102")],
+            environment: ["EPF_TEST_FAULT": "before-index"])
+        #expect(killed.status != 0)
+        let after = try PrometheusSamples.read(metrics)
+        #expect(after["epf_import_success"] == 1)
+        #expect(after["epf_import_last_run_timestamp_seconds"] == before["epf_import_last_run_timestamp_seconds"])
+        #expect(after["epf_import_last_success_timestamp_seconds"] == before["epf_import_last_success_timestamp_seconds"])
+        let start = try #require(after["epf_import_last_start_timestamp_seconds"])
+        #expect(start > before["epf_import_last_run_timestamp_seconds"]!)
+    }
+
+    /// The file is in Prometheus's text format, as promtool reads it.
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: promtool), "promtool is not installed: run scripts/install-system-packages"))
+    func promtoolReadsTheFile() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let metrics = cli.path("epf.prom")
+        let result = try cli.run(["import", "--db", cli.path("c.sqlite"), "--metrics-file", metrics] + SampleFeeds.pathsInOrder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lint = try EPFRunner.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "\(Self.promtool) check metrics < \(metrics)"], in: cli.folder)
+        #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
     }
 
     @Test("--dry-run writes no metrics; a folder that is not there is a usage error before anything runs")
