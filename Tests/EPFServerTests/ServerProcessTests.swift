@@ -504,16 +504,27 @@ final class RunningServer {
 ///
 /// `@unchecked Sendable`: one test writes from one thread and reads from
 /// another, each on the socket's own direction.
-private final class LoopbackSocket: @unchecked Sendable {
+final class LoopbackSocket: @unchecked Sendable {
     private let descriptor: Int32
 
-    init(port: Int) throws {
+    /// A connection to `port` on 127.0.0.1, from `source` (another
+    /// loopback address is another client to the server).
+    init(port: Int, from source: String? = nil) throws {
         #if canImport(Glibc)
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         try #require(descriptor >= 0)
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            try #require(bound == 0, "bind \(source): \(errno)")
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -539,8 +550,14 @@ private final class LoopbackSocket: @unchecked Sendable {
         #endif
     }
 
+    /// Sends `text`; on a connection the server closed, nothing (no
+    /// SIGPIPE).
     func send(_ text: String) {
+        #if canImport(Glibc)
+        _ = Array(text.utf8).withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        #else
         _ = Array(text.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        #endif
     }
 
     private var pending: [UInt8] = []
