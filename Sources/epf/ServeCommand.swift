@@ -15,10 +15,10 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Serve the catalog over HTTP as Apple's iTunes Search and Lookup APIs (runs epf-server).",
         discussion: """
-            Runs the epf-server program found beside epf with the same options: --db, --host \
-            (default 127.0.0.1), --port (default 8080), --table-prefix, --readers, \
-            --max-in-flight, --max-connections, --idle-timeout, --log-level, --access-log, --log-format, \
-            --no-metrics, --metrics-port, --metrics-host. See epf-server --help. Build it with: \
+            Runs the epf-server program found beside epf with the same options: --db, --host (default \
+            127.0.0.1), --port (default 8080), --table-prefix, --readers, --max-in-flight, --max-connections, \
+            --max-connections-per-client, --idle-timeout, --header-timeout, --log-level, --access-log, \
+            --log-format, --no-metrics, --metrics-port, --metrics-host. See epf-server --help. Build it with: \
             swift build -c release --product epf-server
             """)
 
