@@ -33,33 +33,40 @@ struct CatalogHTTPChannel: HTTPChannelHandler {
                 channel.close(promise: nil)
                 return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
             }
-            let headerTimeout = HeaderTimeout.handlers(guard: connectionGuard)
-            var limits = NIOHTTPDecoderLimitConfiguration()
-            limits.maxHeaderFieldSize = configuration.httpDecoder.maxHeaderFieldSize
-            limits.maxHeaderListSize = configuration.httpDecoder.maxHeaderListSize
-            limits.maxHeaderFieldCount = configuration.httpDecoder.maxHeaderFieldCount
-            let pipeline = channel.pipeline.syncOperations
-            // Unlike HTTP1Channel (whose default is off), pipelining
-            // assistance on: NIO's HTTPServerPipelineHandler hands on one
-            // request at a time and reads no more until its answer is
-            // written, which keeps answers in order whichever path writes
-            // them, and waits on a graceful stop for the request under way
-            // (it takes the quiesce event; the state handler never sees
-            // it). A request the decoder cannot read is answered in the
-            // API's shape (`ParserErrorAnswer`), where HTTP1Channel leaves
-            // Hummingbird to send a bare 400.
-            try pipeline.configureHTTPServerPipeline(
-                withPipeliningAssistance: true, withErrorHandling: false, withOutboundHeaderValidation: false,
-                withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)
-            try pipeline.addHandler(headerTimeout.bytes, position: .first)
-            try pipeline.addHandler(headerTimeout.heads)
-            try pipeline.addHandler(ParserErrorAnswer())
-            try pipeline.addHandler(KeepAliveNormalizer())
-            try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
-            try pipeline.addHandler(
-                HTTPConnectionStateHandler(idleTimeout: configuration.idleTimeout.map { .nanoseconds($0.nanoseconds) }, logger: logger))
-            if let eventLoopReads { try pipeline.addHandler(eventLoopReads()) }
-            return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+            // Admitted: counted until it closes, so a setup that fails
+            // closes it (NIO would drop it open).
+            do {
+                let headerTimeout = HeaderTimeout.handlers(guard: connectionGuard)
+                var limits = NIOHTTPDecoderLimitConfiguration()
+                limits.maxHeaderFieldSize = configuration.httpDecoder.maxHeaderFieldSize
+                limits.maxHeaderListSize = configuration.httpDecoder.maxHeaderListSize
+                limits.maxHeaderFieldCount = configuration.httpDecoder.maxHeaderFieldCount
+                let pipeline = channel.pipeline.syncOperations
+                // Unlike HTTP1Channel (whose default is off), pipelining
+                // assistance on: NIO's HTTPServerPipelineHandler hands on one
+                // request at a time and reads no more until its answer is
+                // written, which keeps answers in order whichever path writes
+                // them, and waits on a graceful stop for the request under way
+                // (it takes the quiesce event; the state handler never sees
+                // it). A request the decoder cannot read is answered in the
+                // API's shape (`ParserErrorAnswer`), where HTTP1Channel leaves
+                // Hummingbird to send a bare 400.
+                try pipeline.configureHTTPServerPipeline(
+                    withPipeliningAssistance: true, withErrorHandling: false, withOutboundHeaderValidation: false,
+                    withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)
+                try pipeline.addHandler(headerTimeout.bytes, position: .first)
+                try pipeline.addHandler(headerTimeout.heads)
+                try pipeline.addHandler(ParserErrorAnswer())
+                try pipeline.addHandler(KeepAliveNormalizer())
+                try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+                try pipeline.addHandler(
+                    HTTPConnectionStateHandler(idleTimeout: configuration.idleTimeout.map { .nanoseconds($0.nanoseconds) }, logger: logger))
+                if let eventLoopReads { try pipeline.addHandler(eventLoopReads()) }
+                return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+            } catch {
+                channel.close(promise: nil)
+                throw error
+            }
         }
     }
 

@@ -7,12 +7,17 @@ package enum DescriptorLimit {
     /// unprivileged process (often 1,024 soft against far more hard), and
     /// returns the soft limit then.
     package static func raise() -> Int {
+        #if canImport(Glibc)
+        let files = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let files = RLIMIT_NOFILE
+        #endif
         var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        guard getrlimit(files, &limit) == 0 else { return 1024 }
         if limit.rlim_cur < limit.rlim_max {
             var raised = limit
             raised.rlim_cur = limit.rlim_max
-            if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+            if setrlimit(files, &raised) == 0 { limit = raised }
         }
         // RLIM_INFINITY is the largest value: clamped to Int.max.
         return Int(clamping: limit.rlim_cur)

@@ -45,8 +45,9 @@ enum HeaderTimeout {
             timer?.cancel()
             let channel = NIOLoopBound(context.channel, eventLoop: context.eventLoop)
             let connectionGuard = connectionGuard
+            let eventLoop = context.eventLoop
             timer = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) {
-                connectionGuard.timedOut()
+                connectionGuard.timedOut(on: eventLoop)
                 channel.value.close(promise: nil)
             }
         }

@@ -72,15 +72,17 @@ package struct ServerSettings: Sendable {
     }
 
     /// The most connections ever open at once by default: an idle
-    /// connection costs about 14 KB (5,000 held open took the server from
-    /// 39 to 108 MB), so 16,384 stay near 250 MB.
+    /// connection costs about 14 KB (5,500 held open took the server from
+    /// 38 to 116 MB), so 16,384 stay near 270 MB.
     package static let mostConnections = 16_384
 
     /// Connections open at once when `--max-connections` is not given: as
-    /// many as the descriptor limit leaves room for (less 64 for the
-    /// catalog, its readers and the listeners), at most `mostConnections`.
-    package static func defaultMaxConnections(descriptorLimit: Int) -> Int {
-        max(64, min(mostConnections, descriptorLimit - 64))
+    /// many as the descriptor limit leaves room for, less 4 for each of
+    /// `readers` (a SQLite reader holds the catalog, its `-wal` and `-shm`;
+    /// a PostgreSQL one a socket) and 64 for the rest (listeners, logs,
+    /// the catalog's own), at most `mostConnections`.
+    package static func defaultMaxConnections(descriptorLimit: Int, readers: Int) -> Int {
+        max(64, min(mostConnections, descriptorLimit - 64 - 4 * readers))
     }
 
     /// Readers when `--readers` is not given. SQLite: one per core (a read

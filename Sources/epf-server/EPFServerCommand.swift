@@ -153,9 +153,9 @@ struct EPFServerCommand: AsyncParsableCommand {
         let descriptors = DescriptorLimit.raise()
         var configured = ServerSettings(
             location: CatalogLocation(CatalogLocation.path(db: db)), tablePrefix: tablePrefix, host: host, port: port, readers: readers,
-            maxInFlight: maxInFlight,
-            maxConnections: maxConnections ?? ServerSettings.defaultMaxConnections(descriptorLimit: descriptors),
-            idleTimeoutSeconds: Int64(idleTimeout))
+            maxInFlight: maxInFlight, idleTimeoutSeconds: Int64(idleTimeout))
+        configured.maxConnections =
+            maxConnections ?? ServerSettings.defaultMaxConnections(descriptorLimit: descriptors, readers: configured.readers)
         // Diagnostics: every request through the router, as the
         // measurement of the event loop's path against it does
         // (docs/server.md).
