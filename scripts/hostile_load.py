@@ -83,7 +83,10 @@ class Attack:
         else:
             self.lifetimes[kind].append(lifetime)
 
-    async def idle(self):
+    async def hold(self, kind, talk):
+        """Opens connections one after another (a new one whenever the
+        server closes one) and runs `talk(reader, writer)` on each until
+        it ends; records how each ended."""
         while not self.stop:
             pair = await self.connect()
             if pair is None:
@@ -91,45 +94,37 @@ class Attack:
             reader, writer = pair
             opened = time.monotonic()
             try:
-                await reader.read()  # until the server closes it
+                await talk(reader, writer)
             except asyncio.CancelledError:
-                self.ended("idle", opened, True)
+                self.ended(kind, opened, True)
                 writer.close()
                 raise
             except OSError:
                 pass
-            self.ended("idle", opened, self.stop)
+            self.ended(kind, opened, self.stop)
             writer.close()
 
+    async def idle(self):
+        async def nothing(reader, writer):
+            await reader.read()  # until the server closes it
+
+        await self.hold("idle", nothing)
+
     async def slow(self):
-        while not self.stop:
-            pair = await self.connect()
-            if pair is None:
-                return
-            reader, writer = pair
-            opened = time.monotonic()
+        async def byte_by_byte(reader, writer):
             closed = asyncio.ensure_future(reader.read())
-            sent = 0
             try:
+                sent = 0
                 while not self.stop and not closed.done():
-                    try:
-                        writer.write(HEAD[sent:sent + 1])
-                        sent = (sent + 1) % (len(HEAD) - 1)  # never the last byte
-                        await writer.drain()
-                    except OSError:
-                        break
+                    writer.write(HEAD[sent:sent + 1])
+                    sent = (sent + 1) % (len(HEAD) - 1)  # never the last byte
+                    await writer.drain()
                     await asyncio.wait([closed], timeout=self.args.slow_interval)
-                try:
-                    await closed
-                except OSError:
-                    pass
-            except asyncio.CancelledError:
+                await closed
+            finally:
                 closed.cancel()
-                self.ended("slow", opened, True)
-                writer.close()
-                raise
-            self.ended("slow", opened, self.stop)
-            writer.close()
+
+        await self.hold("slow", byte_by_byte)
 
     async def run(self):
         tasks = [asyncio.ensure_future(self.idle()) for _ in range(self.args.idle)]

@@ -6,6 +6,15 @@ import Testing
 /// with a time, a level and the message, and the fields of what it tells.
 @Suite("epf --log-format json")
 struct LogFormatTests {
+    /// The sample `application` file cut inside its fourth record, in the
+    /// runner's folder: its path.
+    static func cutApplication(_ cli: CLIRunner) throws -> String {
+        let damaged = cli.path("application")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: SampleFeeds.path("itunes20261101") + "/application"))
+        try bytes.prefix(3000).write(to: URL(fileURLWithPath: damaged))
+        return damaged
+    }
+
     /// Standard error's lines, each parsed as a JSON object.
     static func objects(_ stderr: String) throws -> [[String: Any]] {
         try stderr.split(separator: "\n").map { line in
@@ -34,9 +43,7 @@ struct LogFormatTests {
         let summary = try #require(lines.last)
         #expect(summary["event"] as? String == "summary" && summary["applied"] as? Int == 14 && summary["rows"] as? Int == 733)
 
-        let damaged = cli.path("application")
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: SampleFeeds.path("itunes20261101") + "/application"))
-        try bytes.prefix(3000).write(to: URL(fileURLWithPath: damaged))
+        let damaged = try Self.cutApplication(cli)
         let failing = try cli.run(["import", "--db", cli.path("c.sqlite"), "--log-format", "json", damaged])
         #expect(failing.status == 1)
         let errors = try Self.objects(failing.stderr).filter { $0["level"] as? String == "error" }
@@ -58,9 +65,7 @@ struct LogFormatTests {
     @Test func textStaysTheDefaultAndSaysTheSame() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let damaged = cli.path("application")
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: SampleFeeds.path("itunes20261101") + "/application"))
-        try bytes.prefix(3000).write(to: URL(fileURLWithPath: damaged))
+        let damaged = try Self.cutApplication(cli)
         let paths = SampleFeeds.pathsInOrder + [damaged]
         let text = try cli.run(["import", "--db", cli.path("text.sqlite")] + paths)
         let json = try cli.run(["import", "--db", cli.path("json.sqlite"), "--log-format", "json"] + paths)
@@ -92,9 +97,7 @@ struct LogFormatTests {
     @Test func verifyLogsAFileALine() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let damaged = cli.path("application")
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: SampleFeeds.path("itunes20261101") + "/application"))
-        try bytes.prefix(3000).write(to: URL(fileURLWithPath: damaged))
+        let damaged = try Self.cutApplication(cli)
         let result = try cli.run(["verify", "--log-format", "json", SampleFeeds.path("itunes20261101"), damaged])
         #expect(result.status == 1)
         let lines = try Self.objects(result.stderr)
