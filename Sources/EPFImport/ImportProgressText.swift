@@ -85,11 +85,13 @@ package final class ImportProgressText {
                 }
             }
             line += whole
+            guard !live else { return write(.status(line)) }
+            // The fields only for a line of the log: a status line is redrawn many times a second.
             let fields: [String: LogMessage.Value] = [
                 "event": .text("progress"), "file": .text(current.path), "table": .text(current.table), "rows": .integer(Int64(rows)),
                 "bytes_read": .integer(bytesRead),
             ]
-            if live { write(.status(line)) } else { say(LogMessage(line, fields: fields)) }
+            say(LogMessage(line, fields: fields))
         case .buildingKey(_, let table):
             show(status: "\(table): \(keyStep)" + whole())
         case .applying(let path, let tables):

@@ -98,7 +98,7 @@ package final class ConnectionGuard: Sendable {
             if let last = state.lastSaid, now - last < .seconds(1) {
                 guard !state.lineScheduled else { return (nil, nil) }
                 state.lineScheduled = true
-                return (nil, .nanoseconds(Int64(((last + .seconds(1)) - now).inSeconds * 1e9)))
+                return (nil, TimeAmount((last + .seconds(1)) - now))
             }
             return (Self.line(&state, now: now, perClient: perClient, headerTimeout: headerTimeout), nil)
         }
