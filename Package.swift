@@ -94,9 +94,10 @@ let package = Package(
         // URLs (`PostgresTarget`), the read source (`Catalog(target:)`,
         // `PostgresCatalogReader`), the search index's tsquery. No store.
         .target(name: "EPFPostgresReader", dependencies: ["EPFCatalog", "EPFTextSearch", "CLibPQ"]),
-        // The PostgreSQL store: same protocol, COPY through libpq, tsvector
-        // index upkeep; re-exports EPFPostgresReader.
-        .target(name: "EPFPostgres", dependencies: ["EPFPostgresReader", "EPFFormat", "EPFCatalog", "EPFTextSearch"]),
+        // The PostgreSQL store: same protocol, COPY through libpq (the
+        // connection's write methods are the store's), tsvector index
+        // upkeep; re-exports EPFPostgresReader.
+        .target(name: "EPFPostgres", dependencies: ["EPFPostgresReader", "EPFFormat", "EPFCatalog", "EPFTextSearch", "CLibPQ"]),
         // Deterministic synthetic feeds for benchmarks and stress tests.
         .target(name: "EPFSynthetic", dependencies: ["EPFFormat", "EPFCatalog", "EPFReport"]),
         // What the tools print, as text: rows as an aligned table, CSV or

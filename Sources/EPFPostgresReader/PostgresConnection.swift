@@ -7,7 +7,8 @@ import Foundation
 /// Not thread-safe: one thread uses a connection at a time (each table
 /// loader has its own; the store guards its own with a lock).
 package final class PostgresConnection {
-    let handle: OpaquePointer
+    /// libpq's connection; the store's COPY uses it too.
+    package let handle: OpaquePointer
     package let target: PostgresTarget
     /// The statements `pipeline` prepared on this connection: their
     /// names, by SQL text.
@@ -85,22 +86,6 @@ package final class PostgresConnection {
         return Int(String(cString: PQcmdTuples(result))) ?? 0
     }
 
-    /// Runs `sql` inside a savepoint of the open transaction; false (and
-    /// the savepoint rolled back) when it fails on a unique violation.
-    package func executeUnlessUniqueViolation(_ sql: String) throws(PostgresError) -> Bool {
-        try execute("SAVEPOINT epf_unique")
-        let result = PQexec(handle, sql)
-        defer { PQclear(result) }
-        if PQresultStatus(result) == PGRES_COMMAND_OK {
-            try execute("RELEASE SAVEPOINT epf_unique")
-            return true
-        }
-        let failure = error(result, prefix: nil)
-        guard failure.isUniqueViolation else { throw failure }
-        try execute("ROLLBACK TO SAVEPOINT epf_unique")
-        return false
-    }
-
     /// Whether a transaction is open.
     package var inTransaction: Bool { PQtransactionStatus(handle) != PQTRANS_IDLE }
 
@@ -121,53 +106,6 @@ package final class PostgresConnection {
             ORDER BY attnum
             """, [quoteIdentifier(table)]
         ).compactMap { $0.first ?? nil }
-    }
-
-    // MARK: COPY
-
-    /// Starts `COPY ... FROM STDIN`.
-    package func beginCopy(_ sql: String) throws(PostgresError) {
-        let result = PQexec(handle, sql)
-        defer { PQclear(result) }
-        guard PQresultStatus(result) == PGRES_COPY_IN else {
-            try check(result, sql: sql)
-            throw PostgresError(sqlState: nil, message: "\(sql): the server did not start a COPY")
-        }
-    }
-
-    /// Sends bytes of the COPY stream.
-    package func putCopyData(_ bytes: UnsafePointer<UInt8>, count: Int) throws(PostgresError) {
-        let sent = bytes.withMemoryRebound(to: CChar.self, capacity: count) { PQputCopyData(handle, $0, Int32(count)) }
-        guard sent == 1 else { throw error(nil, prefix: "sending COPY data") }
-    }
-
-    /// Ends the COPY stream and returns the rows the server stored.
-    @discardableResult
-    package func endCopy() throws(PostgresError) -> Int {
-        guard PQputCopyEnd(handle, nil) == 1 else { throw error(nil, prefix: "ending COPY") }
-        return try drainCopyResults()
-    }
-
-    /// Abandons a COPY in progress (the server rolls it back).
-    package func abortCopy() {
-        if PQputCopyEnd(handle, "abandoned by epf") == 1 {
-            _ = try? drainCopyResults()
-        }
-    }
-
-    private func drainCopyResults() throws(PostgresError) -> Int {
-        var rows = 0
-        var failure: PostgresError?
-        while let result = PQgetResult(handle) {
-            defer { PQclear(result) }
-            if PQresultStatus(result) == PGRES_COMMAND_OK {
-                rows += Int(String(cString: PQcmdTuples(result))) ?? 0
-            } else if failure == nil {
-                failure = error(result, prefix: nil)
-            }
-        }
-        if let failure { throw failure }
-        return rows
     }
 
     // MARK: Helpers
@@ -199,7 +137,7 @@ package final class PostgresConnection {
         return rows
     }
 
-    private func check(_ result: OpaquePointer?, sql: String) throws(PostgresError) {
+    package func check(_ result: OpaquePointer?, sql: String) throws(PostgresError) {
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
         default: throw error(result, prefix: nil)
@@ -207,7 +145,7 @@ package final class PostgresConnection {
     }
 
     /// The error of `result`, or the connection's, scrubbed of passwords.
-    func error(_ result: OpaquePointer?, prefix: String?) -> PostgresError {
+    package func error(_ result: OpaquePointer?, prefix: String?) -> PostgresError {
         var message: String
         var sqlState: String?
         var copyLine: Int?

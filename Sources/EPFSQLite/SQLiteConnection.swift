@@ -10,8 +10,15 @@ extension SQLiteDatabase: SQLConnection {
         return changes
     }
 
+    /// Runs `sql`; false (and nothing changed) when it breaks a constraint,
+    /// such as a unique index over repeated keys.
     package func executeUnlessUniqueViolation(_ sql: String) throws -> Bool {
-        try executeUnlessConstraintViolated(sql)
+        do {
+            try execute(sql)
+            return true
+        } catch let error where error.isConstraintViolation {
+            return false
+        }
     }
 
     /// `BEGIN IMMEDIATE`: the write lock now, not at the first write, so a

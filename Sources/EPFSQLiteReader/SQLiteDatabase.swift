@@ -49,18 +49,6 @@ package final class SQLiteDatabase {
         }
     }
 
-    /// Runs `sql`; false (and nothing changed) when it breaks a constraint,
-    /// such as a unique index over repeated keys.
-    package func executeUnlessConstraintViolated(_ sql: String) throws(SQLiteError) -> Bool {
-        do {
-            try execute(sql)
-            return true
-        } catch {
-            if error.isConstraintViolation { return false }
-            throw error
-        }
-    }
-
     /// Runs one statement with `values` bound.
     package func execute(_ sql: String, _ values: [SQLValue]) throws(SQLiteError) {
         try prepare(sql).execute(values)
