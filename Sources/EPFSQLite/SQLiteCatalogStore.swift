@@ -49,7 +49,11 @@ public final class SQLiteCatalogStore: CatalogStore {
     /// Commits of a load in WAL mode: a commit writes no more than the load
     /// writes anyway and syncs nothing (`synchronous = NORMAL`), and the
     /// checkpointer copies each one into the file while the load goes on.
-    package static let walCheckpointBytes: Int64 = 32 << 20
+    /// Small commits keep the copy close behind the load: a FULL of a new
+    /// day over a 300k-row `application` table took 1.11x a fresh import
+    /// with 8 MB commits, 1.35x with 32 MB (medians of 5 interleaved pairs;
+    /// 4 MB measured as 8, 128 MB 1.6x).
+    package static let walCheckpointBytes: Int64 = 8 << 20
     /// Things worth telling about how the catalog was opened.
     public private(set) var notes: [String] = []
     /// Held while the store is open: one import at a time.

@@ -18,7 +18,7 @@ import Foundation
 /// The WAL file only starts over when a write transaction begins with every
 /// frame copied, which never happens while the copy runs behind the load.
 /// So a commit that leaves more than `maximumBytes` in the WAL waits until
-/// the copy has caught up (one commit's worth, ~0.07 s for 32 MB): the WAL
+/// the copy has caught up (a few commits' worth, ~0.07 s for 32 MB): the WAL
 /// stays bounded. A commit that alone writes more than `maximumBytes` (the
 /// apply of an INCREMENTAL file, which rewrites pages all over the
 /// catalog: 1.4 GB for a day of the itunes feed at 10^6 applications) does
