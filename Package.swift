@@ -78,18 +78,18 @@ let package = Package(
         .target(name: "EPFInput", dependencies: ["EPFFormat", "CZlib", "CBZip2"]),
         // The catalog, backend-neutral: store and reader protocols, journal,
         // checkpoints, migrations, the result model (Search API JSON).
-        .target(name: "EPFCatalog", dependencies: ["EPFFormat"]),
+        .target(name: "EPFCatalog", dependencies: ["EPFFormat", "EPFTextSearch"]),
         // Search words cut by the rules of SQLite's FTS5 unicode61 tokenizer,
         // in Swift over tables read off SQLite: the PostgreSQL index holds
         // the SQLite index's words and links no SQLite.
-        .target(name: "EPFTextSearch", dependencies: ["EPFCatalog"]),
+        .target(name: "EPFTextSearch"),
         // Reading a SQLite catalog: connection, statements, rows, the read
         // source (`Catalog(path:)`, `CatalogReader`), the search index's
         // version check. No store: epf-server reads through it alone.
         .target(name: "EPFSQLiteReader", dependencies: ["EPFCatalog", "EPFTextSearch", "CSQLite"]),
         // The SQLite store: loader, FTS5 index upkeep, WAL checkpoints,
         // `epf verify`'s key check; re-exports EPFSQLiteReader.
-        .target(name: "EPFSQLite", dependencies: ["EPFSQLiteReader", "EPFFormat", "EPFCatalog", "CSQLite"]),
+        .target(name: "EPFSQLite", dependencies: ["EPFSQLiteReader", "EPFFormat", "EPFCatalog", "EPFTextSearch", "CSQLite"]),
         // Reading a PostgreSQL catalog: libpq connection and pipeline, rows,
         // URLs (`PostgresTarget`), the read source (`Catalog(target:)`,
         // `PostgresCatalogReader`), the search index's tsquery. No store.

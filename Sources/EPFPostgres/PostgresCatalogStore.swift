@@ -1,5 +1,6 @@
 import EPFCatalog
 import EPFFormat
+import EPFTextSearch
 import Foundation
 
 /// Tuning of a PostgreSQL import.

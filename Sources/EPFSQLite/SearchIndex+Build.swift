@@ -1,6 +1,7 @@
 import CSQLite
 import EPFCatalog
 import EPFFormat
+import EPFTextSearch
 
 /// Building the SQLite store's search index (`SearchIndex`, its form
 /// described in EPFSQLiteReader) and keeping it with its table: the SQL

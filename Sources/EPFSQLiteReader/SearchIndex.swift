@@ -1,4 +1,5 @@
 import EPFCatalog
+import EPFTextSearch
 
 /// The SQLite store's form of a `SearchIndex`.
 ///

@@ -1,5 +1,3 @@
-import EPFCatalog
-
 /// The tokens the search index holds for a text: SQLite's FTS5 tokenizer
 /// `unicode61 remove_diacritics 2` (the one `SearchIndex` declares) after
 /// `SearchText` spacing, cut by the same rules in Swift (`Unicode61`).

@@ -1,6 +1,7 @@
 import EPFCatalog
 import EPFFormat
 import EPFSQLite
+import EPFTextSearch
 import Testing
 
 @Suite("Full-text search index")

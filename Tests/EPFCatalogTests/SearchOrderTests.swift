@@ -1,5 +1,6 @@
 import EPFCatalog
 import EPFSQLite
+import EPFTextSearch
 import Testing
 
 /// `Catalog.search`: the order of results (whole words, then beginnings;

@@ -1,3 +1,5 @@
+import EPFTextSearch
+
 extension CatalogReadEngine {
     /// The top `kind` chart of genre `genre` in `country`'s storefront, at
     /// most `limit` applications (1 to 200), names in `language` where

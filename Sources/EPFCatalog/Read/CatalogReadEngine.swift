@@ -1,3 +1,5 @@
+import EPFTextSearch
+
 /// Answers the questions of Apple's Search and Lookup APIs from a catalog,
 /// whatever backend holds it: lookup by Apple ID or product link, search
 /// by words in the title, prices in a storefront. Results are

@@ -1,3 +1,5 @@
+import EPFTextSearch
+
 /// The SQL of one search (`CatalogReadEngine.search`), written once for
 /// every backend around its `SearchRowsSQL`: the matches of `$1` that pass
 /// the filters, a page of them in search order, and how many there are.

@@ -1,3 +1,5 @@
+import EPFTextSearch
+
 /// How a backend's search index is read in SQL (`CatalogReadSource`): the
 /// engine adds its filters (sold in a storefront, made for a device) and
 /// its paging around these pieces.

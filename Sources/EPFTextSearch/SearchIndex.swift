@@ -43,10 +43,6 @@ package struct SearchIndex: Sendable, Equatable {
     /// SQL for the table rowid held in the search rowid expression `rowid`.
     package static func tableRowid(_ rowid: String) -> String { "(\(rowid) & \(tableRowidMask))" }
 
-    /// The search table of catalog table `table`.
-    @usableFromInline
-    package static func tableName(for table: String) -> String { CatalogTables.search(for: table) }
-
     /// The index of catalog table `table`, whose key is `key` and whose
     /// columns include `columns`, if the catalog indexes it.
     package static func index(forTable table: String, key: [String], columns: some Sequence<String>) -> SearchIndex? {
