@@ -76,9 +76,21 @@ let package = Package(
         .target(name: "EPFFormat"),
         // Where bytes come from: mapped files, compressed streams, folders.
         .target(name: "EPFInput", dependencies: ["EPFFormat", "CZlib", "CBZip2"]),
-        // The catalog, backend-neutral: store and reader protocols, journal,
-        // checkpoints, migrations, the result model (Search API JSON).
-        .target(name: "EPFCatalog", dependencies: ["EPFFormat", "EPFTextSearch"]),
+        // The catalog, backend-neutral, in three modules along the line
+        // between reading and writing (as HummingbirdCore and Hummingbird):
+        // the model both sides share (errors, timestamps, storefront sets,
+        // the catalog's table names, SQL values),
+        .target(name: "EPFCatalogCore", dependencies: ["EPFFormat", "EPFTextSearch"]),
+        // the read side (the reader protocols, the read engine, the result
+        // model: Search API JSON, charts, the journal as read): what
+        // epf-server links,
+        .target(name: "EPFCatalogRead", dependencies: ["EPFCatalogCore", "EPFTextSearch"]),
+        // and the store side (the store protocol, loads, checkpoints, the
+        // journal as written, migrations, the import lock, the algorithms
+        // every SQL store shares): what the stores and the importer link.
+        .target(name: "EPFCatalogStore", dependencies: ["EPFCatalogCore", "EPFCatalogRead", "EPFFormat"]),
+        // `import EPFCatalog`: the three at once, for library users.
+        .target(name: "EPFCatalog", dependencies: ["EPFCatalogCore", "EPFCatalogRead", "EPFCatalogStore"]),
         // Search words cut by the rules of SQLite's FTS5 unicode61 tokenizer,
         // in Swift over tables read off SQLite: the PostgreSQL index holds
         // the SQLite index's words and links no SQLite.
@@ -86,25 +98,25 @@ let package = Package(
         // Reading a SQLite catalog: connection, statements, rows, the read
         // source (`Catalog(path:)`, `CatalogReader`), the search index's
         // version check. No store: epf-server reads through it alone.
-        .target(name: "EPFSQLiteReader", dependencies: ["EPFCatalog", "EPFTextSearch", "CSQLite"]),
+        .target(name: "EPFSQLiteReader", dependencies: ["EPFCatalogRead", "EPFTextSearch", "CSQLite"]),
         // The SQLite store: loader, FTS5 index upkeep, WAL checkpoints,
         // `epf verify`'s key check; re-exports EPFSQLiteReader.
-        .target(name: "EPFSQLite", dependencies: ["EPFSQLiteReader", "EPFFormat", "EPFCatalog", "EPFTextSearch", "CSQLite"]),
+        .target(name: "EPFSQLite", dependencies: ["EPFSQLiteReader", "EPFFormat", "EPFCatalogStore", "EPFTextSearch", "CSQLite"]),
         // Reading a PostgreSQL catalog: libpq connection and pipeline, rows,
         // URLs (`PostgresTarget`), the read source (`Catalog(target:)`,
         // `PostgresCatalogReader`), the search index's tsquery. No store.
-        .target(name: "EPFPostgresReader", dependencies: ["EPFCatalog", "EPFTextSearch", "CLibPQ"]),
+        .target(name: "EPFPostgresReader", dependencies: ["EPFCatalogRead", "EPFTextSearch", "CLibPQ"]),
         // The PostgreSQL store: same protocol, COPY through libpq (the
         // connection's write methods are the store's), tsvector index
         // upkeep; re-exports EPFPostgresReader.
-        .target(name: "EPFPostgres", dependencies: ["EPFPostgresReader", "EPFFormat", "EPFCatalog", "EPFTextSearch", "CLibPQ"]),
+        .target(name: "EPFPostgres", dependencies: ["EPFPostgresReader", "EPFFormat", "EPFCatalogStore", "EPFTextSearch", "CLibPQ"]),
         // Deterministic synthetic feeds for benchmarks and stress tests.
         .target(name: "EPFSynthetic", dependencies: ["EPFFormat", "EPFCatalog", "EPFReport"]),
         // What the tools print, as text: rows as an aligned table, CSV or
         // JSON; counts, bytes and durations for people; status lines.
-        .target(name: "EPFReport", dependencies: ["EPFCatalog"]),
+        .target(name: "EPFReport", dependencies: ["EPFCatalogRead"]),
         // The pipeline: plan, parse, load; progress as values, and as text.
-        .target(name: "EPFImport", dependencies: ["EPFFormat", "EPFInput", "EPFCatalog", "EPFReport"]),
+        .target(name: "EPFImport", dependencies: ["EPFFormat", "EPFInput", "EPFCatalogStore", "EPFReport"]),
         // The EPF server client: listings, the remote plan (EPFImport's
         // rules), ranged resumable downloads checked by md5. HTTP through
         // the toolchain's FoundationNetworking: no package to build.
@@ -114,19 +126,19 @@ let package = Package(
         // readers. `epf`, `epf-server` and EPFServer open catalogs through
         // it to read them. It links the readers only: no store, no lake (no
         // Parquet, no zstd).
-        .target(name: "EPFLocation", dependencies: ["EPFCatalog", "EPFSQLiteReader", "EPFPostgresReader"]),
+        .target(name: "EPFLocation", dependencies: ["EPFCatalogRead", "EPFSQLiteReader", "EPFPostgresReader"]),
         // The stores of a location (`openStore`: SQLite, PostgreSQL, the
         // lake), for the commands that write: the other module that names
         // the backends, kept apart so that epf-server links no store. Only
         // `epf` links it.
-        .target(name: "EPFStoreLocation", dependencies: ["EPFLocation", "EPFCatalog", "EPFSQLite", "EPFPostgres", "EPFLake"]),
+        .target(name: "EPFStoreLocation", dependencies: ["EPFLocation", "EPFCatalogStore", "EPFSQLite", "EPFPostgres", "EPFLake"]),
         // HTTP: /lookup, /search and /health over the read engine
         // (Hummingbird); SQLite reads on the event loops, PostgreSQL reads on
         // threads of their own.
         .target(
             name: "EPFServer",
             dependencies: [
-                "EPFCatalog", "EPFLocation", "EPFReport",
+                "EPFCatalogRead", "EPFLocation", "EPFReport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -144,7 +156,7 @@ let package = Package(
         .executableTarget(
             name: "epf-server",
             dependencies: [
-                "EPFServer", "EPFLocation", "EPFCatalog", "EPFReport",
+                "EPFServer", "EPFLocation", "EPFCatalogRead", "EPFReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -154,7 +166,7 @@ let package = Package(
         .target(name: "EPFParquet", dependencies: ["CZstd"]),
         // The lake store: one Hive partition of Parquet per applied table
         // file, a JSON-lines journal, DuckDB views of the current tables.
-        .target(name: "EPFLake", dependencies: ["EPFParquet", "EPFCatalog", "EPFFormat"]),
+        .target(name: "EPFLake", dependencies: ["EPFParquet", "EPFCatalogStore", "EPFFormat"]),
         // The command line.
         .executableTarget(
             name: "epf",

@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogStore
 
 /// Imports plans into one open catalog, each scheduled against the import
 /// journal as it stands then: what `epf import` does with its paths, and

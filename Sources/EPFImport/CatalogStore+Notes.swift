@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogStore
 
 extension CatalogStore {
     /// What is worth telling about how the store was opened: its own notes,

@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogStore
 import EPFInput
 
 /// A download as the journal knows it: the file as it sits in the download

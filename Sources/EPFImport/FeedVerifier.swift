@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogStore
 import EPFFormat
 import EPFInput
 import Foundation

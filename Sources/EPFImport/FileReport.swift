@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogStore
 import EPFFormat
 
 /// How one table file of an import ended, for the summary and `--format json`.

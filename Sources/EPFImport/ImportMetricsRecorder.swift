@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogStore
 import Foundation
 
 /// What a run of `epf import` or `epf sync` did, gathered as it goes, for

@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogStore
 import EPFReport
 
 extension ImportSchedule {

@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogStore
 import EPFFormat
 
 /// Decides which units of a plan to import, against what the journal says

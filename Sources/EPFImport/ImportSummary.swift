@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogStore
 
 /// What an import did, file by file: the value `epf import --format json`
 /// prints (keys `catalog`, `seconds`, `applied`, `failed`, `files`).

@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogStore
 
 /// Which storefronts an import keeps, from what `--storefront` asked and
 /// the set the catalog holds (`StorefrontSet.current(in:)`):

@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogStore
 import Foundation
 
 /// One line of `DIR/_epf/journal.jsonl`: a file applied to the lake. The

@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogStore
 import EPFFormat
 @_spi(Benchmarks) import EPFParquet
 import Foundation

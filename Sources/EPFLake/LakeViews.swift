@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogStore
 import Foundation
 
 /// The views `<table>_current` of a lake, for each engine (`LakeEngine`):

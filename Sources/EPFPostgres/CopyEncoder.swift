@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogStore
 import EPFFormat
 
 /// Writes records as lines of PostgreSQL's COPY text format, straight from

@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogStore
 
 /// The history of `epf_checkpoint` in PostgreSQL catalogs, which now have
 /// the table every SQL catalog shares (`SQLCheckpoints`, where it is read

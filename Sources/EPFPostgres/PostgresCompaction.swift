@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogStore
 import Foundation
 
 /// `epf compact` on a PostgreSQL catalog: there is nothing to compact, and

@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogStore
 
 extension PostgresCatalogStore {
     /// The importer's own tables of a PostgreSQL catalog: the shared ones,

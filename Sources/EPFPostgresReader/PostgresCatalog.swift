@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogRead
 
 /// A `Catalog` opened on PostgreSQL (`Catalog(target:)`).
 public typealias PostgresCatalog = Catalog

@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogRead
 
 /// What `epf tables`, `epf history` and `epf sql` read from a PostgreSQL
 /// catalog: the admin engine (`CatalogAdminEngine`) over one connection

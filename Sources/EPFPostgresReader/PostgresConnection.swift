@@ -1,5 +1,5 @@
 import CLibPQ
-import EPFCatalog
+import EPFCatalogRead
 import Foundation
 
 /// One libpq connection, in blocking mode, with text results.

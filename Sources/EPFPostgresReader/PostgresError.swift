@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogRead
 
 /// A failed libpq call or a statement the server refused, with its
 /// passwords already scrubbed.

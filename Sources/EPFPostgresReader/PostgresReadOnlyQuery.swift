@@ -1,5 +1,5 @@
 import CLibPQ
-import EPFCatalog
+import EPFCatalogRead
 
 /// `epf sql` against a PostgreSQL catalog: exactly one statement, in a
 /// READ ONLY transaction that is rolled back after.

@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogRead
 import EPFTextSearch
 
 /// A PostgreSQL catalog as the read engine and the admin commands read it

@@ -1,5 +1,5 @@
 import CLibPQ
-import EPFCatalog
+import EPFCatalogRead
 
 /// One row of a libpq result (text format), read in place: valid while
 /// the result is (`PostgresConnection.forEachRow`). Values keep their kind

@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogRead
 
 /// The search index of a PostgreSQL catalog: what `epf search` reads there,
 /// built and kept by the store as it loads `application`.

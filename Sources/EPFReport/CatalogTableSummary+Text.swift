@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogRead
 
 extension [CatalogTableSummary] {
     /// `epf tables`: one row per table, its export_date as a date.

@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogRead
 import Foundation
 
 /// A compaction's progress as lines: a status line redrawn in place on a

@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogRead
 
 extension TabularOutput {
     /// `epf history`: the journal's rows as `CatalogAdmin.journal` reads

@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogRead
 
 extension SearchResponse {
     /// `epf lookup` and `epf search`: JSON in the iTunes Search/Lookup

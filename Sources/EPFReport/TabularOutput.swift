@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogRead
 import Foundation
 
 /// How a command prints its data: an aligned table, JSON or CSV.

@@ -1,5 +1,5 @@
 import CSQLite
-import EPFCatalog
+import EPFCatalogStore
 import Foundation
 
 /// `epf compact` on a SQLite catalog: gives back to the file system the

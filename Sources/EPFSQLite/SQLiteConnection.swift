@@ -1,5 +1,5 @@
 import CSQLite
-import EPFCatalog
+import EPFCatalogStore
 import EPFFormat
 
 /// The SQLite connection as the shared SQL algorithms use it.

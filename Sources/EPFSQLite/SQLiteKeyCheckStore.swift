@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogStore
 
 /// The store of `epf verify`: stores nothing; its loaders
 /// (`VerifyingLoader`) decode and count as `SQLiteTableLoader` does and

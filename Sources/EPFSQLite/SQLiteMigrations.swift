@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogStore
 
 extension SQLiteCatalogStore {
     /// The importer's own tables of a SQLite catalog: the shared ones, and

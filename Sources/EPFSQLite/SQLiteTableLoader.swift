@@ -1,5 +1,5 @@
 import CSQLite
-import EPFCatalog
+import EPFCatalogStore
 import EPFFormat
 
 /// Loads the rows of one table file into a staging table, binding each field

@@ -1,5 +1,5 @@
 import CSQLite
-import EPFCatalog
+import EPFCatalogStore
 import EPFFormat
 import EPFSQLiteReader
 

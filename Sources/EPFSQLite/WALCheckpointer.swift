@@ -1,5 +1,5 @@
 import CSQLite
-import EPFCatalog
+import EPFCatalogStore
 import Foundation
 
 /// Copies what an import commits to the WAL into the database file on a

@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogRead
 
 extension Catalog {
     /// Opens the SQLite catalog at `path` read-only, through a connection

@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogRead
 
 /// Read-only access to a SQLite catalog for `epf tables`, `epf history`
 /// and `epf sql`: the admin engine (`CatalogAdminEngine`) over a

@@ -1,5 +1,5 @@
 import CSQLite
-import EPFCatalog
+import EPFCatalogRead
 
 extension SQLiteDatabase {
     /// Runs exactly one statement that only reads, and returns its column

@@ -1,5 +1,5 @@
 import CSQLite
-import EPFCatalog
+import EPFCatalogRead
 
 /// One SQLite connection.
 ///

@@ -1,5 +1,5 @@
 import CSQLite
-import EPFCatalog
+import EPFCatalogRead
 
 /// An error reported by SQLite, with the statement that caused it.
 package struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import CSQLite
-import EPFCatalog
+import EPFCatalogRead
 
 /// The current row of a stepped statement (`SQLiteStatement`), read in
 /// place: valid until the statement steps again or is reset.

@@ -1,5 +1,5 @@
 import CSQLite
-import EPFCatalog
+import EPFCatalogRead
 
 /// A prepared statement. Binding text by pointer (`bindStatic`) lets the
 /// loader hand SQLite the input bytes themselves, with no copy; the bytes

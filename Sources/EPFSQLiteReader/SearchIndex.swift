@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogRead
 import EPFTextSearch
 
 /// The SQLite store's form of a `SearchIndex`.

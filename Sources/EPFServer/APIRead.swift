@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogRead
 import Logging
 import NIOCore
 

@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogRead
 
 /// A request the API refuses, in Apple's words.
 package struct APIError: Error, Sendable, Equatable {

@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogRead
 import Foundation
 import Logging
 import NIOCore

@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogRead
 import Hummingbird
 import Logging
 import NIOConcurrencyHelpers

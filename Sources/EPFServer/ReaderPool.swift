@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogRead
 import EPFLocation
 import Foundation
 import NIOConcurrencyHelpers

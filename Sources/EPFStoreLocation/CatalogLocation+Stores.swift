@@ -1,4 +1,4 @@
-import EPFCatalog
+import EPFCatalogStore
 import EPFLake
 import EPFLocation
 import EPFPostgres

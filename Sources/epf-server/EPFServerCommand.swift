@@ -1,5 +1,5 @@
 import ArgumentParser
-import EPFCatalog
+import EPFCatalogRead
 import EPFLocation
 import EPFReport
 import EPFServer
