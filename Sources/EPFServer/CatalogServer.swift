@@ -62,8 +62,7 @@ package enum CatalogServer {
             let answered = settings.eventLoopAnswered
             eventLoopReads = {
                 EventLoopReadHandler(
-                    pool: pool, inFlight: inFlight, logger: logger, accessLog: settings.accessLog, serverName: serverName,
-                    idleTimeout: idleTimeout,
+                    pool: pool, inFlight: inFlight, logger: logger, accessLog: settings.accessLog, idleTimeout: idleTimeout,
                     answered: answered)
             }
         } else {
@@ -81,7 +80,7 @@ package enum CatalogServer {
                     responder: responder, configuration: http, eventLoopReads: eventLoopReads, connectionGuard: connectionGuard)
             },
             configuration: ApplicationConfiguration(
-                address: .hostname(settings.host, port: settings.port), serverName: serverName, backlog: Self.backlog,
+                address: .hostname(settings.host, port: settings.port), serverName: ServerHeaders.serverName, backlog: Self.backlog,
                 availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections, logger: logger)),
             services: metricsListener,
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
@@ -98,7 +97,8 @@ package enum CatalogServer {
         router.get("metrics") { _, _ in await Self.metrics(metrics, pool: pool) }
         return Application(
             router: router,
-            configuration: ApplicationConfiguration(address: .hostname(address.host, port: address.port), serverName: serverName),
+            configuration: ApplicationConfiguration(
+                address: .hostname(address.host, port: address.port), serverName: ServerHeaders.serverName),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? address.port) },
             logger: logger)
     }
@@ -109,9 +109,6 @@ package enum CatalogServer {
     /// first packet, which their clients send again only after a second:
     /// Hummingbird's 256 fills in a moment.
     static let backlog = 4096
-
-    /// The `Server` header.
-    static let serverName = "epf-server"
 
     /// `GET /metrics`: Prometheus's text format, with the catalog's
     /// freshness read first through a reader of the pool (the newest

@@ -72,11 +72,11 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
     private let inFlight: InFlightGate
     private let logger: Logger
     private let accessLog: Logger
-    private let serverName: String
     private let idleTimeout: TimeAmount
     private let answered: (@Sendable () -> Void)?
     private var state = State.idle
-    private var date = HTTPDate()
+    /// `Date` and `Server`, as Hummingbird adds them to the router's answers.
+    private var headers = ServerHeaders()
     /// Closes the connection when an answer has waited `idleTimeout` for
     /// the client to read (set only in `.waitingToWrite`).
     private var writeTimeout: Scheduled<Void>?
@@ -85,7 +85,7 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
     private var removed = false
 
     init(
-        pool: ReaderPool, inFlight: InFlightGate, logger: Logger, accessLog: Logger, serverName: String, idleTimeout: TimeAmount,
+        pool: ReaderPool, inFlight: InFlightGate, logger: Logger, accessLog: Logger, idleTimeout: TimeAmount,
         answered: (@Sendable () -> Void)? = nil
     ) {
         self.accessLog = accessLog
@@ -93,7 +93,6 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
         self.pool = pool
         self.inFlight = inFlight
         self.logger = logger
-        self.serverName = serverName
         self.idleTimeout = idleTimeout
     }
 
@@ -174,11 +173,7 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
     private func answer(_ taken: Taken, context: ChannelHandlerContext) {
         var logger = logger
         var accessLog = accessLog
-        if logger.logLevel <= .info || accessLog.logLevel <= .info {
-            let id: Logger.Metadata.Value = "\(RequestID())"
-            logger[metadataKey: "hb.request.id"] = id
-            accessLog[metadataKey: "hb.request.id"] = id
-        }
+        ServerHeaders.identify(&logger, &accessLog)
         guard inFlight.enter() else {
             state = .idle
             return write(APIResponse.tooManyRequests, taken, accessLog: accessLog, context: context)
@@ -198,8 +193,7 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
 
     private func write(_ answer: APIAnswer, _ taken: Taken, accessLog: Logger, context: ChannelHandlerContext) {
         var head = HTTPResponse(status: answer.status, headerFields: answer.headerFields)
-        head.headerFields[.date] = date.now
-        head.headerFields[.server] = serverName
+        headers.stamp(&head)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)

@@ -29,7 +29,7 @@ struct RequestLogMiddleware: RouterMiddleware {
             response = APIResponse.object(["errorMessage": "Internal error"], status: .internalServerError).response
         }
         var log = accessLog
-        log[metadataKey: "hb.request.id"] = context.logger[metadataKey: "hb.request.id"]
+        log[metadataKey: ServerHeaders.requestIDKey] = context.logger[metadataKey: ServerHeaders.requestIDKey]
         RequestLog.record(log, metrics, method: request.method, path: request.uri.path, status: response.status, since: start)
         return response
     }
