@@ -26,7 +26,10 @@ package enum CatalogServer {
         router.add(middleware: RequestGuardMiddleware(inFlight: inFlight))
         for route in APIRoute.allCases {
             router.get(RouterPath(route.name)) { request, context in
-                await APIRead.answer(route, query: request.uri.query, pool: pool, logger: context.logger).response
+                switch APIRead.answer(route, query: request.uri.query, pool: pool, logger: context.logger) {
+                case .answered(let answer): answer.response
+                case .reading(let ready): await ready.awaitAnswer(pool: pool, logger: context.logger).response
+                }
             }
         }
         ChartRoute.register(on: router, pool: pool)
