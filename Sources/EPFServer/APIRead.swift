@@ -2,35 +2,26 @@ import EPFCatalog
 import Logging
 import NIOCore
 
-/// The API's reads: `/lookup` and `/search`.
-package enum APIRoute: CaseIterable, Sendable {
-    case lookup, search
-
-    /// The route of a request path, nil for another path.
-    init?(path: String) {
-        switch path {
-        case "/lookup": self = .lookup
-        case "/search": self = .search
-        default: return nil
-        }
-    }
-
-    /// The path without its slash, as the router registers it.
-    var name: String {
-        switch self {
-        case .lookup: "lookup"
-        case .search: "search"
-        }
-    }
-}
-
-/// How a `/lookup` or `/search` is answered, whichever path takes it: the
-/// router's (`CatalogServer.router`, a Swift task) or the event loop's
-/// (`EventLoopReadHandler`). One function, `answer`, from the request's
-/// query to its `APIAnswer`, so that a change to what the API answers is
-/// made once; the paths differ only in how they wait for a read on the
-/// pool's threads.
+/// How a read of the API (`/lookup`, `/search`) is answered, whichever
+/// path takes it: the router's (`CatalogServer.router`, a Swift task) or
+/// the event loop's (`EventLoopReadHandler`). One function, `answer`, from
+/// the request's query to its `APIAnswer`, so that a change to what the
+/// API answers is made once; the paths differ only in how they wait for a
+/// read on the pool's threads.
 enum APIRead {
+    /// One of the API's reads, as the route table holds it
+    /// (`CatalogRoute.init(_:reads:)`): its request type, which checks a
+    /// query's parameters and holds the read (`APIQuery`).
+    struct Kind: Sendable {
+        /// The query's read, or its 400; made where the request type is
+        /// known, so that it is specialized for it.
+        fileprivate let prepare: @Sendable (_ query: String?) -> Answering
+
+        init<Query: APIQuery>(_: Query.Type) {
+            prepare = { APIRead.prepare(Query.self, query: $0) }
+        }
+    }
+
     /// The read of a request whose parameters are good, and its callback.
     struct Ready: Sendable {
         let read: @Sendable (any CatalogQuerying) throws(CatalogError) -> Result<[UInt8], APIError>
@@ -74,18 +65,14 @@ enum APIRead {
         case reading(Ready)
     }
 
-    /// The answer to a request of `route` with `query`, for both paths: a
+    /// The answer to a request for `kind` with `query`, for both paths: a
     /// 400 for a bad parameter; else the answer of a read here, on this
     /// thread, when the pool reads in place (SQLite: a task's thread or the
     /// event loop; a read is a few tens of microseconds of CPU), or the
     /// read to run on the pool's threads (PostgreSQL, which waits on the
     /// network).
-    static func answer(_ route: APIRoute, query: String?, pool: ReaderPool, logger: Logger) -> Answering {
-        let answering =
-            switch route {
-            case .lookup: prepare(LookupRequest.self, query: query)
-            case .search: prepare(SearchRequest.self, query: query)
-            }
+    static func answer(_ kind: Kind, query: String?, pool: ReaderPool, logger: Logger) -> Answering {
+        let answering = kind.prepare(query)
         guard case .reading(let ready) = answering, pool.readsInPlace else { return answering }
         do throws(ReadFailure) {
             return .answered(ready.answer(.success(try pool.readHere(ready.read)), logger: logger))

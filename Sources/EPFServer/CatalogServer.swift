@@ -10,7 +10,8 @@ import NIOCore
 /// Apple's iTunes Search and Lookup APIs answer them, and the top charts
 /// as Apple's RSS feed generator does (`ChartRoute`), over a `ReaderPool`.
 package enum CatalogServer {
-    /// The routes and the request guards (method, size, load, logging).
+    /// The routes (`CatalogRoute.all`) and the request guards (method,
+    /// size, load, logging).
     /// HEAD is answered as GET is, headers only (`Content-Length` is the
     /// GET answer's), as Apple's API and health checkers expect.
     package static func router(pool: ReaderPool, settings: ServerSettings, inFlight: InFlightGate) -> Router<BasicRequestContext> {
@@ -24,17 +25,10 @@ package enum CatalogServer {
         // the answer for an unknown path).
         router.add(middleware: RequestLogMiddleware(accessLog: settings.accessLog, metrics: settings.metrics))
         router.add(middleware: RequestGuardMiddleware(inFlight: inFlight))
-        for route in APIRoute.allCases {
-            router.get(RouterPath(route.name)) { request, context in
-                switch APIRead.answer(route, query: request.uri.query, pool: pool, logger: context.logger) {
-                case .answered(let answer): answer.response
-                case .reading(let ready): await ready.awaitAnswer(pool: pool, logger: context.logger).response
-                }
+        for route in CatalogRoute.all {
+            router.get(route.template.routerPath) { request, context in
+                await route.respond(to: request, context: context, pool: pool, settings: settings)
             }
-        }
-        ChartRoute.register(on: router, pool: pool)
-        router.get("health") { _, context in
-            await health(pool: pool, catalog: settings.location.displayName, context: context)
         }
         return router
     }

@@ -7,8 +7,9 @@ import Logging
 import NIOCore
 import NIOHTTPTypes
 
-/// Answers `GET /lookup` and `GET /search` on the connection's event loop,
-/// and passes every other request on to Hummingbird's router.
+/// Answers the API's reads (`GET /lookup` and `GET /search`: the read
+/// routes of `CatalogRoute.all`) on the connection's event loop, and
+/// passes every other request on to Hummingbird's router.
 ///
 /// Why: the router's path costs more than a lookup. Each request there
 /// crosses from the event loop to a Swift task and back, through
@@ -47,7 +48,8 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
 
     /// A request of ours, read whole or in the reading.
     private struct Taken {
-        let route: APIRoute
+        let route: CatalogRoute
+        let read: APIRead.Kind
         let path: String
         let query: String?
         let start: ContinuousClock.Instant
@@ -165,8 +167,8 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
             fields[.contentLength].map({ $0 == "0" }) ?? true
         else { return nil }
         let uri = URI(target)
-        guard let route = APIRoute(path: uri.path) else { return nil }
-        return Taken(route: route, path: uri.path, query: uri.query, start: .now)
+        guard let found = CatalogRoute.eventLoopRead(uri.path) else { return nil }
+        return Taken(route: found.route, read: found.read, path: uri.path, query: uri.query, start: .now)
     }
 
     /// Reads the answer (here, or on a pool thread), then writes it.
@@ -178,7 +180,7 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
             state = .idle
             return write(APIResponse.tooManyRequests, taken, accessLog: accessLog, context: context)
         }
-        switch APIRead.answer(taken.route, query: taken.query, pool: pool, logger: logger) {
+        switch APIRead.answer(taken.read, query: taken.query, pool: pool, logger: logger) {
         case .answered(let answer):
             // A 400, or a read done in place: written now, no future between.
             inFlight.leave()
@@ -205,7 +207,8 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        RequestLog.record(accessLog, inFlight.metrics, method: .get, path: taken.path, status: answer.status, since: taken.start)
+        RequestLog.record(
+            accessLog, inFlight.metrics, method: .get, path: taken.path, route: taken.route, status: answer.status, since: taken.start)
         answered?()
     }
 }
