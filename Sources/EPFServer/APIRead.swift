@@ -2,34 +2,26 @@ import EPFCatalogRead
 import Logging
 import NIOCore
 
-/// The API's reads: `/lookup` and `/search`.
-package enum APIRoute: CaseIterable, Sendable {
-    case lookup, search
-
-    /// The route of a request path, nil for another path.
-    init?(path: String) {
-        switch path {
-        case "/lookup": self = .lookup
-        case "/search": self = .search
-        default: return nil
-        }
-    }
-
-    /// The path without its slash, as the router registers it.
-    var name: String {
-        switch self {
-        case .lookup: "lookup"
-        case .search: "search"
-        }
-    }
-}
-
-/// How a `/lookup` or `/search` is answered, whichever path takes it: the
-/// router's (`CatalogServer.router`, a Swift task) or the event loop's
-/// (`EventLoopReadHandler`). One function from the request's query to its
-/// `APIAnswer`, so that a change to what the API answers is made once;
-/// the paths differ only in where the read runs.
+/// How a read of the API (`/lookup`, `/search`) is answered, whichever
+/// path takes it: the router's (`CatalogServer.router`, a Swift task) or
+/// the event loop's (`EventLoopReadHandler`). One function, `answer`, from
+/// the request's query to its `APIAnswer`, so that a change to what the
+/// API answers is made once; the paths differ only in how they wait for a
+/// read on the pool's threads.
 enum APIRead {
+    /// One of the API's reads, as the route table holds it
+    /// (`CatalogRoute.init(_:reads:)`): its request type, which checks a
+    /// query's parameters and holds the read (`APIQuery`).
+    struct Kind: Sendable {
+        /// The query's read, or its 400; made where the request type is
+        /// known, so that it is specialized for it.
+        fileprivate let prepare: @Sendable (_ query: String?) -> Answering
+
+        init<Query: APIQuery>(_: Query.Type) {
+            prepare = { APIRead.prepare(Query.self, query: $0) }
+        }
+    }
+
     /// The read of a request whose parameters are good, and its callback.
     struct Ready: Sendable {
         let read: @Sendable (any CatalogQuerying) throws(CatalogError) -> Result<[UInt8], APIError>
@@ -43,68 +35,62 @@ enum APIRead {
             case .failure(let failure): unavailable(failure, logger: logger)
             }
         }
+
+        /// The answer once the read is done on the pool's threads, awaited:
+        /// the router's path.
+        func awaitAnswer(pool: ReaderPool, logger: Logger) async -> APIAnswer {
+            do throws(ReadFailure) {
+                return answer(.success(try await pool.read(read)), logger: logger)
+            } catch {
+                return answer(.failure(error), logger: logger)
+            }
+        }
+
+        /// The answer once the read is done on the pool's threads, on
+        /// `eventLoop`: the event loop's path, which serves its other
+        /// connections meanwhile.
+        func futureAnswer(pool: ReaderPool, logger: Logger, on eventLoop: any EventLoop) -> EventLoopFuture<APIAnswer> {
+            pool.read(on: eventLoop, read).map { answer($0, logger: logger) }
+        }
     }
 
-    /// A request made ready: its read, or its answer already.
-    enum Prepared {
-        case ready(Ready)
-        /// A 400 for a bad parameter.
+    /// A request's answer, or the read it waits for.
+    enum Answering {
+        /// Answered already: a bad parameter's 400, or a read done in
+        /// place (SQLite).
         case answered(APIAnswer)
+        /// A read for the pool's threads (PostgreSQL), which each path
+        /// waits for its own way (`Ready.awaitAnswer`,
+        /// `Ready.futureAnswer`).
+        case reading(Ready)
+    }
+
+    /// The answer to a request for `kind` with `query`, for both paths: a
+    /// 400 for a bad parameter; else the answer of a read here, on this
+    /// thread, when the pool reads in place (SQLite: a task's thread or the
+    /// event loop; a read is a few tens of microseconds of CPU), or the
+    /// read to run on the pool's threads (PostgreSQL, which waits on the
+    /// network).
+    static func answer(_ kind: Kind, query: String?, pool: ReaderPool, logger: Logger) -> Answering {
+        let answering = kind.prepare(query)
+        guard case .reading(let ready) = answering, pool.readsInPlace else { return answering }
+        do throws(ReadFailure) {
+            return .answered(ready.answer(.success(try pool.readHere(ready.read)), logger: logger))
+        } catch {
+            return .answered(ready.answer(.failure(error), logger: logger))
+        }
     }
 
     /// The request's read, or its answer already (a 400 for a bad
     /// parameter).
-    static func prepare(_ route: APIRoute, query text: String?) -> Prepared {
-        switch route {
-        case .lookup: prepare(LookupRequest.self, query: text)
-        case .search: prepare(SearchRequest.self, query: text)
-        }
-    }
-
-    /// The answer on the router's path: the read here (SQLite) or on the
-    /// pool's threads (PostgreSQL), awaited.
-    static func answer(_ route: APIRoute, query: String?, pool: ReaderPool, logger: Logger) async -> APIAnswer {
-        switch prepare(route, query: query) {
-        case .answered(let answer):
-            return answer
-        case .ready(let ready):
-            do throws(ReadFailure) {
-                return ready.answer(.success(try await pool.read(ready.read)), logger: logger)
-            } catch {
-                return ready.answer(.failure(error), logger: logger)
-            }
-        }
-    }
-
-    /// The answer on the event loop's path, on `eventLoop`: at once for a
-    /// catalog read in place (SQLite), else when a pool thread has read it
-    /// (PostgreSQL).
-    static func answer(_ route: APIRoute, query: String?, pool: ReaderPool, logger: Logger, on eventLoop: any EventLoop)
-        -> EventLoopFuture<APIAnswer>
-    {
-        switch prepare(route, query: query) {
-        case .answered(let answer):
-            return eventLoop.makeSucceededFuture(answer)
-        case .ready(let ready):
-            guard pool.readsInPlace else {
-                return pool.read(on: eventLoop, ready.read).map { ready.answer($0, logger: logger) }
-            }
-            do throws(ReadFailure) {
-                return eventLoop.makeSucceededFuture(ready.answer(.success(try pool.readHere(ready.read)), logger: logger))
-            } catch {
-                return eventLoop.makeSucceededFuture(ready.answer(.failure(error), logger: logger))
-            }
-        }
-    }
-
-    private static func prepare<Query: APIQuery>(_: Query.Type, query text: String?) -> Prepared {
+    private static func prepare<Query: APIQuery>(_: Query.Type, query text: String?) -> Answering {
         let query: Query
         do throws(APIError) {
             query = try Query(try parameters(text))
         } catch {
             return .answered(APIResponse.error(error))
         }
-        return .ready(Ready(read: reading(query), callback: query.callback))
+        return .reading(Ready(read: reading(query), callback: query.callback))
     }
 
     /// The read of `query`: its answer's JSON; Apple's 400 `[country]` when

@@ -10,7 +10,8 @@ import NIOCore
 /// Apple's iTunes Search and Lookup APIs answer them, and the top charts
 /// as Apple's RSS feed generator does (`ChartRoute`), over a `ReaderPool`.
 package enum CatalogServer {
-    /// The routes and the request guards (method, size, load, logging).
+    /// The routes (`CatalogRoute.all`) and the request guards (method,
+    /// size, load, logging).
     /// HEAD is answered as GET is, headers only (`Content-Length` is the
     /// GET answer's), as Apple's API and health checkers expect.
     package static func router(pool: ReaderPool, settings: ServerSettings, inFlight: InFlightGate) -> Router<BasicRequestContext> {
@@ -24,14 +25,10 @@ package enum CatalogServer {
         // the answer for an unknown path).
         router.add(middleware: RequestLogMiddleware(accessLog: settings.accessLog, metrics: settings.metrics))
         router.add(middleware: RequestGuardMiddleware(inFlight: inFlight))
-        for route in APIRoute.allCases {
-            router.get(RouterPath(route.name)) { request, context in
-                await APIRead.answer(route, query: request.uri.query, pool: pool, logger: context.logger).response
+        for route in CatalogRoute.all {
+            router.get(route.template.routerPath) { request, context in
+                await route.respond(to: request, context: context, pool: pool, settings: settings)
             }
-        }
-        ChartRoute.register(on: router, pool: pool)
-        router.get("health") { _, context in
-            await health(pool: pool, catalog: settings.location.displayName, context: context)
         }
         return router
     }
@@ -62,8 +59,7 @@ package enum CatalogServer {
             let answered = settings.eventLoopAnswered
             eventLoopReads = {
                 EventLoopReadHandler(
-                    pool: pool, inFlight: inFlight, logger: logger, accessLog: settings.accessLog, serverName: serverName,
-                    idleTimeout: idleTimeout,
+                    pool: pool, inFlight: inFlight, logger: logger, accessLog: settings.accessLog, idleTimeout: idleTimeout,
                     answered: answered)
             }
         } else {
@@ -81,7 +77,7 @@ package enum CatalogServer {
                     responder: responder, configuration: http, eventLoopReads: eventLoopReads, connectionGuard: connectionGuard)
             },
             configuration: ApplicationConfiguration(
-                address: .hostname(settings.host, port: settings.port), serverName: serverName, backlog: Self.backlog,
+                address: .hostname(settings.host, port: settings.port), serverName: ServerHeaders.serverName, backlog: Self.backlog,
                 availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections, logger: logger)),
             services: metricsListener,
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
@@ -98,7 +94,8 @@ package enum CatalogServer {
         router.get("metrics") { _, _ in await Self.metrics(metrics, pool: pool) }
         return Application(
             router: router,
-            configuration: ApplicationConfiguration(address: .hostname(address.host, port: address.port), serverName: serverName),
+            configuration: ApplicationConfiguration(
+                address: .hostname(address.host, port: address.port), serverName: ServerHeaders.serverName),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? address.port) },
             logger: logger)
     }
@@ -109,9 +106,6 @@ package enum CatalogServer {
     /// first packet, which their clients send again only after a second:
     /// Hummingbird's 256 fills in a moment.
     static let backlog = 4096
-
-    /// The `Server` header.
-    static let serverName = "epf-server"
 
     /// `GET /metrics`: Prometheus's text format, with the catalog's
     /// freshness read first through a reader of the pool (the newest

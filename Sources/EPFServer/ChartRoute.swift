@@ -11,19 +11,9 @@ import NIOCore
 /// chart) and `/api/v2/{country}/apps/{chart}/{limit}/genre/{genreId}.json`,
 /// with `chart` `top-free` or `top-paid` and `limit` 10, 25, 50 or 100, as
 /// Apple serves them. Made from the popularity feed (`Catalog.chart`): not
-/// Apple's live charts; `updated` is the feed's day.
+/// Apple's live charts; `updated` is the feed's day. Its two routes are in
+/// `CatalogRoute.all`, answered by the router.
 enum ChartRoute {
-    /// The routes, on the router (the event loop's fast path answers only
-    /// `/lookup` and `/search`).
-    static func register(on router: Router<BasicRequestContext>, pool: ReaderPool) {
-        router.get("api/v2/:country/apps/:chart/:limit/apps.json") { request, context in
-            await answer(request, context: context, genre: nil, pool: pool).response
-        }
-        router.get("api/v2/:country/apps/:chart/:limit/genre/:genre") { request, context in
-            await answer(request, context: context, genre: context.parameters.get("genre") ?? "", pool: pool).response
-        }
-    }
-
     /// A chart's JSON, or the error of a bad value (400), of a catalog
     /// without charts (404), or of a catalog that cannot be read (503).
     static func answer(_ request: Request, context: BasicRequestContext, genre genreText: String?, pool: ReaderPool) async

@@ -7,8 +7,9 @@ import Logging
 import NIOCore
 import NIOHTTPTypes
 
-/// Answers `GET /lookup` and `GET /search` on the connection's event loop,
-/// and passes every other request on to Hummingbird's router.
+/// Answers the API's reads (`GET /lookup` and `GET /search`: the read
+/// routes of `CatalogRoute.all`) on the connection's event loop, and
+/// passes every other request on to Hummingbird's router.
 ///
 /// Why: the router's path costs more than a lookup. Each request there
 /// crosses from the event loop to a Swift task and back, through
@@ -19,7 +20,7 @@ import NIOHTTPTypes
 /// `/lookup` of one ID from SQLite, 24,800-26,200 requests/s here against
 /// 19,400-20,100 through the router (+24-31%).
 ///
-/// Where the read runs is the pool's (`APIRead.answer(_:query:pool:logger:on:)`):
+/// Where the read runs is the pool's (`APIRead.answer(_:query:pool:logger:)`):
 /// a SQLite read (a few tens of microseconds of CPU on a memory-mapped
 /// file) right here, as nginx serves a file; a PostgreSQL read (which waits
 /// on the network) on a pool thread, its answer written when it comes back
@@ -47,7 +48,8 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
 
     /// A request of ours, read whole or in the reading.
     private struct Taken {
-        let route: APIRoute
+        let route: CatalogRoute
+        let read: APIRead.Kind
         let path: String
         let query: String?
         let start: ContinuousClock.Instant
@@ -72,11 +74,11 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
     private let inFlight: InFlightGate
     private let logger: Logger
     private let accessLog: Logger
-    private let serverName: String
     private let idleTimeout: TimeAmount
     private let answered: (@Sendable () -> Void)?
     private var state = State.idle
-    private var date = HTTPDate()
+    /// `Date` and `Server`, as Hummingbird adds them to the router's answers.
+    private var headers = ServerHeaders()
     /// Closes the connection when an answer has waited `idleTimeout` for
     /// the client to read (set only in `.waitingToWrite`).
     private var writeTimeout: Scheduled<Void>?
@@ -85,7 +87,7 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
     private var removed = false
 
     init(
-        pool: ReaderPool, inFlight: InFlightGate, logger: Logger, accessLog: Logger, serverName: String, idleTimeout: TimeAmount,
+        pool: ReaderPool, inFlight: InFlightGate, logger: Logger, accessLog: Logger, idleTimeout: TimeAmount,
         answered: (@Sendable () -> Void)? = nil
     ) {
         self.accessLog = accessLog
@@ -93,7 +95,6 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
         self.pool = pool
         self.inFlight = inFlight
         self.logger = logger
-        self.serverName = serverName
         self.idleTimeout = idleTimeout
     }
 
@@ -166,74 +167,48 @@ final class EventLoopReadHandler: ChannelInboundHandler, RemovableChannelHandler
             fields[.contentLength].map({ $0 == "0" }) ?? true
         else { return nil }
         let uri = URI(target)
-        guard let route = APIRoute(path: uri.path) else { return nil }
-        return Taken(route: route, path: uri.path, query: uri.query, start: .now)
+        guard let found = CatalogRoute.eventLoopRead(uri.path) else { return nil }
+        return Taken(route: found.route, read: found.read, path: uri.path, query: uri.query, start: .now)
     }
 
     /// Reads the answer (here, or on a pool thread), then writes it.
     private func answer(_ taken: Taken, context: ChannelHandlerContext) {
         var logger = logger
         var accessLog = accessLog
-        if logger.logLevel <= .info || accessLog.logLevel <= .info {
-            let id: Logger.Metadata.Value = "\(RequestID())"
-            logger[metadataKey: "hb.request.id"] = id
-            accessLog[metadataKey: "hb.request.id"] = id
-        }
+        ServerHeaders.identify(&logger, &accessLog)
         guard inFlight.enter() else {
             state = .idle
             return write(APIResponse.tooManyRequests, taken, accessLog: accessLog, context: context)
         }
-        state = .answering
-        APIRead.answer(taken.route, query: taken.query, pool: pool, logger: logger, on: context.eventLoop).assumeIsolated().whenComplete {
-            [inFlight] outcome in
+        switch APIRead.answer(taken.read, query: taken.query, pool: pool, logger: logger) {
+        case .answered(let answer):
+            // A 400, or a read done in place: written now, no future between.
             inFlight.leave()
-            guard !self.removed else { return }
-            self.state = .idle
-            switch outcome {
-            case .success(let answer): self.write(answer, taken, accessLog: accessLog, context: context)
-            case .failure: self.write(APIRead.unavailable(.stopped, logger: logger), taken, accessLog: accessLog, context: context)
+            state = .idle
+            write(answer, taken, accessLog: accessLog, context: context)
+        case .reading(let ready):
+            state = .answering
+            ready.futureAnswer(pool: pool, logger: logger, on: context.eventLoop).assumeIsolated().whenComplete {
+                [inFlight] outcome in
+                inFlight.leave()
+                guard !self.removed else { return }
+                self.state = .idle
+                switch outcome {
+                case .success(let answer): self.write(answer, taken, accessLog: accessLog, context: context)
+                case .failure: self.write(APIRead.unavailable(.stopped, logger: logger), taken, accessLog: accessLog, context: context)
+                }
             }
         }
     }
 
     private func write(_ answer: APIAnswer, _ taken: Taken, accessLog: Logger, context: ChannelHandlerContext) {
         var head = HTTPResponse(status: answer.status, headerFields: answer.headerFields)
-        head.headerFields[.date] = date.now
-        head.headerFields[.server] = serverName
+        headers.stamp(&head)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        RequestLog.record(accessLog, inFlight.metrics, method: .get, path: taken.path, status: answer.status, since: taken.start)
+        RequestLog.record(
+            accessLog, inFlight.metrics, method: .get, path: taken.path, route: taken.route, status: answer.status, since: taken.start)
         answered?()
-    }
-}
-
-/// The `Date` header's value (`Wed, 25 Nov 2026 01:12:38 GMT`, RFC 9110's
-/// IMF-fixdate), formatted again only when the second changes.
-struct HTTPDate {
-    private var second: time_t = -1
-    private var text = ""
-
-    /// Now, to the second.
-    var now: String {
-        mutating get {
-            let current = time(nil)
-            if current != second {
-                second = current
-                text = Self.format(current)
-            }
-            return text
-        }
-    }
-
-    static func format(_ time: time_t) -> String {
-        var t = time
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 }

@@ -22,31 +22,41 @@ struct RequestLogMiddleware: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch let error as HTTPError {
-            let message = error.status == .notFound ? "No such path; try /lookup, /search or /health" : error.status.reasonPhrase
+            let message = error.status == .notFound ? Self.notFound : error.status.reasonPhrase
             response = APIResponse.object(["errorMessage": message], status: error.status).response
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(error)"])
             response = APIResponse.object(["errorMessage": "Internal error"], status: .internalServerError).response
         }
         var log = accessLog
-        log[metadataKey: "hb.request.id"] = context.logger[metadataKey: "hb.request.id"]
-        RequestLog.record(log, metrics, method: request.method, path: request.uri.path, status: response.status, since: start)
+        log[metadataKey: ServerHeaders.requestIDKey] = context.logger[metadataKey: ServerHeaders.requestIDKey]
+        let path = request.uri.path
+        RequestLog.record(
+            log, metrics, method: request.method, path: path, route: CatalogRoute.matching(path), status: response.status, since: start)
         return response
     }
+
+    /// The 404's `errorMessage`: `No such path; try /lookup, /search, ...
+    /// or ...`, every route of `CatalogRoute.all`.
+    static let notFound: String = {
+        let paths = CatalogRoute.all.map(\.template.text)
+        return "No such path; try \(paths.dropLast().joined(separator: ", ")) or \(paths.last ?? "")"
+    }()
 }
 
 /// The request log line and the request's metrics, the same from either
 /// path (the router's middleware, the event loop's `EventLoopReadHandler`).
 enum RequestLog {
-    /// Counts the request in `metrics` (when on), and logs `GET /lookup
-    /// 200` at `info`, with the method, path, status and milliseconds as
-    /// metadata (which costs nothing below `info`).
+    /// Counts the request in `metrics` (when on) under `route` (nil: a
+    /// path of no route), and logs `GET /lookup 200` at `info`, with the
+    /// method, path, status and milliseconds as metadata (which costs
+    /// nothing below `info`).
     static func record(
-        _ logger: Logger, _ metrics: ServerMetrics?, method: HTTPRequest.Method, path: String, status: HTTPResponse.Status,
-        since start: ContinuousClock.Instant
+        _ logger: Logger, _ metrics: ServerMetrics?, method: HTTPRequest.Method, path: String, route: CatalogRoute?,
+        status: HTTPResponse.Status, since start: ContinuousClock.Instant
     ) {
         let duration = ContinuousClock.now - start
-        metrics?.record(path: path, status: Int(status.code), duration: duration)
+        metrics?.record(route: route, status: Int(status.code), duration: duration)
         guard logger.logLevel <= .info else { return }
         let milliseconds = duration.inSeconds * 1000
         logger.info(

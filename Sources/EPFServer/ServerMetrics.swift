@@ -27,10 +27,11 @@ package final class ServerMetrics: Sendable {
         var status: Int
     }
 
-    /// Every route a request counts under (`route(_:)`).
-    static let routes = ["/lookup", "/search", "/health", chartRoute, chartGenreRoute, "other"]
-    static let chartRoute = "/api/v2/{country}/apps/{chart}/{limit}/apps.json"
-    static let chartGenreRoute = "/api/v2/{country}/apps/{chart}/{limit}/genre/{genre}.json"
+    /// Every route a request counts under: each of `CatalogRoute.all` by
+    /// its template, and `other` for a path of none.
+    static let routes = CatalogRoute.all.map(\.template.text) + [other]
+    /// The route of a path that is no route's.
+    static let other = "other"
 
     /// The histogram's buckets, in seconds: a lookup answers in tens of
     /// microseconds, a search in milliseconds, a cold PostgreSQL read in
@@ -69,19 +70,10 @@ package final class ServerMetrics: Sendable {
         MetricNameDescriptor(metricName: metric, unitName: unit, helpText: help)
     }
 
-    /// The route a request path counts under.
-    static func route(_ path: String) -> String {
-        switch path {
-        case "/lookup", "/search", "/health": return path
-        case _ where path.hasPrefix("/api/v2/"):
-            return path.contains("/genre/") ? chartGenreRoute : chartRoute
-        default: return "other"
-        }
-    }
-
-    /// A request to `path` was answered with `status` in `duration`.
-    func record(path: String, status: Int, duration: Duration) {
-        let key = RequestKey(route: Self.route(path), status: status)
+    /// A request of `route` (nil: a path of no route) was answered with
+    /// `status` in `duration`.
+    func record(route: CatalogRoute?, status: Int, duration: Duration) {
+        let key = RequestKey(route: route?.template.text ?? Self.other, status: status)
         let counter = requests.withLock { counters in
             if let known = counters[key] { return known }
             let made = registry.makeCounter(
