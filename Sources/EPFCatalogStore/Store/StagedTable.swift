@@ -1,0 +1,28 @@
+import EPFCatalogCore
+import EPFCatalogRead
+import EPFFormat
+
+/// A table file loaded and checked into a staging table that no reader
+/// sees, waiting to be applied. Named by `CatalogStore` and
+/// `TableLoader`; made and read inside this package.
+public struct StagedTable: Sendable {
+    /// The file loaded.
+    package var target: StagingTarget
+    /// The staging table's name in the store.
+    package var stagingName: String
+    /// The unique index that carries the key, if the table has a key.
+    package var keyIndexName: String?
+    /// What loading the file found and did, row by row.
+    package var counts: LoadCounts
+    /// The first row's `export_date` (epoch milliseconds), if any.
+    package var firstExportDate: Int64?
+
+    /// For stores outside this module (PostgreSQL).
+    package init(target: StagingTarget, stagingName: String, keyIndexName: String?, counts: LoadCounts, firstExportDate: Int64?) {
+        self.target = target
+        self.stagingName = stagingName
+        self.keyIndexName = keyIndexName
+        self.counts = counts
+        self.firstExportDate = firstExportDate
+    }
+}
