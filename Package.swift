@@ -76,6 +76,12 @@ let package = Package(
         .target(name: "EPFFormat"),
         // Where bytes come from: mapped files, compressed streams, folders.
         .target(name: "EPFInput", dependencies: ["EPFFormat", "CZlib", "CBZip2"]),
+        // Search: the tokenizer (SQLite's FTS5 unicode61 rules in Swift,
+        // over tables read off SQLite, so the PostgreSQL index holds the
+        // SQLite index's words and links no SQLite), the query, the order
+        // and the ranking. Imports nothing of ours; the SQL is the catalog's
+        // read engine's and the backends'.
+        .target(name: "EPFTextSearch"),
         // The catalog, backend-neutral, in three modules along the line
         // between reading and writing (as HummingbirdCore and Hummingbird):
         // the model both sides share (errors, timestamps, storefront sets,
@@ -91,10 +97,6 @@ let package = Package(
         .target(name: "EPFCatalogStore", dependencies: ["EPFCatalogCore", "EPFCatalogRead", "EPFFormat"]),
         // `import EPFCatalog`: the three at once, for library users.
         .target(name: "EPFCatalog", dependencies: ["EPFCatalogCore", "EPFCatalogRead", "EPFCatalogStore"]),
-        // Search words cut by the rules of SQLite's FTS5 unicode61 tokenizer,
-        // in Swift over tables read off SQLite: the PostgreSQL index holds
-        // the SQLite index's words and links no SQLite.
-        .target(name: "EPFTextSearch"),
         // Reading a SQLite catalog: connection, statements, rows, the read
         // source (`Catalog(path:)`, `CatalogReader`), the search index's
         // version check. No store: epf-server reads through it alone.
@@ -186,6 +188,9 @@ let package = Package(
         .testTarget(name: "EPFParquetTests", dependencies: ["EPFParquet", "EPFTestSupport"]),
         .testTarget(name: "EPFLakeTests", dependencies: ["EPFLake", "EPFCatalog", "EPFFormat", "EPFTestSupport", "epf"]),
         .testTarget(name: "EPFInputTests", dependencies: ["EPFInput", "EPFFormat", "CBZip2", "EPFTestSupport"]),
+        // Search without a database: EPFTextSearch alone. (The tests that
+        // hold it to SQLite's FTS5 are EPFCatalogTests'.)
+        .testTarget(name: "EPFTextSearchTests", dependencies: ["EPFTextSearch"]),
         .testTarget(
             name: "EPFCatalogTests", dependencies: ["EPFCatalog", "EPFSQLite", "EPFTextSearch", "EPFFormat", "CSQLite", "EPFTestSupport"]),
         .testTarget(

@@ -3,7 +3,12 @@
 /// the version of the spacing (`SearchText`) and order (`SearchOrder`) the
 /// entries were made with. Each backend keeps the index its own way (the
 /// SQLite store in an FTS5 table, the PostgreSQL store in a `tsvector`
-/// column), from the same words.
+/// column), from the same words: their SQL is theirs (EPFSQLiteReader's
+/// `SearchIndex.swift` and EPFSQLite's `SearchIndex+Build.swift`;
+/// EPFPostgresReader's `PostgresSearchIndex.swift` and EPFPostgres's
+/// `PostgresSearchIndex+Build.swift`). The name of an index's table is the
+/// catalog's (`tableName(for:)`, in EPFCatalogCore, which spells its
+/// tables).
 @usableFromInline
 package struct SearchIndex: Sendable, Equatable {
     /// The EPF table (`application`); a catalog table `P<table>` made with
@@ -16,6 +21,7 @@ package struct SearchIndex: Sendable, Equatable {
     /// The column indexed.
     package var column: String
 
+    /// The index of `column` of the EPF table `table`, keyed by `key`.
     package init(table: String, key: [String], column: String) {
         self.table = table
         self.key = key

@@ -11,10 +11,29 @@
 /// The chart holds a few hundred applications a storefront, and the index
 /// may hold tens of thousands of matches for a word: so the chart's
 /// applications are read apart, by rank, with their titles
-/// (`CatalogSearchQueries.rankedCandidates`), and each title is matched here
-/// against the term's words (`SearchWords`), cut by the same tokenizer as
-/// the index (`CatalogReadSource.searchTokens`). The pages of the index
-/// leave the chart's applications out, and are paged after them.
+/// (EPFCatalogRead's `CatalogSearchQueries.rankedCandidates`), and each
+/// title is matched here against the term's words (`SearchWords`), cut by
+/// the same tokenizer as the index (`CatalogReadSource.searchTokens`).
+/// The pages of the index leave the chart's applications out, and are
+/// paged after them.
+///
+/// The whole order of a search, and where each step is decided (a change
+/// to the ranking starts here):
+///
+/// 1. The chart's matches, by rank: this type, over the SQL of
+///    EPFCatalogRead's `CatalogSearchQueries` (`rankedCandidates`, and the
+///    filter that leaves the chart out of the index's pages).
+/// 2. Then the titles that hold every word as a whole word, then those
+///    where some word is only a prefix: `SearchPaging`, over the two match
+///    values each backend writes for a term (`SearchQuery`'s FTS5
+///    expressions; EPFPostgresReader's `tsquery`s).
+/// 3. Within each, fewer words, then fewer bytes: `SearchOrder`, the key
+///    each backend's index stores its entries under, so that a page is
+///    read in order and no match is scored. A change to it changes the
+///    index: raise `SearchIndex.version`.
+///
+/// EPFCatalogRead's `CatalogReadEngine.search` pages the three as one
+/// order.
 @usableFromInline
 package enum SearchRanking {
     /// The popularity feed's table of ranks.
@@ -33,34 +52,5 @@ package enum SearchRanking {
         let end = ranked.count - offset > limit ? offset + limit : ranked.count
         let ids = Array(ranked[offset..<end])
         return ids.count < limit ? ids + (try rest(limit - ids.count, 0)) : ids
-    }
-}
-
-/// The words of a search, each as the index's tokens, matched against the
-/// tokens of one title in Swift: what the index answers for the search's
-/// match (every word, as a phrase of its tokens, the last token of each a
-/// prefix: `SearchQuery`, `PostgresSearchIndex.query`), for titles the
-/// engine has in hand (`SearchRanking`).
-@usableFromInline
-package struct SearchWords: Sendable, Equatable {
-    /// Each word of the search as its tokens (`象棋` is `["象", "棋"]`).
-    @usableFromInline
-    package var words: [[String]]
-
-    package init(_ words: [[String]]) { self.words = words }
-
-    /// Whether `tokens` (a title's, in order) hold every word: its tokens
-    /// next to each other, the last one as a prefix of a token. Compared
-    /// byte by byte, as the index compares them (Swift's `==` on strings
-    /// would take `é` and `e` + U+0301 for the same).
-    @usableFromInline
-    package func match(_ tokens: [String]) -> Bool {
-        words.allSatisfy { word in
-            guard let last = word.last, tokens.count >= word.count else { return false }
-            return (0...(tokens.count - word.count)).contains { start in
-                zip(word.dropLast(), tokens[start...]).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
-                    && tokens[start + word.count - 1].utf8.starts(with: last.utf8)
-            }
-        }
     }
 }

@@ -20,6 +20,7 @@ package struct SearchTokenizer: Sendable {
     /// indexed side and the query side alike.
     package static let maximumTokenBytes = 2047
 
+    /// A tokenizer: it holds no state, so one may be shared by threads.
     package init() {}
 
     /// The tokens of `text` as the index holds them: spaced by `SearchText`,

@@ -279,16 +279,7 @@ struct SearchIndexTests {
         try Self.integrityCheck(catalog)
     }
 
-    // MARK: The text and the query
-
-    @Test func cjkCharactersAreSpacedApart() {
-        #expect(SearchText.prepare("国际象棋游戏") == "国 际 象 棋 游 戏 ")
-        #expect(SearchText.prepare("Pro象棋X 2") == "Pro 象 棋 X 2")
-        #expect(SearchText.prepare("パズル・체스") == "パ ズ ル ・ 체 스 ")
-        #expect(SearchText.prepare("Café Échecs 🎲") == "Café Échecs 🎲")
-        #expect(SearchText.prepare("𠀀𪚥") == "𠀀 𪚥 ")  // plane 2
-        #expect(SearchText.prepare("") == "")
-    }
+    // MARK: The text in SQL
 
     @Test func theSQLFunctionSpacesLikeSwift() throws {
         let catalog = try TemporaryCatalog()
@@ -297,15 +288,5 @@ struct SearchIndexTests {
             #expect(spaced == .text(SearchText.prepare(text)), "\(text)")
         }
         #expect(try catalog.store.database.scalar("SELECT epf_search_text(NULL)") == .null)
-    }
-
-    @Test func matchExpressions() {
-        #expect(SearchQuery.matchExpression("Café 象棋") == "\"Café\"* AND \"象 棋\"*")
-        #expect(SearchQuery.matchExpression("chess", prefix: false) == "\"chess\"")
-        #expect(SearchQuery.matchExpression("  say \"hi\"  ") == "\"say\"* AND \"\"\"hi\"\"\"*")
-        #expect(SearchQuery.matchExpression("NEAR(a") == "\"NEAR(a\"*")
-        #expect(SearchQuery.matchExpression("") == nil)
-        #expect(SearchQuery.matchExpression(" \t\n") == nil)
-        #expect(SearchQuery.matchExpression("* \" - ()") == nil)
     }
 }

@@ -1,6 +1,5 @@
 import EPFCatalog
 import EPFSQLite
-import EPFTextSearch
 import Testing
 
 /// `Catalog.search`: the order of results (whole words, then beginnings;
@@ -123,16 +122,5 @@ struct SearchOrderTests {
         let error = try #require(throws: CatalogError.self) { try Self.ids(catalog, "chess") }
         #expect(error.description.contains("built by an older version of epf"))
         #expect(error.description.contains("epf import --force"))
-    }
-
-    @Test func orderKeysCountWordsAsTheTokenizerDoes() {
-        #expect(SearchOrder.key("Chess Pro") == 2 << 12 | 9)
-        #expect(SearchOrder.key("国际象棋") == 4 << 12 | 12)
-        #expect(SearchOrder.key("Café, Échecs & 2 more!") == 4 << 12 | 24)
-        // Emoji, symbols and punctuation are not words.
-        #expect(SearchOrder.key("Dice Chess 🎲♟️ — “Pro”") >> 12 == 3)
-        #expect(SearchOrder.key("パズル体스") >> 12 == 5)
-        #expect(SearchOrder.key("") == 0)
-        #expect(SearchOrder.key(String(repeating: "a ", count: 5000)) == Int64(SearchOrder.maximumWords) << 12 | 4095)
     }
 }

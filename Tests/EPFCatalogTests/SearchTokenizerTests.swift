@@ -109,18 +109,6 @@ struct SearchTokenizerTests {
         #expect(tokenizer.tokens("Version 2.0 foo-bar") == ["version", "2", "0", "foo", "bar"])
     }
 
-    @Test("A search's words: phrases of tokens; nil when nothing can match, as SearchQuery")
-    func queryWords() throws {
-        let tokenizer = SearchTokenizer()
-        #expect(tokenizer.queryWords("CAFÉ 象棋") == [["cafe"], ["象", "棋"]])
-        #expect(tokenizer.queryWords("foo-bar  x") == [["foo", "bar"], ["x"]])
-        #expect(tokenizer.queryWords("chess -") == [["chess"]])
-        for nothing in ["", "  ", "- \"", "🎲"] {
-            #expect(tokenizer.queryWords(nothing) == nil, "\(nothing)")
-            #expect(SearchQuery.matchExpression(nothing) == nil, "\(nothing)")
-        }
-    }
-
     @Test("A search's words match a title in Swift exactly when FTS5 matches it (SearchWords, for popular-first search)")
     func wordsMatchAsFTS5Does() throws {
         let tokenizer = SearchTokenizer()
@@ -164,17 +152,5 @@ struct SearchTokenizerTests {
         #expect(!SearchWords([["chess", "kids"]]).match(["kids", "chess", "academy"]))
         #expect(SearchWords([["象", "棋"]]).match(["国", "际", "象", "棋", "游", "戏"]))
         #expect(!SearchWords([["象", "游"]]).match(["国", "际", "象", "棋", "游", "戏"]))
-    }
-
-    @Test("A token longer than a tsvector lexeme is cut at a character boundary")
-    func longToken() throws {
-        let tokenizer = SearchTokenizer()
-        let tokens = tokenizer.tokens(String(repeating: "é", count: 1500))
-        #expect(tokens.count == 1)
-        #expect(tokens[0].utf8.count <= SearchTokenizer.maximumTokenBytes)
-        #expect(tokens[0] == String(repeating: "e", count: 1500))
-        let wide = tokenizer.tokens(String(repeating: "ж", count: 1500))[0]
-        #expect(wide.utf8.count == 2046)
-        #expect(wide == String(repeating: "ж", count: 1023))
     }
 }

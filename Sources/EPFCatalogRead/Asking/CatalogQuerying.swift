@@ -9,9 +9,9 @@ import EPFCatalogCore
 /// What the engine draws on lives beside it, so that it is written once:
 /// the country a user types (`StorefrontRequest`), a result assembled from
 /// rows (`ResultAssembly`), the language a detail row is chosen by
-/// (`Language`), the paging of whole-word then prefix-only matches
-/// (`SearchPaging`), and the words of a search (`SearchQuery`,
-/// `SearchTokenizer`).
+/// (`Language`); and in EPFTextSearch, the search module, the order of a
+/// search's results (`SearchRanking`, `SearchPaging`, `SearchOrder`) and
+/// its words (`SearchQuery`, `SearchTokenizer`).
 ///
 /// Implementations are not thread-safe: one connection, used from one
 /// thread at a time.

@@ -10,9 +10,9 @@ import EPFTextSearch
 ///
 /// The engine is the algorithm, written once: which rows a result draws on
 /// and in which order (`CatalogReadQueries`, `CatalogSearchQueries`), how
-/// a result is made of them (`ResultAssembly`), the paging of whole-word
-/// then prefix-only matches (`SearchPaging`), the country a user types
-/// (`StorefrontRequest`), every message. A source gives SQL spelling and
+/// a result is made of them (`ResultAssembly`), the country a user types
+/// (`StorefrontRequest`), every message; the pages of a search in the order
+/// EPFTextSearch says (`SearchRanking`, `SearchPaging`). A source gives SQL spelling and
 /// runs queries. The hot paths are `@inlinable` (package), and what they
 /// use `@usableFromInline`, so that the engine is specialized for its
 /// source in the backend's module (`Catalog` in EPFSQLiteReader): no dynamic

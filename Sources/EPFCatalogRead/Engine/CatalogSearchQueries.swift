@@ -11,7 +11,8 @@ import EPFTextSearch
 /// the index only when it is of this version of epf (`indexIsCurrent`).
 ///
 /// When the catalog has the popularity charts, the applications of the
-/// storefront's overall chart (genre 36, `SearchRanking`) are read apart,
+/// storefront's overall chart (genre 36, EPFTextSearch's `SearchRanking`,
+/// which says the whole order of a search) are read apart,
 /// by rank (`rankedCandidates`), and the pages of the index leave them out.
 @usableFromInline
 struct CatalogSearchQueries: Sendable {
