@@ -13,6 +13,12 @@ let package = Package(
         .library(name: "EPFFormat", targets: ["EPFFormat"]),
         .library(name: "EPFInput", targets: ["EPFInput"]),
         .library(name: "EPFCatalog", targets: ["EPFCatalog"]),
+        // The catalog's parts, for a program that needs one side only (a
+        // reader that links no store: EPFCatalogRead); EPFCatalogStore also
+        // for the loader benchmark's SPI.
+        .library(name: "EPFCatalogCore", targets: ["EPFCatalogCore"]),
+        .library(name: "EPFCatalogRead", targets: ["EPFCatalogRead"]),
+        .library(name: "EPFCatalogStore", targets: ["EPFCatalogStore"]),
         .library(name: "EPFSQLiteReader", targets: ["EPFSQLiteReader"]),
         .library(name: "EPFSQLite", targets: ["EPFSQLite"]),
         .library(name: "EPFImport", targets: ["EPFImport"]),

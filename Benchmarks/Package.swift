@@ -33,6 +33,7 @@ let package = Package(
                 benchmark,
                 .product(name: "EPFFormat", package: root),
                 .product(name: "EPFCatalog", package: root),
+                .product(name: "EPFCatalogStore", package: root),
                 .product(name: "EPFSQLite", package: root),
                 .product(name: "EPFSynthetic", package: root),
             ],

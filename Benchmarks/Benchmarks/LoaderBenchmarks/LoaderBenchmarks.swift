@@ -1,5 +1,6 @@
 import Benchmark
-@_spi(Benchmarks) import EPFCatalog
+import EPFCatalog
+@_spi(Benchmarks) import EPFCatalogStore
 import EPFFormat
 import EPFSQLite
 @_spi(Benchmarks) import EPFSynthetic
