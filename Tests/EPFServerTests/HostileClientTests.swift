@@ -123,7 +123,11 @@ struct HostileClientTests {
                     let parts = pair.split(separator: "=")
                     return (String(parts[0]), Double(parts[1]) ?? -1)
                 })
-        #expect((figures["lookups"] ?? 0) > 50, "\(figures)")
+        // Every lookup answered, and lookups kept coming: the old server
+        // answered 8 in the script's run and timed 2 out. How many is a
+        // speed, which the whole suite on two cores moves (28 to 47 in a
+        // loaded run, 60 and more alone): scripts/hostile-load measures it.
+        #expect((figures["lookups"] ?? 0) > 10, "\(figures)")
         #expect(figures["failures"] == 0, "\(figures)")
         // Past 64 from its address, refused; the 64 held, closed at the
         // header timeout: none held longer than it and a second.
