@@ -104,7 +104,7 @@ let package = Package(
         // `import EPFCatalog`: the three at once, for library users.
         .target(name: "EPFCatalog", dependencies: ["EPFCatalogCore", "EPFCatalogRead", "EPFCatalogStore"]),
         // Reading a SQLite catalog: connection, statements, rows, the read
-        // source (`Catalog(path:)`, `CatalogReader`), the search index's
+        // source (`Catalog(path:)`, `SQLiteCatalogAdmin`), the search index's
         // version check. No store: epf-server reads through it alone.
         .target(name: "EPFSQLiteReader", dependencies: ["EPFCatalogRead", "EPFTextSearch", "CSQLite"]),
         // The SQLite store: loader, FTS5 index upkeep, WAL checkpoints,
@@ -112,7 +112,7 @@ let package = Package(
         .target(name: "EPFSQLite", dependencies: ["EPFSQLiteReader", "EPFFormat", "EPFCatalogStore", "EPFTextSearch", "CSQLite"]),
         // Reading a PostgreSQL catalog: libpq connection and pipeline, rows,
         // URLs (`PostgresTarget`), the read source (`Catalog(target:)`,
-        // `PostgresCatalogReader`), the search index's tsquery. No store.
+        // `PostgresCatalogAdmin`), the search index's tsquery. No store.
         .target(name: "EPFPostgresReader", dependencies: ["EPFCatalogRead", "EPFTextSearch", "CLibPQ"]),
         // The PostgreSQL store: same protocol, COPY through libpq (the
         // connection's write methods are the store's), tsvector index
@@ -129,7 +129,7 @@ let package = Package(
         // rules), ranged resumable downloads checked by md5. HTTP through
         // the toolchain's FoundationNetworking: no package to build.
         .target(name: "EPFFetch", dependencies: ["EPFImport", "EPFInput", "EPFCatalog", "EPFReport"]),
-        // Where a catalog is (`--db`): with EPFStoreLocation, one of the two
+        // Where a catalog is (`--db`): with EPFStores, one of the two
         // modules above the backends that name them; this one names their
         // readers. `epf`, `epf-server` and EPFServer open catalogs through
         // it to read them. It links the readers only: no store, no lake (no
@@ -139,7 +139,7 @@ let package = Package(
         // lake), for the commands that write: the other module that names
         // the backends, kept apart so that epf-server links no store. Only
         // `epf` links it.
-        .target(name: "EPFStoreLocation", dependencies: ["EPFLocation", "EPFCatalogStore", "EPFSQLite", "EPFPostgres", "EPFLake"]),
+        .target(name: "EPFStores", dependencies: ["EPFLocation", "EPFCatalogStore", "EPFSQLite", "EPFPostgres", "EPFLake"]),
         // HTTP: /lookup, /search and /health over the read engine
         // (Hummingbird); SQLite reads on the event loops, PostgreSQL reads on
         // threads of their own.
@@ -179,7 +179,7 @@ let package = Package(
         .executableTarget(
             name: "epf",
             dependencies: [
-                "EPFFormat", "EPFCatalog", "EPFLocation", "EPFStoreLocation", "EPFLake", "EPFImport", "EPFSynthetic", "EPFFetch",
+                "EPFFormat", "EPFCatalog", "EPFLocation", "EPFStores", "EPFLake", "EPFImport", "EPFSynthetic", "EPFFetch",
                 "EPFReport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -103,7 +103,7 @@ public final class CatalogImport {
         let scheduled = schedule.plan(notes: plan.notes)
         events(.scheduled(scheduled))
         let started = ContinuousClock.now
-        let reports = Importer(store: store, options: options, events: events).run(scheduled)
+        let reports = PlanRunner(store: store, options: options, events: events).run(scheduled)
         elapsed += ContinuousClock.now - started
         self.reports += reports
         return reports

@@ -24,7 +24,7 @@ import Foundation
 /// the journal lists applied files only (failures are in the report).
 ///
 /// Opened inside the package only (`epf import --lake`, through
-/// EPFStoreLocation): `package`, like the rest of EPFLake, which is no
+/// EPFStores): `package`, like the rest of EPFLake, which is no
 /// library product.
 package final class LakeStore: CatalogStore {
     /// The lake's folder.

@@ -5,7 +5,7 @@ import Foundation
 
 /// Where the catalog is, parsed once from `--db`: a SQLite file, or a
 /// PostgreSQL database for a `postgres://` or `postgresql://` URL. With
-/// EPFStoreLocation (which opens the stores of a location), the only
+/// EPFStores (which opens the stores of a location), the only
 /// place that knows which backends there are: the executables (`epf`,
 /// `epf-server`) ask for a store or a reader and never name a backend.
 ///
@@ -13,7 +13,7 @@ import Foundation
 /// through the backends' readers (EPFSQLiteReader, EPFPostgresReader), and
 /// links no store that writes: `epf-server` reads through it and so links
 /// no loader or COPY (`nm epf-server`), no lake, Parquet writer or zstd
-/// (`ldd epf-server`). Stores are opened through EPFStoreLocation
+/// (`ldd epf-server`). Stores are opened through EPFStores
 /// (`openStore`), which only `epf` links.
 package enum CatalogLocation: Sendable {
     case sqlite(path: String)
@@ -69,7 +69,7 @@ package enum CatalogLocation: Sendable {
 
     /// The catalog opened for lookups and searches, with the tables of
     /// `tablePrefix` (nil: found in the catalog).
-    package func openReader(tablePrefix: String?) throws(CatalogError) -> any CatalogQuerying {
+    package func openReader(tablePrefix: String?) throws(CatalogError) -> any CatalogReader {
         switch self {
         case .sqlite(let path): return try Catalog(path: path, tablePrefix: tablePrefix)
         case .postgres(let target): return try PostgresCatalog(target: target, tablePrefix: tablePrefix)
@@ -80,8 +80,8 @@ package enum CatalogLocation: Sendable {
     /// The catalog opened for `epf tables`, `epf history` and `epf sql`.
     package func openAdmin() throws(CatalogError) -> any CatalogAdmin {
         switch self {
-        case .sqlite(let path): return try CatalogReader(path: path)
-        case .postgres(let target): return try PostgresCatalogReader(target: target)
+        case .sqlite(let path): return try SQLiteCatalogAdmin(path: path)
+        case .postgres(let target): return try PostgresCatalogAdmin(target: target)
         case .lake(let path): throw Self.notQueryable(path)
         }
     }

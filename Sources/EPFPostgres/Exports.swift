@@ -1,6 +1,6 @@
 // The read side of PostgreSQL catalogs (connection, pipeline, rows,
 // `PostgresTarget`, `PostgresReadSource`, `Catalog(target:)`,
-// `PostgresCatalogReader`) is EPFPostgresReader, so that a program that only
+// `PostgresCatalogAdmin`) is EPFPostgresReader, so that a program that only
 // reads (epf-server) links no store. This module is the store, and brings
 // the reader with it: everything that imported EPFPostgres keeps building,
 // and one import gives the whole backend.

@@ -2,7 +2,7 @@ import EPFCatalogRead
 import EPFTextSearch
 
 /// A PostgreSQL catalog as the read engine and the admin commands read it
-/// (`PostgresCatalog`, `PostgresCatalogReader`): one connection, and
+/// (`PostgresCatalog`, `PostgresCatalogAdmin`): one connection, and
 /// PostgreSQL's spelling (`$1`, `= ANY($1::bigint[])`, `COLLATE "C"`,
 /// `tsquery` on the `tsvector` of `epf_search_<table>`,
 /// `PostgresSearchIndex`).

@@ -24,7 +24,7 @@ extension SearchResponse {
     }
 }
 
-extension CatalogQuerying {
+extension CatalogReader {
     /// Why a search of `term` found nothing: no match, or an `offset` past
     /// them all (said with how many there are).
     package func whyNothingFound(term: String, offset: Int, in storefront: Storefront, entity: SoftwareEntity?) -> String {

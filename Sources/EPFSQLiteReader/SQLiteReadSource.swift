@@ -3,7 +3,7 @@ import EPFTextSearch
 import Foundation
 
 /// A SQLite catalog as the read engine and the admin commands read it
-/// (`Catalog`, `CatalogReader`): a read-only connection, its prepared
+/// (`Catalog`, `SQLiteCatalogAdmin`): a read-only connection, its prepared
 /// statements (each query prepared once per connection, then reset and
 /// bound again: a lookup is ~20 µs, and preparing showed in profiles), and
 /// SQLite's spelling (`?1`, FTS5 `MATCH` on `epf_search_<table>`).

@@ -7,7 +7,7 @@ import NIOPosix
 
 /// The catalog's readers, each lent to one request at a time.
 ///
-/// A reader (`CatalogQuerying`) is one connection and is not thread-safe.
+/// A reader (`CatalogReader`) is one connection and is not thread-safe.
 /// Where its calls run depends on the backend:
 /// - SQLite (`readsInPlace`): on the thread that asks, an event loop or a
 ///   task's thread. A read is CPU work on a memory-mapped file (a lookup
@@ -59,7 +59,7 @@ package final class ReaderPool: Sendable {
 
     /// `body` with a reader: here when `readsInPlace`, else on a pool
     /// thread. Throws `ReadFailure`.
-    package func read<T: Sendable>(_ body: @escaping @Sendable (any CatalogQuerying) throws(CatalogError) -> T) async throws(ReadFailure)
+    package func read<T: Sendable>(_ body: @escaping @Sendable (any CatalogReader) throws(CatalogError) -> T) async throws(ReadFailure)
         -> T
     {
         if readsInPlace { return try readHere(body) }
@@ -79,7 +79,7 @@ package final class ReaderPool: Sendable {
     /// `body` with a reader on a pool thread, its outcome on `eventLoop`
     /// (the event loop's path for catalogs not read in place): the event
     /// loop goes on serving its other connections meanwhile.
-    package func read<T: Sendable>(on eventLoop: any EventLoop, _ body: @escaping @Sendable (any CatalogQuerying) throws(CatalogError) -> T)
+    package func read<T: Sendable>(on eventLoop: any EventLoop, _ body: @escaping @Sendable (any CatalogReader) throws(CatalogError) -> T)
         -> EventLoopFuture<Result<T, ReadFailure>>
     {
         threads.runIfActive(eventLoop: eventLoop) { [self] () -> Result<T, ReadFailure> in
@@ -95,7 +95,7 @@ package final class ReaderPool: Sendable {
 
     /// `body` with a reader, on this thread (`readsInPlace` catalogs: the
     /// event loop's fast path). Throws `ReadFailure.catalog`.
-    package func readHere<T>(_ body: (any CatalogQuerying) throws(CatalogError) -> T) throws(ReadFailure) -> T {
+    package func readHere<T>(_ body: (any CatalogReader) throws(CatalogError) -> T) throws(ReadFailure) -> T {
         let slot = take()
         defer { give(slot) }
         do {
@@ -135,11 +135,11 @@ package enum ReadFailure: Error, Sendable {
 /// once.
 private final class Slot: @unchecked Sendable {
     /// nil after a failure closed it: opened again on next use.
-    private var reader: (any CatalogQuerying)?
+    private var reader: (any CatalogReader)?
     /// When the reader last asked whether the catalog's tables changed.
     private var checked = ContinuousClock.now
 
-    init(reader: (any CatalogQuerying)?) { self.reader = reader }
+    init(reader: (any CatalogReader)?) { self.reader = reader }
 
     /// How often a reader asks whether the catalog's tables changed: a
     /// reader learns them when it opens, so one that an import gave a new
@@ -147,7 +147,7 @@ private final class Slot: @unchecked Sendable {
     static let tablesCheckInterval = Duration.seconds(1)
 
     func withReader<T>(
-        location: CatalogLocation, tablePrefix: String?, _ body: (any CatalogQuerying) throws(CatalogError) -> T
+        location: CatalogLocation, tablePrefix: String?, _ body: (any CatalogReader) throws(CatalogError) -> T
     ) throws(CatalogError) -> T {
         do {
             return try body(open(location, tablePrefix))
@@ -160,7 +160,7 @@ private final class Slot: @unchecked Sendable {
         }
     }
 
-    private func open(_ location: CatalogLocation, _ tablePrefix: String?) throws(CatalogError) -> any CatalogQuerying {
+    private func open(_ location: CatalogLocation, _ tablePrefix: String?) throws(CatalogError) -> any CatalogReader {
         if let reader, ContinuousClock.now - checked >= Self.tablesCheckInterval {
             checked = .now
             if (try? (reader as? Catalog)?.tablesChanged()) == true { self.reader = nil }

@@ -18,7 +18,7 @@ struct ImportLockTests {
         #expect(error.description.contains("is importing into \(path)"))
         #expect(error.description.contains("One import runs at a time"))
         // Readers are not held back.
-        #expect(try CatalogReader(path: path).tables().isEmpty)
+        #expect(try SQLiteCatalogAdmin(path: path).tables().isEmpty)
 
         first = nil
         #expect(first == nil)

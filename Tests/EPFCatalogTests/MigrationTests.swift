@@ -83,7 +83,7 @@ struct MigrationTests {
         let applied = try #require(try store?.appliedFiles())
         #expect(applied.map(\.feedDate) == ["20261101"])
         #expect(applied.first?.originSize == nil && applied.first?.originHash == nil)
-        #expect(try CatalogReader(path: folder.catalog).tables().map(\.name) == ["genre"])
+        #expect(try SQLiteCatalogAdmin(path: folder.catalog).tables().map(\.name) == ["genre"])
 
         // Opening again changes nothing.
         store = nil
@@ -182,6 +182,6 @@ struct MigrationTests {
         )
         #expect(try Self.shape(of: folder.catalog) == before)
         // Readers only read: they go on reading what they know of it.
-        #expect(try CatalogReader(path: folder.catalog).tables().map(\.name) == ["genre"])
+        #expect(try SQLiteCatalogAdmin(path: folder.catalog).tables().map(\.name) == ["genre"])
     }
 }

@@ -248,7 +248,7 @@ struct SearchIndexTests {
     @Test func searchTablesAreNotListedAsCatalogTables() throws {
         let catalog = try TemporaryCatalog()
         try catalog.apply(Self.apps(rows: Self.titles), as: "application")
-        #expect(try CatalogReader(path: catalog.path).tables().map(\.name) == ["application"])
+        #expect(try SQLiteCatalogAdmin(path: catalog.path).tables().map(\.name) == ["application"])
     }
 
     @Test func stagedIndexesDisappearWithTheirStagingTables() throws {

@@ -31,7 +31,7 @@ struct DiskFullTests {
                 let pages = try #require(try store.database.scalar("PRAGMA page_count")?.integerValue)
                 try store.database.execute("PRAGMA max_page_count = \(pages + 64)")
                 let plan = try ImportPlanner.plan(paths: [feed], filter: TableFilter())
-                let reports = Importer(store: store, options: options).run(plan)
+                let reports = PlanRunner(store: store, options: options).run(plan)
                 let report = try #require(reports.first)
                 #expect(report.status == .failed)
                 #expect(report.error?.contains("database or disk is full") == true, "\(report.error ?? "")")
@@ -49,7 +49,7 @@ struct DiskFullTests {
             #expect(store.resumableLoads.map(\.table) == ["application"])
             store.checkpointBytes = 256 << 10
             let plan = try ImportPlanner.plan(paths: [feed], filter: TableFilter())
-            let reports = Importer(store: store, options: options) { event in
+            let reports = PlanRunner(store: store, options: options) { event in
                 if case .note(let text) = event { notes.append(text) }
             }.run(plan)
             #expect(reports.map(\.status) == [.applied])

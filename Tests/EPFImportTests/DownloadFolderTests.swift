@@ -27,7 +27,7 @@ func runScheduledImport(
     let store = try SQLiteCatalogStore(path: catalog)
     let plan = try ImportPlanner.plan(paths: paths, filter: try TableFilter(include: include), tablePrefix: tablePrefix)
     let schedule = ImportSchedule(plan: plan, applied: try store.appliedFiles(), force: force)
-    return (schedule, Importer(store: store, options: options).run(schedule.plan(notes: plan.notes)))
+    return (schedule, PlanRunner(store: store, options: options).run(schedule.plan(notes: plan.notes)))
 }
 
 /// Download folders: feeds found at any depth, applied newest FULL first then

@@ -7,5 +7,5 @@ import EPFSQLite
 func runImport(_ paths: [String], catalog: String, options: ImportOptions = ImportOptions()) throws -> [FileReport] {
     let store = try SQLiteCatalogStore(path: catalog)
     let plan = try ImportPlanner.plan(paths: paths, filter: try TableFilter())
-    return Importer(store: store, options: options).run(plan)
+    return PlanRunner(store: store, options: options).run(plan)
 }

@@ -7,7 +7,7 @@ import Foundation
 /// Plans `paths` and imports them into `store` with the real importer.
 func runImport(_ paths: [String], into store: any CatalogStore, options: ImportOptions = ImportOptions()) throws -> [FileReport] {
     let plan = try ImportPlanner.plan(paths: paths, filter: try TableFilter())
-    return Importer(store: store, options: options).run(plan)
+    return PlanRunner(store: store, options: options).run(plan)
 }
 
 /// Imports `paths` into a new SQLite catalog in `folder` and into `database`

@@ -114,7 +114,7 @@ struct PostgresMigrationTests {
                 ])
         let applied = try #require(try store?.appliedFiles())
         #expect(applied.map(\.feedDate) == ["20261101"] && applied.map(\.originSize) == [805])
-        #expect(try PostgresCatalogReader(target: database.target).tables().map(\.name) == ["genre"])
+        #expect(try PostgresCatalogAdmin(target: database.target).tables().map(\.name) == ["genre"])
 
         store = nil
         let before = try Self.shape(database)
@@ -170,6 +170,6 @@ struct PostgresMigrationTests {
                 == "\(database.target.redacted) was written by a newer version of epf (schema step journal-origin-colour unknown to this one); use that version or newer"
         )
         #expect(try Self.shape(database) == before)
-        #expect(try PostgresCatalogReader(target: database.target).tables().map(\.name) == ["genre"])
+        #expect(try PostgresCatalogAdmin(target: database.target).tables().map(\.name) == ["genre"])
     }
 }

@@ -7,7 +7,7 @@ import EPFTestSupport
 import Foundation
 import Testing
 
-/// `epf lookup` and `epf search` through `CatalogQuerying`: the same
+/// `epf lookup` and `epf search` through `CatalogReader`: the same
 /// imports into SQLite and PostgreSQL answer with the same JSON.
 @Suite("Lookup and search against PostgreSQL answer as SQLite does", .enabled(if: TestServer.available, TestServer.skipReason))
 struct QueryTests {
@@ -15,7 +15,7 @@ struct QueryTests {
     struct Both {
         let sqlite: Catalog
         let postgres: PostgresCatalog
-        var stores: [any CatalogQuerying] { [sqlite, postgres] }
+        var stores: [any CatalogReader] { [sqlite, postgres] }
     }
 
     /// Imports the first `feedCount` sample feeds into both stores and
@@ -31,7 +31,7 @@ struct QueryTests {
     }
 
     /// The JSON text of `body`'s answer from each store, or its error.
-    static func answers(_ both: Both, _ body: (any CatalogQuerying) throws(CatalogError) -> SearchResponse) -> [String] {
+    static func answers(_ both: Both, _ body: (any CatalogReader) throws(CatalogError) -> SearchResponse) -> [String] {
         both.stores.map { store in
             do {
                 return String(decoding: try body(store).jsonBytes(), as: UTF8.self)
@@ -43,7 +43,7 @@ struct QueryTests {
 
     static func expectSame(
         _ both: Both, _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
-        _ body: (any CatalogQuerying) throws(CatalogError) -> SearchResponse
+        _ body: (any CatalogReader) throws(CatalogError) -> SearchResponse
     ) {
         let answers = Self.answers(both, body)
         #expect(answers[0] == answers[1], "\(what)", sourceLocation: sourceLocation)

@@ -40,7 +40,7 @@ struct StatementCountTests {
     /// Runs the three requests on `catalog`, `count` giving the statements
     /// each ran, and checks them.
     static func expectFixedCounts(
-        _ catalog: any CatalogQuerying, generator: FeedGenerator, backend: String, count: (() throws -> Void) throws -> Int
+        _ catalog: any CatalogReader, generator: FeedGenerator, backend: String, count: (() throws -> Void) throws -> Int
     )
         throws
     {

@@ -105,7 +105,7 @@ final class GeneratedTable: @unchecked Sendable {
 
     private func run(into path: String, exclusive: Bool) throws -> Int {
         let plan = try ImportPlanner.plan(paths: [feed], filter: TableFilter())
-        let reports = Importer(store: try SQLiteCatalogStore(path: path, exclusive: exclusive)).run(plan)
+        let reports = PlanRunner(store: try SQLiteCatalogStore(path: path, exclusive: exclusive)).run(plan)
         precondition(reports.allSatisfy { $0.status == .applied })
         return reports.reduce(0) { $0 + $1.rows }
     }
@@ -137,7 +137,7 @@ final class GeneratedFeed: @unchecked Sendable {
         let path = folder.appendingPathComponent("catalog.sqlite").path
         for suffix in ["", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let plan = try ImportPlanner.plan(paths: [feed], filter: TableFilter())
-        let reports = Importer(store: try SQLiteCatalogStore(path: path)).run(plan)
+        let reports = PlanRunner(store: try SQLiteCatalogStore(path: path)).run(plan)
         precondition(reports.allSatisfy { $0.status == .applied })
         return reports.reduce(0) { $0 + $1.rows }
     }

@@ -128,7 +128,7 @@ final class QueryCatalog: @unchecked Sendable {
         try! generator.writeCatalogTables(to: feed)
         try! generator.writePopularity(to: feed)
         let plan = try! ImportPlanner.plan(paths: [feed], filter: TableFilter())
-        let reports = Importer(store: try! SQLiteCatalogStore(path: catalog)).run(plan)
+        let reports = PlanRunner(store: try! SQLiteCatalogStore(path: catalog)).run(plan)
         precondition(reports.allSatisfy { $0.status == .applied }, "the benchmark catalog did not import")
         try? FileManager.default.removeItem(atPath: feed)
     }

@@ -3,7 +3,7 @@ import EPFCatalogCore
 /// A catalog opened for lookups and searches: the questions of Apple's
 /// Search and Lookup APIs, answered locally, as `SearchResponse` values
 /// that encode to the JSON of Apple's responses (`jsonBytes()`). The
-/// conveniences of `CatalogQuerying` (`lookup(ids:country:language:)`,
+/// conveniences of `CatalogReader` (`lookup(ids:country:language:)`,
 /// `lookup(links:country:language:)`,
 /// `search(term:country:language:entity:limit:offset:)`) come with it.
 ///
@@ -21,7 +21,7 @@ import EPFCatalogCore
 ///
 /// Not thread-safe: one `Catalog` (one connection, its prepared
 /// statements) is used from one thread at a time; open one per thread.
-public final class Catalog: CatalogQuerying {
+public final class Catalog: CatalogReader {
     @usableFromInline let storefrontOf: (String?) throws(CatalogError) -> Storefront
     @usableFromInline let lookupIn: ([Int64], Storefront, Language?) throws(CatalogError) -> SearchResponse
     @usableFromInline let lookupInCountry: ([Int64], String?, Language?) throws(CatalogError) -> SearchResponse

@@ -5,7 +5,7 @@ import Foundation
 /// `CatalogAdmin` written once for every backend, over its
 /// `CatalogAdminSource`: which tables are EPF tables and in which order,
 /// what `epf tables` shows of each, the journal's columns and filters,
-/// and the messages. `CatalogReader` (SQLite) and `PostgresCatalogReader`
+/// and the messages. `SQLiteCatalogAdmin` (SQLite) and `PostgresCatalogAdmin`
 /// are this engine over their backend's source.
 ///
 /// Not thread-safe: one connection, used from one thread at a time.

@@ -39,7 +39,7 @@ import EPFTextSearch
 /// Not thread-safe: one engine (one connection, its prepared statements)
 /// is used from one thread at a time; open one per thread.
 @usableFromInline
-package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogQuerying {
+package final class CatalogReadEngine<Source: CatalogReadSource>: CatalogReader {
     /// The backend: its connection and SQL spelling.
     @usableFromInline
     package let source: Source

@@ -11,7 +11,7 @@ package final class ImportMetricsRecorder {
     private let started = ContinuousClock.now
     private let startedAt = Date()
     /// The import, once its store is open: its reports and skips so far.
-    package var importer: CatalogImport?
+    package var catalogImport: CatalogImport?
     /// What the download did, once it ran (`epf sync`).
     package var download: ImportMetrics.Download?
 
@@ -28,7 +28,7 @@ package final class ImportMetricsRecorder {
     package func metrics(succeeded: Bool) -> ImportMetrics {
         ImportMetrics(
             started: startedAt, finished: Date(), succeeded: succeeded, seconds: (ContinuousClock.now - started).inSeconds,
-            files: importer?.reports ?? [], skippedFiles: importer?.filesSkipped ?? 0, download: download)
+            files: catalogImport?.reports ?? [], skippedFiles: catalogImport?.filesSkipped ?? 0, download: download)
     }
 
     /// Writes the run's metrics (`ImportMetrics.write(to:)`).

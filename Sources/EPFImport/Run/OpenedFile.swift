@@ -12,7 +12,7 @@ struct OpenedFile {
     var finish: () throws -> String? = { nil }
 }
 
-extension Importer {
+extension PlanRunner {
     /// Opens a planned file: plain files are memory-mapped; compressed ones
     /// stream through their decompressor, with the md5 checked in the same
     /// pass; a one-table archive yields its (first) file.

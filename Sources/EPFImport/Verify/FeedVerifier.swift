@@ -137,7 +137,7 @@ package struct VerifyReport: Sendable, Encodable, Equatable {
 /// `#recordsWritten` footer, md5 side files, archives) and key uniqueness,
 /// and what it would repair.
 ///
-/// It IS the import's reading path: an `Importer` over a store that writes
+/// It IS the import's reading path: an `PlanRunner` over a store that writes
 /// nothing (a `KeyCheckingStore`), so a file verifies exactly as it would import,
 /// with the same errors. Memory stays bounded as in an import (the chunks
 /// in flight) plus the key check, which goes through a temporary on-disk
@@ -174,7 +174,7 @@ package final class FeedVerifier {
         importOptions.chunksInFlight = ImportOptions().chunksInFlight
         importOptions.separators = plan.separators
         let events = self.events
-        let importer = Importer(store: store, options: importOptions) { event in
+        let runner = PlanRunner(store: store, options: importOptions) { event in
             switch event {
             case .applying, .unitFinished: break  // nothing is applied
             default: events(event)
@@ -182,7 +182,7 @@ package final class FeedVerifier {
         }
         var reports: [VerifyReport] = []
         for unit in plan.units where !unit.isEmpty {
-            for report in importer.run(unit) {
+            for report in runner.run(unit) {
                 reports.append(VerifyReport(report, duplicateKeys: store.duplicateKeys[report.path] ?? []))
             }
         }

@@ -24,7 +24,7 @@ enum APIRead {
 
     /// The read of a request whose parameters are good, and its callback.
     struct Ready: Sendable {
-        let read: @Sendable (any CatalogQuerying) throws(CatalogError) -> Result<[UInt8], APIError>
+        let read: @Sendable (any CatalogReader) throws(CatalogError) -> Result<[UInt8], APIError>
         let callback: String?
 
         /// The answer to the read's outcome.
@@ -98,7 +98,7 @@ enum APIRead {
     /// catalog was imported without it), or the 400 of a value the read
     /// refuses.
     private static func reading<Query: APIQuery>(_ query: Query)
-        -> @Sendable (any CatalogQuerying) throws(CatalogError) -> Result<[UInt8], APIError>
+        -> @Sendable (any CatalogReader) throws(CatalogError) -> Result<[UInt8], APIError>
     {
         { reader throws(CatalogError) in
             do throws(CatalogError) {

@@ -34,7 +34,7 @@ package protocol APIQuery: Sendable {
     /// The answer in the storefront of `country`, read with `reader` (one
     /// connection, this thread only). A refused storefront throws an error
     /// that says so (`CatalogError.refusesStorefront`).
-    func read(from reader: any CatalogQuerying) throws(CatalogError) -> SearchResponse
+    func read(from reader: any CatalogReader) throws(CatalogError) -> SearchResponse
 }
 
 /// A `/lookup` request, its parameters checked.
@@ -80,7 +80,7 @@ package struct LookupRequest: APIQuery, Equatable {
     /// The storefront's row is read with the applications' (one round
     /// trip on PostgreSQL). Bundle IDs alone find nothing (EPF has no
     /// bundle identifier), once the country is known.
-    package func read(from reader: any CatalogQuerying) throws(CatalogError) -> SearchResponse {
+    package func read(from reader: any CatalogReader) throws(CatalogError) -> SearchResponse {
         try reader.lookup(ids: ids, inCountry: country, language: language)
     }
 
@@ -136,7 +136,7 @@ package struct SearchRequest: APIQuery, Equatable {
     /// The storefront is found by the page itself and its row read with
     /// the results' (a round trip less on PostgreSQL). Media other than
     /// software find nothing, once the country is known.
-    package func read(from reader: any CatalogQuerying) throws(CatalogError) -> SearchResponse {
+    package func read(from reader: any CatalogReader) throws(CatalogError) -> SearchResponse {
         guard findsSoftware else {
             _ = try reader.storefront(for: country)
             return SearchResponse(results: [])

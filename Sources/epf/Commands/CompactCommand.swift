@@ -2,7 +2,7 @@ import ArgumentParser
 import EPFCatalog
 import EPFLocation
 import EPFReport
-import EPFStoreLocation
+import EPFStores
 import Foundation
 
 /// `epf compact [--db PATH|URL] [--format table|json|csv]`

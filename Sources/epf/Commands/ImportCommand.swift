@@ -3,7 +3,7 @@ import EPFCatalog
 import EPFImport
 import EPFLocation
 import EPFReport
-import EPFStoreLocation
+import EPFStores
 import Foundation
 
 /// `epf import PATH...`
@@ -96,10 +96,10 @@ struct ImportCommand: ParsableCommand {
                 try job.noFeedFound("epf import: \(found)")
                 return Console.message("epf import: nothing to import: \(found)")
             }
-            let run = ImportRun(
+            let console = ConsoleImport(
                 location: location, command: "import", load: load, format: format, requireMD5: requireMD5, force: force, jobs: jobs,
                 storefronts: try CatalogImport.Storefronts(argument: storefront), metrics: metrics)
-            if !(try run.apply(plan)) { throw ExitCode(1) }
+            if !(try console.apply(plan)) { throw ExitCode(1) }
         }
     }
 }

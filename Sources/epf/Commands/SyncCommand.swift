@@ -39,13 +39,13 @@ struct SyncCommand: ParsableCommand {
     private func sync(_ metrics: ImportMetricsRecorder?) throws {
         metrics?.download = ImportMetrics.Download()
         let session = try FetchSession(options, command: "sync", metrics: metrics)
-        let run = ImportRun(location: catalog.location, command: "sync", load: load, format: format, metrics: metrics)
+        let console = ConsoleImport(location: catalog.location, command: "sync", load: load, format: format, metrics: metrics)
         let files = session.plan.files
         let progress = files.isEmpty ? nil : session.makeProgress()
         let display = SyncProgressText(live: Console.messagesAreTerminal, below: progress, write: Console.show)
         let source = SyncImports.Source(
             folder: options.to, filter: try options.tables.filter(), feeds: options.feeds, tablePrefix: load.tablePrefix)
-        let imports = SyncImports(source, files: files, open: run.open, events: display.show)
+        let imports = SyncImports(source, files: files, open: console.open, events: display.show)
         var failed: [RemoteFile] = []
         if let progress {
             try session.checkSpace(catalog: catalog.location.spaceCheckedPath)
@@ -66,7 +66,7 @@ struct SyncCommand: ParsableCommand {
         }
         if let nothing = outcome.nothing { Console.message("epf sync: nothing to import: \(nothing)") }
         // The last pass found nothing new: no summary to print.
-        let applied = outcome.nothing != nil || (outcome.importer.map(run.finish) ?? true)
+        let applied = outcome.nothing != nil || (outcome.catalogImport.map(console.finish) ?? true)
         if !applied || !failed.isEmpty { throw ExitCode(1) }
     }
 }

@@ -3,7 +3,7 @@ import EPFCatalog
 import EPFImport
 import EPFLocation
 import EPFReport
-import EPFStoreLocation
+import EPFStores
 import Foundation
 
 /// `epf verify PATH...`

@@ -12,7 +12,7 @@ enum ResultOutput {
     /// catalog that cannot answer (or that holds tables under several
     /// prefixes, with no `--table-prefix`) exits 1.
     static func open(_ location: CatalogLocation, tablePrefix: String?, country: String?, command: String) throws
-        -> (any CatalogQuerying, Storefront)
+        -> (any CatalogReader, Storefront)
     {
         let catalog = try Console.exitOnFailure(command) { try location.openReader(tablePrefix: tablePrefix) }
         return (catalog, try Console.exitOnFailure(command, usage: true) { try catalog.storefront(for: country) })

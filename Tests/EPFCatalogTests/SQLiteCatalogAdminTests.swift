@@ -3,12 +3,12 @@ import EPFSQLite
 import Foundation
 import Testing
 
-@Suite("Catalog reader")
-struct CatalogReaderTests {
+@Suite("SQLite catalog admin")
+struct SQLiteCatalogAdminTests {
     @Test func listsTablesWithCountsButNotTheImportersOwn() throws {
         let catalog = try TemporaryCatalog()
         try catalog.apply(ApplyTests.apps(rows: [["1", "one", "10"], ["2", "two", "20"]]), as: "application")
-        let tables = try CatalogReader(path: catalog.path).tables()
+        let tables = try SQLiteCatalogAdmin(path: catalog.path).tables()
         #expect(tables.map(\.name) == ["application"])
         #expect(tables[0].rows == 2)
         #expect(tables[0].lastMode == "FULL")
@@ -17,7 +17,7 @@ struct CatalogReaderTests {
     @Test func rowsComeBackInColumnOrder() throws {
         let catalog = try TemporaryCatalog()
         try catalog.apply(ApplyTests.apps(rows: [["1", "one", "10"]]), as: "application")
-        let rows = try CatalogReader(path: catalog.path).rows(of: "application", where: "id", equals: .integer(1))
+        let rows = try SQLiteCatalogAdmin(path: catalog.path).rows(of: "application", where: "id", equals: .integer(1))
         #expect(rows.count == 1)
         #expect(rows[0].map(\.0) == ["id", "title", "size"])
         #expect(rows[0].map(\.1) == [.integer(1), .text("one"), .integer(10)])
@@ -26,7 +26,7 @@ struct CatalogReaderTests {
     @Test func aMissingTableIsAClearError() throws {
         let catalog = try TemporaryCatalog()
         let error = #expect(throws: CatalogError.self) {
-            _ = try CatalogReader(path: catalog.path).rows(of: "application", where: "id", equals: .integer(1))
+            _ = try SQLiteCatalogAdmin(path: catalog.path).rows(of: "application", where: "id", equals: .integer(1))
         }
         #expect(error?.detail == "the catalog has no application table")
     }
@@ -91,7 +91,7 @@ struct CatalogReaderTests {
         #expect(try reader.journal(table: "application", limit: 1).map(\.id) == [3])
         #expect(try reader.journal(limit: 0).isEmpty)
         #expect(try reader.journal(feed: "popularity").isEmpty)
-        let history = try #require(try CatalogReader(path: catalog.path).journal(feed: nil, table: nil, status: nil, limit: 50))
+        let history = try #require(try SQLiteCatalogAdmin(path: catalog.path).journal(feed: nil, table: nil, status: nil, limit: 50))
         #expect(history.map { $0[0] } == journal.map { .integer($0.id) })
 
         let negative = #expect(throws: CatalogError.self) { _ = try reader.journal(limit: -1) }
@@ -107,7 +107,7 @@ struct CatalogReaderTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("epf-\(UUID().uuidString).sqlite").path
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let error = #expect(throws: CatalogError.self) { _ = try CatalogReader(path: path) }
+        let error = #expect(throws: CatalogError.self) { _ = try SQLiteCatalogAdmin(path: path) }
         #expect(error?.description.contains("not a database") == true)
     }
 }

@@ -3,7 +3,7 @@ import EPFCatalogRead
 /// What `epf tables`, `epf history` and `epf sql` read from a PostgreSQL
 /// catalog: the admin engine (`CatalogAdminEngine`) over one connection
 /// (`PostgresReadSource`). Lookups and search: `PostgresCatalog`.
-package typealias PostgresCatalogReader = CatalogAdminEngine<PostgresReadSource>
+package typealias PostgresCatalogAdmin = CatalogAdminEngine<PostgresReadSource>
 
 extension CatalogAdminEngine where Source == PostgresReadSource {
     /// Connects to the catalog at `target`. Throws when it cannot.

@@ -53,7 +53,7 @@ package final class SyncImports: @unchecked Sendable {
     /// How a sync's imports ended.
     package struct Outcome {
         /// The import all passes went through; nil when nothing was imported.
-        package var importer: CatalogImport?
+        package var catalogImport: CatalogImport?
         /// Why the last pass found nothing to import, when it found nothing.
         package var nothing: String?
     }
@@ -71,8 +71,8 @@ package final class SyncImports: @unchecked Sendable {
 
     private var started = false
     private let done = DispatchSemaphore(value: 0)
-    private var importer: CatalogImport?
-    /// The units handed to the importer, by path.
+    private var catalogImport: CatalogImport?
+    /// The units handed to the import, by path.
     private var imported: Set<String> = []
     /// Feeds a unit of which failed to import: their later days wait for
     /// the next run (a later day is never applied before an earlier one).
@@ -136,7 +136,7 @@ package final class SyncImports: @unchecked Sendable {
         }
         if started { done.wait() } else { passes() }
         if let error { throw error }
-        return Outcome(importer: importer, nothing: nothing)
+        return Outcome(catalogImport: catalogImport, nothing: nothing)
     }
 
     /// Runs a pass each time something changed, until the last pass.
@@ -191,17 +191,17 @@ package final class SyncImports: @unchecked Sendable {
         }
         if last {
             for note in notes { events(.note(note)) }
-            if plan.fileCount == 0 && importer == nil {
+            if plan.fileCount == 0 && catalogImport == nil {
                 nothing = "no complete feed in \(folder)"
                 return
             }
         }
         guard !plan.units.isEmpty else { return }
 
-        let importer = try self.importer ?? open()
-        self.importer = importer
+        let catalogImport = try self.catalogImport ?? open()
+        self.catalogImport = catalogImport
         let duringDownload = !last
-        let reports = try importer.apply(plan) { [events] in events(.imported($0, duringDownload: duringDownload)) }
+        let reports = try catalogImport.apply(plan) { [events] in events(.imported($0, duringDownload: duringDownload)) }
         imported.formUnion(plan.units.map(\.path))
         for unit in plan.units {
             let own = reports.filter { report in unit.files.contains { $0.path == report.path } || unit.archive?.path == report.path }

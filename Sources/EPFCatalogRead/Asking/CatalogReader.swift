@@ -15,7 +15,7 @@ import EPFCatalogCore
 ///
 /// Implementations are not thread-safe: one connection, used from one
 /// thread at a time.
-public protocol CatalogQuerying: AnyObject {
+public protocol CatalogReader: AnyObject {
     /// The storefront `country` names: ISO 3166 alpha-2 (`US`, `jp`),
     /// alpha-3 (`USA`) or a storefront ID (`143441`), mapped through the
     /// catalog's `storefront` table; nil means the United States. Throws a
@@ -77,7 +77,7 @@ public protocol CatalogQuerying: AnyObject {
     func lastImportTime() throws(CatalogError) -> String?
 }
 
-extension CatalogQuerying {
+extension CatalogReader {
     /// The applications with these Apple IDs, in the order given (an ID
     /// given twice answers once), priced in `country`'s storefront (the
     /// United States when nil). Unknown IDs are left out: all unknown gives
@@ -134,3 +134,8 @@ extension CatalogQuerying {
         }
     }
 }
+
+/// The name `CatalogReader` had before "reader" came to mean one thing: a
+/// query handle.
+@available(*, deprecated, renamed: "CatalogReader")
+public typealias CatalogQuerying = CatalogReader

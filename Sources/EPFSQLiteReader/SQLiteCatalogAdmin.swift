@@ -3,7 +3,7 @@ import EPFCatalogRead
 /// Read-only access to a SQLite catalog for `epf tables`, `epf history`
 /// and `epf sql`: the admin engine (`CatalogAdminEngine`) over a
 /// read-only connection (`SQLiteReadSource`).
-package typealias CatalogReader = CatalogAdminEngine<SQLiteReadSource>
+package typealias SQLiteCatalogAdmin = CatalogAdminEngine<SQLiteReadSource>
 
 extension CatalogAdminEngine where Source == SQLiteReadSource {
     /// Opens the catalog at `path` read-only, answering from its last

@@ -66,23 +66,23 @@ public struct ImportOptions: Sendable {
 ///
 /// It applies every unit of the plan it is given, whatever the journal
 /// says: `CatalogImport` schedules a plan against the journal first (what
-/// was applied is skipped), then runs it through an importer. SPI
+/// was applied is skipped), then runs it through a `PlanRunner`. SPI
 /// (`@_spi(Benchmarks) import EPFImport`): public for the benchmark
 /// package, which imports the same files again and again; a user imports
 /// with `CatalogImport`.
 @_spi(Benchmarks)
-public final class Importer {
+public final class PlanRunner {
     /// The catalog the plan goes into.
     package let store: any CatalogStore
     /// How the files are read and applied.
     package let options: ImportOptions
     let events: (ImportEvent) -> Void
 
-    /// An importer into `store` (`SQLiteCatalogStore`,
+    /// A runner into `store` (`SQLiteCatalogStore`,
     /// `PostgresCatalogStore`).
     ///
     /// - Parameter events: what happens, as it happens (files started,
-    ///   progress, applies, reports); called from the importer's threads,
+    ///   progress, applies, reports); called from the runner's threads,
     ///   one event at a time.
     public init(store: any CatalogStore, options: ImportOptions = ImportOptions(), events: @escaping (ImportEvent) -> Void = { _ in }) {
         self.store = store

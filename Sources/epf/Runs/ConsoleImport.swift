@@ -3,14 +3,14 @@ import EPFCatalog
 import EPFImport
 import EPFLocation
 import EPFReport
-import EPFStoreLocation
+import EPFStores
 import Foundation
 
-/// How `epf import` and `epf sync` run a `CatalogImport`: the store opened
+/// How `epf import` and `epf sync` catalogImport a `CatalogImport`: the store opened
 /// from the command's options with a message for each thing worth telling,
 /// each plan's events shown as progress, the summary printed in
 /// `--format`, and failures mapped to exit status 1.
-struct ImportRun {
+struct ConsoleImport {
     /// Where the import goes (`--db`, or whatever store the command names).
     var location: CatalogLocation
     /// `import` or `sync`, for messages.
@@ -28,9 +28,9 @@ struct ImportRun {
     /// when there was nothing to import); throws `ExitCode(1)` when the
     /// catalog cannot be opened or read.
     func apply(_ plan: ImportPlan) throws -> Bool {
-        let run = try open()
-        try apply(plan, to: run)
-        return finish(run)
+        let catalogImport = try open()
+        try apply(plan, to: catalogImport)
+        return finish(catalogImport)
     }
 
     /// Opens the store (a message for each thing worth telling about how it
@@ -46,28 +46,28 @@ struct ImportRun {
             strict: load.strict, requireMD5: requireMD5, allowShrink: load.allowShrink,
             parallelTables: location.loadsTablesAtOnce ? jobs : 1)
         if let chunkBytes = testing.chunkBytes { options.chunkSize = chunkBytes }
-        let run = CatalogImport(store: store, options: options, force: force, storefronts: storefronts)
-        metrics?.importer = run
-        return run
+        let catalogImport = CatalogImport(store: store, options: options, force: force, storefronts: storefronts)
+        metrics?.catalogImport = catalogImport
+        return catalogImport
     }
 
-    /// Applies `plan` through `run`, its events shown as progress on
+    /// Applies `plan` through `catalogImport`, its events shown as progress on
     /// standard error. Throws `ExitCode(1)` when the journal cannot be read
     /// or the storefronts asked for conflict with the catalog's.
-    func apply(_ plan: ImportPlan, to run: CatalogImport) throws {
+    func apply(_ plan: ImportPlan, to catalogImport: CatalogImport) throws {
         let progress = ImportProgressText(live: Console.messagesAreTerminal, write: Console.show)
         defer { progress.finish() }
-        try Console.exitOnFailure(command) { try run.apply(plan) { progress.show($0) } }
+        try Console.exitOnFailure(command) { try catalogImport.apply(plan) { progress.show($0) } }
     }
 
-    /// Prints the summary (`--format`) of every plan `run` applied.
+    /// Prints the summary (`--format`) of every plan `catalogImport` applied.
     /// Returns whether every file was applied (true also when there was
     /// nothing to import).
-    func finish(_ run: CatalogImport) -> Bool {
-        if run.unitsScheduled == 0 {
+    func finish(_ catalogImport: CatalogImport) -> Bool {
+        if catalogImport.unitsScheduled == 0 {
             Console.message("epf \(command): nothing to import")
         }
-        let summary = run.summary(catalog: location.displayName)
+        let summary = catalogImport.summary(catalog: location.displayName)
         Console.print(summary, as: format)
         return summary.allApplied
     }
