@@ -13,7 +13,10 @@ import Logging
 /// answers (`EventLoopReadHandler`) never reach that code, and Hummingbird
 /// keeps its date cache and date format internal, so they are written
 /// here, the same way; the server's name and the request id's key are the
-/// ones both paths use.
+/// ones both paths use. One writer for both paths would mean replacing
+/// `ApplicationProtocol.run`, which writes the router's headers after any
+/// middleware has run; instead `servesOnAFreePortAndStopsOnSIGTERM`
+/// (ServerProcessTests) checks that both paths' `Date` and `Server` agree.
 struct ServerHeaders {
     /// The `Server` header of both paths (Hummingbird's `serverName` for
     /// the router's).
