@@ -22,6 +22,16 @@ package enum CatalogTables {
     /// Prefix of the search table of an indexed table (`SearchIndex`).
     package static let searchPrefix = "epf_search_"
 
+    /// The column in which every EPF row carries its export's date (epoch
+    /// milliseconds). An INCREMENTAL row that differs from the catalog's
+    /// only here is not written.
+    package static let exportDateColumn = "export_date"
+
+    /// The column of an INCREMENTAL file's staging table that marks a row
+    /// the same as the catalog's (SQLite's `UnchangedRowFilter`): 1 for a
+    /// row kept only for its key, deleted before the apply writes.
+    package static let unchangedColumn = "epf_unchanged"
+
     /// The staging table of a catalog table.
     package static func staging(for table: String) -> String { stagingPrefix + table }
 

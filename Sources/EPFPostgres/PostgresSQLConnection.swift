@@ -86,11 +86,12 @@ package struct PostgresDialect: SQLDialect {
     package var serialKey: String { "BIGSERIAL PRIMARY KEY" }
     package var tableNamesQuery: String { "SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()" }
 
-    /// `xmax = 0` marks a row the statement inserted (not one it updated).
-    package func countingInserts(_ upsert: String) -> String? {
+    /// `xmax = 0` marks a row the statement inserted (not one it updated);
+    /// a row the upsert's `WHERE` skipped is not returned.
+    package func countingChanges(_ upsert: String) -> String? {
         """
         WITH changed AS (\(upsert) RETURNING (xmax = 0) AS inserted)
-        SELECT count(*) FILTER (WHERE inserted) FROM changed
+        SELECT count(*) FILTER (WHERE inserted), count(*) FROM changed
         """
     }
 }

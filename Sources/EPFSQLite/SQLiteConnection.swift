@@ -48,6 +48,9 @@ package struct SQLiteDialect: SQLDialect {
     }
 
     package var integerType: String { "INTEGER" }
+    /// SQLite's `IS` is `IS NOT DISTINCT FROM`, which it spells so only
+    /// since 3.39.
+    package func sameValue(_ left: String, _ right: String) -> String { "\(left) IS \(right)" }
     package var serialKey: String { "INTEGER PRIMARY KEY" }
     package var tableNamesQuery: String { "SELECT name FROM sqlite_schema WHERE type = 'table'" }
 }

@@ -19,7 +19,13 @@ package final class SQLiteTableLoader: TableLoader {
     let database: SQLiteDatabase
     /// The load's checkpoint row (`SQLCheckpoints`).
     let loadID: Int64
-    let insert: SQLiteStatement
+    /// The INSERT the rows go through: `plainInsert`, or for a file of
+    /// wide rows `comparingInsert` (`UnchangedRowFilter`), chosen at the
+    /// first batch.
+    var insert: SQLiteStatement
+    let plainInsert: SQLiteStatement
+    let comparingInsert: SQLiteStatement?
+    var chosen = false
     /// Decodes each record's fields into `insert` (`SQLiteInsertSink`).
     let decoder: RecordDecoder
     package private(set) var progress: LoadProgress
@@ -41,17 +47,23 @@ package final class SQLiteTableLoader: TableLoader {
         let staging = quoteIdentifier(stagingName)
         do {
             try database.execute("BEGIN IMMEDIATE")
+            let comparing = try UnchangedRowFilter.comparingInsert(for: target, staging: stagingName, in: database)
+            var marks = comparing != nil
             if let resume {
                 loadID = resume.loadID
+                // A resumed load goes on as it began.
+                marks = try marks && database.columnNames(of: stagingName).contains(CatalogTables.unchangedColumn)
             } else {
                 try SearchIndexMaintenance.discard(staging: stagingName, in: database)
                 try database.execute("DROP TABLE IF EXISTS \(staging)")
                 try SQLCheckpoints.delete(staging: stagingName, on: database, dialect: SQLiteDialect())
-                try database.execute("CREATE TABLE \(staging) (\(SQLiteDialect().columnDefinitions(target.header)))")
+                let marker = marks ? ", \(quoteIdentifier(CatalogTables.unchangedColumn)) INTEGER" : ""
+                try database.execute("CREATE TABLE \(staging) (\(SQLiteDialect().columnDefinitions(target.header))\(marker))")
                 loadID = try SQLCheckpoints.start(staging: stagingName, target: target, on: database, dialect: SQLiteDialect())
             }
-            let parameters = Array(repeating: "?", count: target.header.columns.count).joined(separator: ", ")
-            insert = try database.prepare("INSERT INTO \(staging) VALUES (\(parameters))")
+            plainInsert = try database.prepare(UnchangedRowFilter.plainInsert(for: target, staging: stagingName))
+            comparingInsert = try marks ? comparing.map { sql throws(SQLiteError) in try database.prepare(sql) } : nil
+            insert = plainInsert
         } catch {
             database.rollback()
             throw database.catalogError(error, while: "creating the staging table for \(target.table)")
@@ -67,6 +79,12 @@ package final class SQLiteTableLoader: TableLoader {
     /// file and `chunkOffset` the file offset of the chunk, for errors.
     package func load(_ batch: RecordBatch, chunk: UnsafeRawBufferPointer, firstRecord: Int, chunkOffset: Int64) throws {
         guard let base = progress.begin(batch, chunk: chunk) else { return }
+        if !chosen, batch.count > 0 {
+            chosen = true
+            // The batch's records lie one after another in the chunk.
+            let bytes = batch.field(batch.count - 1, target.header.columns.count - 1).end - batch.offset(0)
+            if let comparingInsert, bytes / batch.count >= UnchangedRowFilter.minimumRowBytes { insert = comparingInsert }
+        }
         var sink = SQLiteInsertSink(insert: insert)
         for record in 0..<batch.count {
             let number = firstRecord + batch.ordinal(record)

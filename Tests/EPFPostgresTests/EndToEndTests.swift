@@ -33,6 +33,33 @@ struct EndToEndTests {
         }
     }
 
+    /// A generated week's second INCREMENTAL day repeats the first's
+    /// changes: both stores leave out the same rows (the same counts of
+    /// inserted, updated and unchanged rows per file) and end with the same
+    /// tables, `export_date` included.
+    @Test("Change detection: both stores write only what changed, and agree")
+    func changeDetection() throws {
+        let database = try TestDatabase()
+        try withTemporaryFolder { folder in
+            let feeds = folder.appendingPathComponent("feeds")
+            let generated = try EPFRunner.run(
+                ["generate", "--all-tables", "--rows", "2000", "--storefronts", "2", "--days", "2", "--out", feeds.path], in: folder)
+            try #require(generated.status == 0, "\(generated.stderr)")
+            let run = try importIntoBoth([feeds.path], folder: folder, database: database)
+            #expect(run.postgresReports.allSatisfy { $0.status == .applied }, "\(run.postgresReports.compactMap(\.error))")
+            #expect(run.sqliteReports.map(\.outcome) == run.postgresReports.map(\.outcome))
+            let day2 = run.sqliteReports.filter { $0.feedDate == "2026-11-03" }
+            for table in ["application", "application_detail", "application_price"] {
+                let outcome = try #require(day2.first { $0.table == table }?.outcome, "day 2 of \(table)")
+                let rows = try #require(day2.first { $0.table == table }?.rows)
+                #expect(outcome.unchanged > 0, "\(table): \(outcome)")
+                #expect(outcome.inserted + outcome.updated + outcome.unchanged == rows, "\(table): \(outcome), \(rows) rows")
+            }
+            let sqlite = try CanonicalCatalog(sqlite: run.sqlite)
+            sqlite.expectEqual(to: try CanonicalCatalog(postgres: try database.connect()))
+        }
+    }
+
     @Test("Running the same import again imports nothing")
     func rerun() throws {
         let database = try TestDatabase()

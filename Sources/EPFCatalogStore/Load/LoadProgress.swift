@@ -36,7 +36,7 @@ public struct LoadProgress: Sendable {
             counts = resume.checkpoint.counts
             firstExportDate = resume.checkpoint.firstExportDate
         }
-        exportDateColumn = target.header.columns.firstIndex(of: "export_date")
+        exportDateColumn = target.header.columns.firstIndex(of: CatalogTables.exportDateColumn)
     }
 
     /// Whether the load had staged the whole file before the import stopped:

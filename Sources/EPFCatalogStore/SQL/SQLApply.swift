@@ -81,38 +81,55 @@ extension SQLStoreBackend {
                     hint: "Import a FULL file of \(liveName) first, so the table has a usable key")
             }
         }
+        // Rows marked the same as the catalog's as they loaded go first;
+        // the upsert skips the other rows that are the same.
+        let marked = try connection.columnNames(of: table.stagingName).contains(CatalogTables.unchangedColumn)
+        let unmarked =
+            marked
+            ? try connection.change("DELETE FROM \(staging) WHERE \(quoteIdentifier(CatalogTables.unchangedColumn)) = 1", []) : 0
         let columns = quoteColumnList(header.columns)
         let nonKey = header.columns.filter { !key.contains($0) }
+        let compared = nonKey.filter { $0 != CatalogTables.exportDateColumn }
+        // A row the same as the catalog's in every column of the file but
+        // `export_date` is not written: its `export_date` stays that of the
+        // export that gave it its values.
+        let same = compared.map { dialect.sameValue("\(live).\(quoteIdentifier($0))", "excluded.\(quoteIdentifier($0))") }
         let action =
-            nonKey.isEmpty
+            compared.isEmpty
             ? "NOTHING"
             : "UPDATE SET " + nonKey.map { "\(quoteIdentifier($0)) = excluded.\(quoteIdentifier($0))" }.joined(separator: ", ")
+                + " WHERE NOT (\(same.joined(separator: " AND ")))"
         let statement = """
             INSERT INTO \(live) (\(columns)) SELECT \(columns) FROM \(staging)\(dialect.upsertSourceClause) \
             ON CONFLICT (\(quoteColumnList(key))) DO \(action)
             """
-        let stored = table.counts.rowsRead - table.counts.duplicateKeys
+        let stored = table.counts.rowsRead - table.counts.duplicateKeys - unmarked
         let pending = try willUpsert(table)
         let inserted: Int
-        if let counting = dialect.countingInserts(statement) {
-            inserted = Int(try connection.scalar(counting)?.asInteger ?? 0)
+        let written: Int
+        if let counting = dialect.countingChanges(statement) {
+            let counts = try connection.rows(counting, []).first
+            inserted = Int(counts?.first?.asInteger ?? 0)
+            written = Int(counts?.dropFirst().first?.asInteger ?? 0)
         } else if dialect.insertsAboveLargestRowid,
             let largest = try connection.scalar("SELECT coalesce(max(rowid), 0) FROM \(live)")?.asInteger, largest < Int64.max
         {
             // At the largest rowid SQLite would pick free rowids at random.
-            try connection.execute(statement)
+            written = try connection.change(statement, [])
             inserted = Int(try connection.scalar("SELECT count(*) FROM \(live) WHERE rowid > \(largest)")?.asInteger ?? 0)
         } else {
             let matches = key.map { "l.\(quoteIdentifier($0)) = s.\(quoteIdentifier($0))" }.joined(separator: " AND ")
-            let updated = Int(
+            let existing = Int(
                 try connection.scalar("SELECT count(*) FROM \(staging) AS s WHERE EXISTS (SELECT 1 FROM \(live) AS l WHERE \(matches))")?
                     .asInteger ?? 0)
-            try connection.execute(statement)
-            inserted = stored - updated
+            written = try connection.change(statement, [])
+            inserted = stored - existing
         }
         try didUpsert(table, pending)
         try connection.execute("DROP TABLE \(staging)")
         let rowsAfter = try rowsBefore.map { $0 + inserted } ?? Int(try connection.scalar("SELECT count(*) FROM \(live)")?.asInteger ?? 0)
-        return ApplyOutcome(rowsAfter: rowsAfter, inserted: inserted, updated: stored - inserted, addedColumns: added)
+        return ApplyOutcome(
+            rowsAfter: rowsAfter, inserted: inserted, updated: written - inserted, unchanged: unmarked + stored - written,
+            addedColumns: added)
     }
 }

@@ -17,10 +17,11 @@ package protocol SQLDialect: Sendable {
     /// true` before `ON CONFLICT` and inserts in load order (the staging
     /// table kept every row); PostgreSQL's staging holds one row per key.
     var upsertSourceClause: String { get }
-    /// The statement that runs the upsert `upsert` and answers one row, the
-    /// number of rows it inserted (not updated), if the database can tell
-    /// in the same statement; nil to count the updated keys beforehand.
-    func countingInserts(_ upsert: String) -> String?
+    /// The statement that runs the upsert `upsert` and answers one row:
+    /// the rows it inserted, and the rows it wrote (inserted or updated),
+    /// if the database can tell in the same statement; nil to count them
+    /// otherwise.
+    func countingChanges(_ upsert: String) -> String?
     /// Whether a row an INSERT adds gets a `rowid` above every row the
     /// table held (SQLite's rowid tables, below the largest rowid): the rows
     /// an upsert inserted are then counted by a range of rowids, not by a
@@ -36,15 +37,19 @@ package protocol SQLDialect: Sendable {
     func keepLastOfEachKey(in staging: String, key: String) -> String
     /// A query whose column `name` lists the catalog's tables.
     var tableNamesQuery: String { get }
+    /// True when `left` and `right` hold the same value, NULL the same as
+    /// NULL (`IS NOT DISTINCT FROM`; SQLite's `IS`).
+    func sameValue(_ left: String, _ right: String) -> String
 }
 
 /// Standard SQL, where a database needs nothing of its own.
 extension SQLDialect {
     package var uniqueIndexSuffix: String { "" }
     package var upsertSourceClause: String { "" }
-    package func countingInserts(_ upsert: String) -> String? { nil }
+    package func countingChanges(_ upsert: String) -> String? { nil }
     package var insertsAboveLargestRowid: Bool { false }
     package var integerType: String { "BIGINT" }
+    package func sameValue(_ left: String, _ right: String) -> String { "\(left) IS NOT DISTINCT FROM \(right)" }
 
     /// One column of a `CREATE TABLE` or `ADD COLUMN` for an EPF column.
     package func columnDefinition(_ name: String, _ type: ColumnType) -> String {

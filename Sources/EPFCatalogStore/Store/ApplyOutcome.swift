@@ -8,15 +8,36 @@ public struct ApplyOutcome: Sendable, Equatable, Codable {
     public var rowsAfter: Int
     /// INCREMENTAL: rows whose key was new. FULL: every row.
     public var inserted: Int
-    /// INCREMENTAL: rows that replaced a row with the same key.
+    /// INCREMENTAL: rows that replaced a row with the same key and
+    /// differed from it in a column other than `export_date`.
     public var updated: Int
+    /// INCREMENTAL: rows the same as the catalog's row of their key in
+    /// every column of the file but `export_date`: not written (an
+    /// INCREMENTAL day repeats every change since the FULL). The catalog's
+    /// row keeps the `export_date` of the export that gave it its values.
+    public var unchanged: Int
     /// INCREMENTAL: columns the live table did not have yet.
     public var addedColumns: [String]
 
-    package init(rowsAfter: Int, inserted: Int, updated: Int, addedColumns: [String]) {
+    package init(rowsAfter: Int, inserted: Int, updated: Int, unchanged: Int = 0, addedColumns: [String]) {
         self.rowsAfter = rowsAfter
         self.inserted = inserted
         self.updated = updated
+        self.unchanged = unchanged
         self.addedColumns = addedColumns
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case rowsAfter, inserted, updated, unchanged, addedColumns
+    }
+
+    /// Reads an outcome; one written before `unchanged` existed has 0.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rowsAfter = try container.decode(Int.self, forKey: .rowsAfter)
+        inserted = try container.decode(Int.self, forKey: .inserted)
+        updated = try container.decode(Int.self, forKey: .updated)
+        unchanged = try container.decodeIfPresent(Int.self, forKey: .unchanged) ?? 0
+        addedColumns = try container.decode([String].self, forKey: .addedColumns)
     }
 }
