@@ -23,6 +23,12 @@ struct GenerateCommandTests {
         let imported = try cli.run(["import", "--db", cli.path("c.sqlite"), out])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stderr.contains("file(s) applied, 0 failed"))
+        // Day 2 repeats day 1's changes: those rows are not written, and
+        // the closing line says how many.
+        let unchanged = try #require(
+            imported.stderr.firstMatch(of: #/ \(([0-9,]+) the same as the catalog's but for export_date: not written\)/#),
+            "\(imported.stderr)")
+        #expect(Int(unchanged.1.replacing(",", with: "")) ?? 0 > 0)
         // The first application, in Japan, with its details and charts.
         let lookup = try cli.run(["lookup", "--db", cli.path("c.sqlite"), "--country", "JP", "300000000"])
         #expect(

@@ -27,10 +27,14 @@ extension ImportSummary: RunSummary {
         return text + closingLine
     }
 
-    /// `14 file(s) applied, 0 failed, 733 rows in 0.05 s -> c.sqlite`.
+    /// `14 file(s) applied, 0 failed, 733 rows in 0.05 s -> c.sqlite`, and
+    /// what was left out.
     private var closingLine: String {
         var text =
             "\(applied) file(s) applied, \(failed) failed, \(Format.count(rowsApplied)) rows in \(String(format: "%.2f", seconds)) s -> \(catalog)"
+        if rowsUnchanged > 0 {
+            text += " (\(Format.count(rowsUnchanged)) the same as the catalog's but for export_date: not written)"
+        }
         if rowsOfOtherStorefronts > 0 {
             text += " (\(Format.count(rowsOfOtherStorefronts)) rows of other storefronts left out: --storefront)"
         }
@@ -68,6 +72,7 @@ extension FileReport {
         ]
         if repaired > 0 { fields["repaired"] = .integer(Int64(repaired)) }
         if skipped > 0 { fields["skipped"] = .integer(Int64(skipped)) }
+        if let unchanged = outcome?.unchanged, unchanged > 0 { fields["unchanged"] = .integer(Int64(unchanged)) }
         if let feed = feed { fields["feed"] = .text(feed) }
         if let date = feedDate { fields["feed_date"] = .text(date) }
         if let error { fields["error"] = .text(error) }

@@ -27,6 +27,9 @@ public struct ImportSummary: Sendable, Encodable {
     public var rowsApplied: Int { files.filter { $0.status == .applied }.reduce(0) { $0 + $1.rows } }
     /// Rows of other storefronts the applied files left out (`--storefront`).
     public var rowsOfOtherStorefronts: Int { files.filter { $0.status == .applied }.reduce(0) { $0 + $1.counts.filteredRows } }
+    /// Rows of the applied INCREMENTAL files that were the same as the
+    /// catalog's but for `export_date`, so not written.
+    public var rowsUnchanged: Int { files.filter { $0.status == .applied }.reduce(0) { $0 + ($1.outcome?.unchanged ?? 0) } }
     /// `elapsed` in seconds.
     public var seconds: Double { elapsed.inSeconds }
 
