@@ -84,7 +84,7 @@ extension SQLStoreBackend {
         // Rows marked the same as the catalog's as they loaded go first;
         // the upsert skips the other rows that are the same.
         let marked = try connection.columnNames(of: table.stagingName).contains(CatalogTables.unchangedColumn)
-        let unmarked =
+        let markedSame =
             marked
             ? try connection.change("DELETE FROM \(staging) WHERE \(quoteIdentifier(CatalogTables.unchangedColumn)) = 1", []) : 0
         let columns = quoteColumnList(header.columns)
@@ -103,7 +103,7 @@ extension SQLStoreBackend {
             INSERT INTO \(live) (\(columns)) SELECT \(columns) FROM \(staging)\(dialect.upsertSourceClause) \
             ON CONFLICT (\(quoteColumnList(key))) DO \(action)
             """
-        let stored = table.counts.rowsRead - table.counts.duplicateKeys - unmarked
+        let stored = table.counts.rowsRead - table.counts.duplicateKeys - markedSame
         let pending = try willUpsert(table)
         let inserted: Int
         let written: Int
@@ -129,7 +129,7 @@ extension SQLStoreBackend {
         try connection.execute("DROP TABLE \(staging)")
         let rowsAfter = try rowsBefore.map { $0 + inserted } ?? Int(try connection.scalar("SELECT count(*) FROM \(live)")?.asInteger ?? 0)
         return ApplyOutcome(
-            rowsAfter: rowsAfter, inserted: inserted, updated: written - inserted, unchanged: unmarked + stored - written,
+            rowsAfter: rowsAfter, inserted: inserted, updated: written - inserted, unchanged: markedSame + stored - written,
             addedColumns: added)
     }
 }
