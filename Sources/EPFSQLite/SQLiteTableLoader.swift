@@ -19,13 +19,12 @@ package final class SQLiteTableLoader: TableLoader {
     let database: SQLiteDatabase
     /// The load's checkpoint row (`SQLCheckpoints`).
     let loadID: Int64
-    /// The INSERT the rows go through: `plainInsert`, or for a file of
-    /// wide rows `comparingInsert` (`UnchangedRowFilter`), chosen at the
-    /// first batch.
+    /// The INSERT the rows go through: the plain one, or for a file of wide
+    /// rows the comparing one (`UnchangedRowFilter`).
     var insert: SQLiteStatement
-    let plainInsert: SQLiteStatement
-    let comparingInsert: SQLiteStatement?
-    var chosen = false
+    /// The comparing INSERT, until the first batch tells whether the
+    /// file's rows are wide enough for it.
+    var pendingComparison: SQLiteStatement?
     /// Decodes each record's fields into `insert` (`SQLiteInsertSink`).
     let decoder: RecordDecoder
     package private(set) var progress: LoadProgress
@@ -61,9 +60,8 @@ package final class SQLiteTableLoader: TableLoader {
                 try database.execute("CREATE TABLE \(staging) (\(SQLiteDialect().columnDefinitions(target.header))\(marker))")
                 loadID = try SQLCheckpoints.start(staging: stagingName, target: target, on: database, dialect: SQLiteDialect())
             }
-            plainInsert = try database.prepare(UnchangedRowFilter.plainInsert(for: target, staging: stagingName))
-            comparingInsert = try marks ? comparing.map { sql throws(SQLiteError) in try database.prepare(sql) } : nil
-            insert = plainInsert
+            insert = try database.prepare(UnchangedRowFilter.plainInsert(for: target, staging: stagingName))
+            pendingComparison = try marks ? comparing.map { sql throws(SQLiteError) in try database.prepare(sql) } : nil
         } catch {
             database.rollback()
             throw database.catalogError(error, while: "creating the staging table for \(target.table)")
@@ -79,11 +77,11 @@ package final class SQLiteTableLoader: TableLoader {
     /// file and `chunkOffset` the file offset of the chunk, for errors.
     package func load(_ batch: RecordBatch, chunk: UnsafeRawBufferPointer, firstRecord: Int, chunkOffset: Int64) throws {
         guard let base = progress.begin(batch, chunk: chunk) else { return }
-        if !chosen, batch.count > 0 {
-            chosen = true
+        if let comparing = pendingComparison, batch.count > 0 {
+            pendingComparison = nil
             // The batch's records lie one after another in the chunk.
             let bytes = batch.field(batch.count - 1, target.header.columns.count - 1).end - batch.offset(0)
-            if let comparingInsert, bytes / batch.count >= UnchangedRowFilter.minimumRowBytes { insert = comparingInsert }
+            if bytes / batch.count >= UnchangedRowFilter.minimumRowBytes { insert = comparing }
         }
         var sink = SQLiteInsertSink(insert: insert)
         for record in 0..<batch.count {

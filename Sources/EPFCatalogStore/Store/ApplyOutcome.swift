@@ -26,18 +26,4 @@ public struct ApplyOutcome: Sendable, Equatable, Codable {
         self.unchanged = unchanged
         self.addedColumns = addedColumns
     }
-
-    private enum CodingKeys: String, CodingKey {
-        case rowsAfter, inserted, updated, unchanged, addedColumns
-    }
-
-    /// Reads an outcome; one written before `unchanged` existed has 0.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        rowsAfter = try container.decode(Int.self, forKey: .rowsAfter)
-        inserted = try container.decode(Int.self, forKey: .inserted)
-        updated = try container.decode(Int.self, forKey: .updated)
-        unchanged = try container.decodeIfPresent(Int.self, forKey: .unchanged) ?? 0
-        addedColumns = try container.decode([String].self, forKey: .addedColumns)
-    }
 }
