@@ -17,6 +17,10 @@ package enum CatalogTables {
     package static let schema = "epf_schema"
     /// The values that did not fit their column (PostgreSQL catalogs).
     package static let unfitValues = "epf_unfit_values"
+    /// Per table, the digests of the rows of the INCREMENTAL file last
+    /// applied to it (`RowDigestSet`): the next day's file leaves those rows
+    /// out as it is parsed.
+    package static let rowDigests = "epf_row_digest"
     /// Prefix of the tables files load into before they are applied.
     package static let stagingPrefix = "epf_stage_"
     /// Prefix of the search table of an indexed table (`SearchIndex`).

@@ -61,14 +61,18 @@ public final class RecordBatch: @unchecked Sendable {
     /// Records the storefront filter left out of this batch
     /// (`StorefrontFilter`); they are not among `count`.
     public internal(set) var dropped = 0
+    /// Records left out after parsing because the catalog holds them
+    /// already (`keepRecords(where:)`: the importer's digests of the
+    /// previous day's rows); they are not among `count`.
+    public internal(set) var known = 0
     /// Data records parsed into this batch: kept (`count`) or left out.
-    public var records: Int { count + dropped }
+    public var records: Int { count + dropped + known }
 
     @usableFromInline let spans: UnsafeMutablePointer<FieldSpan>
     @usableFromInline let offsets: UnsafeMutablePointer<Int>
     @usableFromInline let flagStorage: UnsafeMutablePointer<RecordFlags>
     /// Per kept record, its place in the batch before records were left
-    /// out; read only when `dropped > 0`.
+    /// out; read only when some were (`dropped`, `known`).
     @usableFromInline let ordinals: UnsafeMutablePointer<Int>
 
     /// An empty batch for records of `columnCount` fields, with room for
@@ -98,6 +102,26 @@ public final class RecordBatch: @unchecked Sendable {
         fault = nil
         skippedCommentRows = 0
         dropped = 0
+        known = 0
+    }
+
+    /// Keeps only the records for which `keep` (given a record's place in
+    /// the batch now) is true, in their order, and counts the others in
+    /// `known`. Record numbers stay right (`ordinal`).
+    package func keepRecords(where keep: (Int) -> Bool) {
+        var kept = 0
+        for record in 0..<count {
+            guard keep(record) else { continue }
+            if kept != record {
+                (spans + kept * columnCount).update(from: spans + record * columnCount, count: columnCount)
+                offsets[kept] = offsets[record]
+                flagStorage[kept] = flagStorage[record]
+                ordinals[kept] = ordinals[record]
+            }
+            kept += 1
+        }
+        known += count - kept
+        count = kept
     }
 
     /// The field of `record` for `column`.
@@ -111,10 +135,10 @@ public final class RecordBatch: @unchecked Sendable {
     public func offset(_ record: Int) -> Int { offsets[record] }
 
     /// The place `record` had in the batch as parsed, before the storefront
-    /// filter left records out: `firstRecord + ordinal(record)` is its
+    /// filter or the digests left records out: `firstRecord + ordinal(record)` is its
     /// number in the file.
     @inlinable
-    public func ordinal(_ record: Int) -> Int { dropped == 0 ? record : ordinals[record] }
+    public func ordinal(_ record: Int) -> Int { dropped == 0 && known == 0 ? record : ordinals[record] }
 
     /// What the parser found about `record`.
     @inlinable

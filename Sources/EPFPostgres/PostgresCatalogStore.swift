@@ -211,6 +211,14 @@ public final class PostgresCatalogStore: CatalogStore, @unchecked Sendable {
     /// has none); nil when the table does not exist.
     public func rowCount(of table: String) throws -> Int? { try liveRowCount(of: table) }
 
+    /// Kept in `epf_row_digest`.
+    public var keepsRowDigests: Bool { true }
+
+    /// From `epf_row_digest`.
+    public func rowDigests(of table: String, layout: Int64) throws -> KeptRowDigests? {
+        try storedRowDigests(of: table, layout: layout)
+    }
+
     /// Whether a live table exists, from the schema alone.
     public func hasTable(_ table: String) throws -> Bool { try liveTableExists(table) }
 

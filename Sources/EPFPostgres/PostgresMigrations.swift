@@ -12,6 +12,8 @@ extension PostgresCatalogStore {
             case .checkpoints: return PostgresCheckpointTable.createSQL
             case .checkpointResumeColumns: return PostgresCheckpointTable.resumeColumnsSQL
             case .checkpointsShared: return PostgresCheckpointTable.sharedFormSQL
+            // Hashes do not compress: stored out of line as they are.
+            case .rowDigests: return "ALTER TABLE \(CatalogTables.rowDigests) ALTER COLUMN digests SET STORAGE EXTERNAL"
             case .journalOriginSizeMD5, .journalOriginModified, .journalOriginHash, .tableInfoRowCount: return ""
             }
         }

@@ -1,3 +1,4 @@
+import CLibPQ
 import EPFCatalogStore
 import EPFFormat
 import Foundation
@@ -13,6 +14,37 @@ extension PostgresConnection: SQLConnection {
     @discardableResult
     package func change(_ sql: String, _ values: [SQLValue]) throws -> Int {
         try change(sql, values.map(\.textValue))
+    }
+
+    /// `bytes` travel in libpq's binary format (raw, not hex text), the
+    /// other values as text.
+    package func change(_ sql: String, bytes: [UInt8], _ values: [SQLValue]) throws {
+        let texts = values.map(\.textValue)
+        let copies: [UnsafeMutablePointer<CChar>?] = texts.map { $0.map { strdup($0) } ?? nil }
+        defer { for copy in copies { free(copy) } }
+        let lengths = [Int32(bytes.count)] + texts.map { _ in Int32(0) }
+        let formats = [Int32(1)] + texts.map { _ in Int32(0) }
+        let result = bytes.withUnsafeBufferPointer { raw in
+            let first = UnsafeRawPointer(raw.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
+            let pointers: [UnsafePointer<CChar>?] = [first] + copies.map { UnsafePointer($0) }
+            return PQexecParams(handle, sql, Int32(pointers.count), nil, pointers, lengths, formats, 0)
+        }
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+    }
+
+    /// The result comes in libpq's binary format: a `bytea` as its bytes.
+    package func withBytes<Result>(_ sql: String, _ values: [SQLValue], _ body: (UnsafeRawBufferPointer) throws -> Result) throws
+        -> Result?
+    {
+        let texts = values.map(\.textValue)
+        let result = withParameters(texts) { pointers in
+            PQexecParams(handle, sql, Int32(texts.count), nil, pointers, nil, nil, 1)
+        }
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        guard PQntuples(result) > 0, PQgetisnull(result, 0, 0) == 0, let value = PQgetvalue(result, 0, 0) else { return nil }
+        return try body(UnsafeRawBufferPointer(start: value, count: Int(PQgetlength(result, 0, 0))))
     }
 
     package func begin() throws { try execute("BEGIN") }

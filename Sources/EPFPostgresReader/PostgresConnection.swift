@@ -115,7 +115,7 @@ package final class PostgresConnection {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
-    func withParameters<R>(_ parameters: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
+    package func withParameters<R>(_ parameters: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
         // strdup'ed copies live until the call returns.
         let copies: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { for copy in copies { free(copy) } }

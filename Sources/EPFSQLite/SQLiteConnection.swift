@@ -10,6 +10,26 @@ extension SQLiteDatabase: SQLConnection {
         return changes
     }
 
+    package func change(_ sql: String, bytes: [UInt8], _ values: [SQLValue]) throws {
+        let statement = try prepare(sql)
+        defer { statement.reset() }
+        try bytes.withUnsafeBytes { raw in
+            statement.bindStatic(bytes: raw, at: 1)
+            for (offset, value) in values.enumerated() { statement.bind(value, at: Int32(offset + 2)) }
+            while try statement.step() {}
+        }
+    }
+
+    package func withBytes<Result>(_ sql: String, _ values: [SQLValue], _ body: (UnsafeRawBufferPointer) throws -> Result) throws
+        -> Result?
+    {
+        let statement = try prepare(sql)
+        defer { statement.reset() }
+        statement.bind(values)
+        guard try statement.step(), !statement.isNull(0) else { return nil }
+        return try body(statement.bytes(0))
+    }
+
     /// Runs `sql`; false (and nothing changed) when it breaks a constraint,
     /// such as a unique index over repeated keys.
     package func executeUnlessUniqueViolation(_ sql: String) throws -> Bool {
@@ -48,6 +68,7 @@ package struct SQLiteDialect: SQLDialect {
     }
 
     package var integerType: String { "INTEGER" }
+    package var bytesType: String { "BLOB" }
     /// SQLite's `IS` is `IS NOT DISTINCT FROM`, which it spells so only
     /// since 3.39.
     package func sameValue(_ left: String, _ right: String) -> String { "\(left) IS \(right)" }

@@ -61,6 +61,15 @@ package final class SQLiteStatement {
         }
     }
 
+    /// Binds `bytes` as a BLOB without copying them; they must stay alive
+    /// until the next `reset()`.
+    package func bindStatic(bytes: UnsafeRawBufferPointer, at index: Int32) {
+        // A BLOB of no bytes is still a BLOB, not NULL: SQLite takes a
+        // non-nil pointer for it.
+        let pointer = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
+        _ = sqlite3_bind_blob64(handle, index, pointer, sqlite3_uint64(bytes.count), nil)
+    }
+
     /// Binds a Swift string (copied by SQLite).
     package func bind(_ value: String, at index: Int32) {
         _ = sqlite3_bind_text(handle, index, value, -1, sqliteTransient)
@@ -122,6 +131,16 @@ package final class SQLiteStatement {
     package func int64(_ index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
 
     package func string(_ index: Int) -> String? { row.text(index) }
+
+    /// The bytes of column `index` of the current row, valid until the
+    /// next step or reset; empty for NULL or an empty value.
+    package func bytes(_ index: Int) -> UnsafeRawBufferPointer {
+        let pointer = sqlite3_column_blob(handle, Int32(index))
+        return UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, Int32(index))))
+    }
+
+    /// Whether column `index` of the current row is NULL.
+    package func isNull(_ index: Int) -> Bool { sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL }
 
     /// The current row, read in place.
     package var row: SQLiteRow { SQLiteRow(handle) }

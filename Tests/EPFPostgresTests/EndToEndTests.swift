@@ -49,6 +49,11 @@ struct EndToEndTests {
             #expect(run.postgresReports.allSatisfy { $0.status == .applied }, "\(run.postgresReports.compactMap(\.error))")
             #expect(run.sqliteReports.map(\.outcome) == run.postgresReports.map(\.outcome))
             let day2 = run.sqliteReports.filter { $0.feedDate == "2026-11-03" }
+            // Day 2 repeats day 1's rows: both stores kept day 1's digests
+            // and left the same rows out.
+            let known = { (reports: [FileReport]) in reports.filter { $0.feedDate == "2026-11-03" }.map(\.counts.knownRows) }
+            #expect(known(run.sqliteReports) == known(run.postgresReports))
+            #expect(known(run.postgresReports).reduce(0, +) > 0)
             for table in ["application", "application_detail", "application_price"] {
                 let outcome = try #require(day2.first { $0.table == table }?.outcome, "day 2 of \(table)")
                 let rows = try #require(day2.first { $0.table == table }?.rows)

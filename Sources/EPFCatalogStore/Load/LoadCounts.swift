@@ -38,6 +38,11 @@ public struct LoadCounts: Sendable, Equatable, Codable {
     /// Rows of storefronts the import does not keep (`epf import
     /// --storefront`): read, left out before decoding, not stored.
     public var filteredRows = 0
+    /// Rows of an INCREMENTAL file that the table's previous INCREMENTAL
+    /// file held byte for byte but for `export_date` (`RowDigestSet`): the
+    /// catalog holds them already, so they were left out as the file was
+    /// parsed, not stored. They count as unchanged in the apply's outcome.
+    public var knownRows = 0
 
     package init() {}
 
@@ -69,6 +74,7 @@ public struct LoadCounts: Sendable, Equatable, Codable {
         duplicateKeys += other.duplicateKeys
         commentRows += other.commentRows
         filteredRows += other.filteredRows
+        knownRows += other.knownRows
         repairedRows += other.repairedRows
     }
 
@@ -113,6 +119,7 @@ extension LoadCounts {
         duplicateKeys = try count(.duplicateKeys)
         commentRows = try count(.commentRows)
         filteredRows = try count(.filteredRows)
+        knownRows = try count(.knownRows)
         repairedRows = try count(.repairedRows)
     }
 }

@@ -44,12 +44,13 @@ public struct LoadProgress: Sendable {
     package var resumesStaged: Bool { resumedFrom?.staged == true }
 
     /// Counts a batch's comment rows and the rows the storefront filter
-    /// left out of it, and notes the first `export_date`;
+    /// and the previous day's digests left out of it, and notes the first `export_date`;
     /// returns the base of the chunk's bytes, nil for a batch without
     /// records.
     package mutating func begin(_ batch: RecordBatch, chunk: UnsafeRawBufferPointer) -> UnsafePointer<UInt8>? {
         counts.commentRows += batch.skippedCommentRows
         counts.filteredRows += batch.dropped
+        counts.knownRows += batch.known
         guard batch.count > 0, let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         if firstExportDate == nil, let column = exportDateColumn {
             let span = batch.field(0, column)
@@ -74,7 +75,8 @@ public struct LoadProgress: Sendable {
     /// The checkpoint that says the whole file is staged.
     package var stagedCheckpoint: LoadCheckpoint {
         LoadCheckpoint(
-            byteOffset: committedOffset, records: counts.rowsRead + counts.filteredRows, counts: counts, firstExportDate: firstExportDate,
+            byteOffset: committedOffset, records: counts.rowsRead + counts.filteredRows + counts.knownRows, counts: counts,
+            firstExportDate: firstExportDate,
             staged: true)
     }
 

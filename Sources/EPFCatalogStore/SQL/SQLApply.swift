@@ -21,6 +21,7 @@ extension SQLStoreBackend {
                 }
                 outcomes.append(outcome)
                 try saveTableInfo(table, rows: outcome.rowsAfter)
+                try saveRowDigests(table)
                 // The load is done; what it kept beside its rows stays.
                 try SQLCheckpoints.delete(staging: table.stagingName, on: connection, dialect: dialect)
             }
@@ -129,7 +130,8 @@ extension SQLStoreBackend {
         try connection.execute("DROP TABLE \(staging)")
         let rowsAfter = try rowsBefore.map { $0 + inserted } ?? Int(try connection.scalar("SELECT count(*) FROM \(live)")?.asInteger ?? 0)
         return ApplyOutcome(
-            rowsAfter: rowsAfter, inserted: inserted, updated: written - inserted, unchanged: markedSame + stored - written,
+            rowsAfter: rowsAfter, inserted: inserted, updated: written - inserted,
+            unchanged: table.counts.knownRows + markedSame + stored - written,
             addedColumns: added)
     }
 }

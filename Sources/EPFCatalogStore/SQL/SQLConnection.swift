@@ -12,6 +12,13 @@ import EPFCatalogRead
 package protocol SQLConnection: AnyObject {
     /// Runs statements that return no rows.
     func execute(_ sql: String) throws
+    /// Runs one statement with `bytes` bound to parameter 1 (a column of
+    /// the dialect's `bytesType`) and `values` to the parameters after it.
+    func change(_ sql: String, bytes: [UInt8], _ values: [SQLValue]) throws
+    /// Hands the bytes of the first column of the first row of `sql` (a
+    /// column of `bytesType`) to `body`, in place; nil, and `body` not
+    /// called, when there is no row or the value is NULL.
+    func withBytes<Result>(_ sql: String, _ values: [SQLValue], _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result?
     /// All rows of a query with `values` bound to its parameters (spelled
     /// by the dialect: `?n`, `$n`).
     func rows(_ sql: String, _ values: [SQLValue]) throws -> [[SQLValue]]

@@ -31,6 +31,8 @@ package protocol SQLDialect: Sendable {
     var integerType: String { get }
     /// The key column of a table whose rows are numbered as inserted.
     var serialKey: String { get }
+    /// The type of a column of bytes (`BYTEA`; SQLite's `BLOB`).
+    var bytesType: String { get }
     /// The statement that deletes, from the staging table `staging`, every
     /// row of a repeated key (`key`: the quoted column list) but the one
     /// loaded last.
@@ -49,6 +51,7 @@ extension SQLDialect {
     package func countingChanges(_ upsert: String) -> String? { nil }
     package var insertsAboveLargestRowid: Bool { false }
     package var integerType: String { "BIGINT" }
+    package var bytesType: String { "BYTEA" }
     package func sameValue(_ left: String, _ right: String) -> String { "\(left) IS NOT DISTINCT FROM \(right)" }
 
     /// One column of a `CREATE TABLE` or `ADD COLUMN` for an EPF column.

@@ -70,6 +70,16 @@ package struct SQLMigrations<Connection: SQLConnection, Dialect: SQLDialect>: Ca
             shared = "ALTER TABLE \(journal) ADD COLUMN origin_hash TEXT"
         case .tableInfoRowCount:
             shared = "ALTER TABLE \(CatalogTables.tableInfo) ADD COLUMN row_count \(integer)"
+        case .rowDigests:
+            shared = """
+                CREATE TABLE IF NOT EXISTS \(CatalogTables.rowDigests) (
+                    table_name TEXT PRIMARY KEY,
+                    export_date \(integer) NOT NULL,
+                    layout \(integer) NOT NULL,
+                    rows \(integer) NOT NULL,
+                    digests \(dialect.bytesType) NOT NULL
+                )
+                """
         }
         return [shared, own(step)].filter { !$0.isEmpty }.joined(separator: ";\n")
     }

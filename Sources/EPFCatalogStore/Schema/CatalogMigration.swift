@@ -39,6 +39,10 @@ package enum CatalogMigration: String, CaseIterable, Sendable {
     /// it (`row_count`), so that an INCREMENTAL file of a large table does
     /// not count the whole table after its upsert.
     case tableInfoRowCount = "table-info-row-count"
+    /// The digests of the rows of each table's last INCREMENTAL file
+    /// (`epf_row_digest`, `RowDigestSet`), so that the next day's file
+    /// leaves out the rows it repeats.
+    case rowDigests = "row-digests"
 
     /// Whether an earlier step may already have made what this one makes,
     /// on a catalog that had neither (SQLite's `checkpoints` creates the
@@ -60,6 +64,7 @@ package enum CatalogMigration: String, CaseIterable, Sendable {
         case .journalOriginHash: [(CatalogTables.journal, ["origin_hash"])]
         case .checkpointsShared: [(CatalogTables.checkpoints, ["load_id", "records"])]
         case .tableInfoRowCount: [(CatalogTables.tableInfo, ["row_count"])]
+        case .rowDigests: [(CatalogTables.rowDigests, [])]
         }
     }
 }

@@ -44,6 +44,16 @@ public protocol CatalogStore: AnyObject {
     /// Whether a live table exists: what an INCREMENTAL file asks before it
     /// loads, without counting rows (a count reads the whole table).
     func hasTable(_ table: String) throws -> Bool
+    /// Whether the store keeps the digests of each table's last
+    /// INCREMENTAL file (`StagedTable.rowDigests`), so that the next
+    /// day's file leaves out the rows it repeats. A store that keeps every
+    /// row of every day (the lake) does not.
+    var keepsRowDigests: Bool { get }
+    /// What `table` keeps of its last applied file (`KeptRowDigests`), when
+    /// it was an INCREMENTAL file whose layout (columns, types, key,
+    /// storefronts, separators: hashed by the importer) was `layout`; nil
+    /// otherwise.
+    func rowDigests(of table: String, layout: Int64) throws -> KeptRowDigests?
     /// Called once when an import run is over: what the store does to let
     /// readers in while later imports run (SQLite: switch a new catalog to
     /// WAL).
@@ -68,6 +78,10 @@ public protocol CatalogStore: AnyObject {
 }
 
 extension CatalogStore {
+    /// None kept.
+    public var keepsRowDigests: Bool { false }
+    /// None kept.
+    public func rowDigests(of table: String, layout: Int64) throws -> KeptRowDigests? { nil }
     /// Nothing to do when an import is over.
     public func importFinished() throws {}
     /// Whether `rowCount(of:)` finds the table.

@@ -16,6 +16,12 @@ public struct StagedTable: Sendable {
     package var counts: LoadCounts
     /// The first row's `export_date` (epoch milliseconds), if any.
     package var firstExportDate: Int64?
+    /// What the apply keeps of the file for the table's next INCREMENTAL
+    /// file (`KeptRowDigests`); nil for nothing (a FULL file, a resumed
+    /// load, a repeated key).
+    package var rowDigests: KeptRowDigests?
+    /// The layout the digests were taken in (`CatalogStore.rowDigests`).
+    package var rowDigestLayout: Int64 = 0
 
     /// For stores outside this module (PostgreSQL).
     package init(target: StagingTarget, stagingName: String, keyIndexName: String?, counts: LoadCounts, firstExportDate: Int64?) {

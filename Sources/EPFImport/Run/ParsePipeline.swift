@@ -1,3 +1,4 @@
+import EPFCatalogStore
 import EPFFormat
 import EPFInput
 import Foundation
@@ -17,6 +18,11 @@ final class ParsedChunk: @unchecked Sendable {
     /// How far the reader was in the source (compressed bytes for a
     /// compressed file) when it cut this chunk: progress for people.
     let sourcePosition: Int64
+    /// With a `RowSieve`: each kept record's digest, batch after batch.
+    var digests: [RowDigest] = []
+    /// With a previous day's digests, while the sieve matches: whether each
+    /// is among them (empty for a chunk not matched).
+    var known: [Bool] = []
 
     init(chunk: Chunk, sourcePosition: Int64) {
         self.chunk = chunk
@@ -111,6 +117,8 @@ final class ParsePipeline {
     let storefronts: StorefrontFilter?
     /// How rows end and fields split.
     let separators: Separators
+    /// Hashes each record for the previous day's digests, when set.
+    let sieve: RowSieve?
 
     /// - Parameters:
     ///   - batchCapacity: records per batch; by default 4096, fewer for
@@ -120,10 +128,13 @@ final class ParsePipeline {
     ///     --storefront`); the parsers leave the records of others out of
     ///     each batch on the parsing workers, so no loader decodes them.
     ///   - separators: how the file's rows end and fields split.
+    ///   - sieve: takes each record's digest on the parsing workers
+    ///     (`ParsedChunk.digests`), for the loader thread's `RowSieve.sift`.
     init(
         header: EPFHeader, inFlight: Int = 2 * ProcessInfo.processInfo.activeProcessorCount + 2, batchCapacity: Int? = nil,
-        storefronts: StorefrontFilter? = nil, separators: Separators = .relational
+        storefronts: StorefrontFilter? = nil, separators: Separators = .relational, sieve: RowSieve? = nil
     ) {
+        self.sieve = sieve
         self.separators = separators
         self.header = header
         self.inFlight = max(2, inFlight)
@@ -150,6 +161,7 @@ final class ParsePipeline {
         let header = header
         let storefronts = storefronts
         let separators = separators
+        let sieve = sieve
         let workers = DispatchQueue.global(qos: .userInitiated)
         let reader = SourceBox(source)
         let firstPosition = source.bytesRead
@@ -160,6 +172,9 @@ final class ParsePipeline {
                 defer { tasks.leave() }
                 let parsed = ParsedChunk(chunk: chunk, sourcePosition: sourcePosition)
                 let parser = RecordParser(header: header, storefronts: storefronts, separators: separators)
+                // One answer for the whole chunk: its batches are matched
+                // all or none.
+                let matching = sieve?.isMatching ?? false
                 var position = from
                 repeat {
                     let batch = pool.take()
@@ -167,6 +182,9 @@ final class ParsePipeline {
                         chunk.bytes, from: position, isFinal: chunk.isFinal, recordsBefore: parsed.records, into: batch)
                     parsed.records += batch.records
                     parsed.batches.append(batch)
+                    if let sieve, let base = chunk.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) {
+                        sieve.digest(batch, base: base, matching: matching, into: &parsed.digests, known: &parsed.known)
+                    }
                     if batch.fault != nil || batch.footer != nil { break }
                     if batch.count < batch.capacity { break }
                 } while position < chunk.bytes.count
