@@ -21,6 +21,12 @@ package enum CatalogTables {
     /// applied to it (`RowDigestSet`): the next day's file leaves those rows
     /// out as it is parsed.
     package static let rowDigests = "epf_row_digest"
+    /// The change log of prices: one row per price of an application in a
+    /// storefront that changed, appeared or went (`SQLChangeLog`).
+    package static let priceChanges = "epf_price_change"
+    /// The change log of applications: new, a new version, renamed,
+    /// removed (`SQLChangeLog`).
+    package static let appChanges = "epf_app_change"
     /// Prefix of the tables files load into before they are applied.
     package static let stagingPrefix = "epf_stage_"
     /// Prefix of the search table of an indexed table (`SearchIndex`).

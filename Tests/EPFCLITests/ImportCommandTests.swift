@@ -128,6 +128,11 @@ struct ImportCommandTests {
         #expect(lines.count == 5)
         #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("skip,") && $0.contains("already applied") })
 
+        // The sample week's day 2 (itunes20261102) after its FULL: its
+        // price and application changes are in the log.
+        let logged = try RawSQLiteReader(path: cli.path("c.sqlite")).rows("SELECT count(*) FROM epf_app_change")
+        #expect(logged.first?.first.map { if case .integer(let count) = $0 { count > 0 } else { false } } == true)
+
         let second = try cli.run(["import", "--db", cli.path("c.sqlite"), samples])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stderr.contains("nothing to import"))
@@ -156,6 +161,8 @@ struct ImportCommandTests {
         ["import", "--format", "xml", "x"],
         ["import", "--include", "(", "x"],
         ["import", "--table-prefix", "a-b", "x"],
+        ["import", "--keep-history", "-1", "x"],
+        ["sync", "--keep-history", "many", "x"],
         ["frobnicate"],
     ])
     func usageErrorsExitSixtyFour(_ arguments: [String]) throws {

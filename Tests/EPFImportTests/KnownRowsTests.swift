@@ -44,6 +44,7 @@ struct KnownRowsTests {
             row.map { value in
                 switch value {
                 case .integer(let number): String(number)
+                case .real(let number): number == number.rounded() ? String(Int64(number)) : "\(number)"
                 case .null: "NULL"
                 default: value.string ?? value.description
                 }

@@ -25,6 +25,10 @@ extension SQLStoreBackend {
                 // The load is done; what it kept beside its rows stays.
                 try SQLCheckpoints.delete(staging: table.stagingName, on: connection, dialect: dialect)
             }
+            // The shortest history any file asks for; none: keep all.
+            if let days = staged.compactMap(\.target.keepHistoryDays).min() {
+                _ = try pruneChanges(keepingDays: days)
+            }
             try insertJournal(journal)
             hooks.reach(.inApply)
             return outcomes
@@ -38,11 +42,12 @@ extension SQLStoreBackend {
     private func replace(with table: StagedTable) throws -> ApplyOutcome {
         let connection = applyConnection
         let live = quoteIdentifier(table.target.table)
+        let logged = try logsChanges(of: table) ? try logChanges(of: table) : 0
         try connection.execute("DROP TABLE IF EXISTS \(live)")
         try connection.execute("ALTER TABLE \(quoteIdentifier(table.stagingName)) RENAME TO \(live)")
         try didReplace(table)
         let rows = table.counts.rowsRead - table.counts.duplicateKeys
-        return ApplyOutcome(rowsAfter: rows, inserted: rows, updated: 0, addedColumns: [])
+        return ApplyOutcome(rowsAfter: rows, inserted: rows, updated: 0, addedColumns: [], changesLogged: logged)
     }
 
     /// INCREMENTAL: `INSERT ... ON CONFLICT (key) DO UPDATE`, columns
@@ -56,6 +61,7 @@ extension SQLStoreBackend {
         let staging = quoteIdentifier(table.stagingName)
         let key = header.primaryKey
         var added: [String] = []
+        let logging = try logsChanges(of: table)
         // Rows before, as the table info kept them: counting a table of
         // hundreds of millions of rows costs more than a day's upsert.
         var rowsBefore: Int?
@@ -88,6 +94,7 @@ extension SQLStoreBackend {
         let markedSame =
             marked
             ? try connection.change("DELETE FROM \(staging) WHERE \(quoteIdentifier(CatalogTables.unchangedColumn)) = 1", []) : 0
+        let logged = logging ? try logChanges(of: table) : 0
         let columns = quoteColumnList(header.columns)
         let nonKey = header.columns.filter { !key.contains($0) }
         let compared = nonKey.filter { $0 != CatalogTables.exportDateColumn }
@@ -132,6 +139,6 @@ extension SQLStoreBackend {
         return ApplyOutcome(
             rowsAfter: rowsAfter, inserted: inserted, updated: written - inserted,
             unchanged: table.counts.knownRows + markedSame + stored - written,
-            addedColumns: added)
+            addedColumns: added, changesLogged: logged)
     }
 }

@@ -1,5 +1,6 @@
 import EPFCatalogCore
 import EPFCatalogRead
+import EPFFormat
 
 /// The importer's own tables in a SQL catalog, migrated step by step
 /// (`CatalogMigration`, `CatalogMigrator`) through a connection: the
@@ -79,6 +80,30 @@ package struct SQLMigrations<Connection: SQLConnection, Dialect: SQLDialect>: Ca
                     rows \(integer) NOT NULL,
                     digests \(dialect.bytesType) NOT NULL
                 )
+                """
+        case .changeLog:
+            let prices = CatalogTables.priceChanges
+            let apps = CatalogTables.appChanges
+            let price = dialect.columnType(ColumnType(declared: "DECIMAL(9,3)"))
+            shared = """
+                CREATE TABLE IF NOT EXISTS \(prices) (
+                    application_id \(integer) NOT NULL,
+                    storefront_id \(integer) NOT NULL,
+                    price_before \(price),
+                    price_after \(price),
+                    export_date \(integer) NOT NULL
+                );
+                CREATE INDEX IF NOT EXISTS \(prices)_by_storefront ON \(prices) (storefront_id, export_date);
+                CREATE INDEX IF NOT EXISTS \(prices)_by_application ON \(prices) (application_id, storefront_id, export_date);
+                CREATE TABLE IF NOT EXISTS \(apps) (
+                    application_id \(integer) NOT NULL,
+                    kind TEXT NOT NULL,
+                    value_before TEXT,
+                    value_after TEXT,
+                    export_date \(integer) NOT NULL
+                );
+                CREATE INDEX IF NOT EXISTS \(apps)_by_kind ON \(apps) (kind, export_date);
+                CREATE INDEX IF NOT EXISTS \(apps)_by_application ON \(apps) (application_id, export_date)
                 """
         }
         return [shared, own(step)].filter { !$0.isEmpty }.joined(separator: ";\n")

@@ -43,6 +43,9 @@ package enum CatalogMigration: String, CaseIterable, Sendable {
     /// (`epf_row_digest`, `RowDigestSet`), so that the next day's file
     /// leaves out the rows it repeats.
     case rowDigests = "row-digests"
+    /// The change log: `epf_price_change` and `epf_app_change`
+    /// (`SQLChangeLog`), written by the apply.
+    case changeLog = "change-log"
 
     /// Whether an earlier step may already have made what this one makes,
     /// on a catalog that had neither (SQLite's `checkpoints` creates the
@@ -65,6 +68,7 @@ package enum CatalogMigration: String, CaseIterable, Sendable {
         case .checkpointsShared: [(CatalogTables.checkpoints, ["load_id", "records"])]
         case .tableInfoRowCount: [(CatalogTables.tableInfo, ["row_count"])]
         case .rowDigests: [(CatalogTables.rowDigests, [])]
+        case .changeLog: [(CatalogTables.priceChanges, []), (CatalogTables.appChanges, [])]
         }
     }
 }

@@ -18,12 +18,16 @@ public struct ApplyOutcome: Sendable, Equatable, Codable {
     public var unchanged: Int
     /// INCREMENTAL: columns the live table did not have yet.
     public var addedColumns: [String]
+    /// Rows written to the change log (`epf_price_change`,
+    /// `epf_app_change`): the prices and applications this file changed.
+    public var changesLogged: Int
 
-    package init(rowsAfter: Int, inserted: Int, updated: Int, unchanged: Int = 0, addedColumns: [String]) {
+    package init(rowsAfter: Int, inserted: Int, updated: Int, unchanged: Int = 0, addedColumns: [String], changesLogged: Int = 0) {
         self.rowsAfter = rowsAfter
         self.inserted = inserted
         self.updated = updated
         self.unchanged = unchanged
         self.addedColumns = addedColumns
+        self.changesLogged = changesLogged
     }
 }

@@ -16,6 +16,9 @@ public struct StagingTarget: Sendable {
     /// What tells this file's bytes from other files: a load resumes only
     /// from a checkpoint made for the same source. nil: never resumed.
     package var source: SourceIdentity?
+    /// How many days of the change log the apply keeps (`epf import
+    /// --keep-history`); nil keeps every change.
+    package var keepHistoryDays: Int?
 
     /// The file named `sourceName` (for messages), whose header is
     /// `header`, loaded into catalog table `table`; never resumed. For the

@@ -28,6 +28,10 @@ public struct ImportOptions: Sendable {
     /// (otherwise it is refused: alone, it would make a table of one day's
     /// changes that no later FULL of an earlier date could complete).
     public var allowIncrementalWithoutFull = false
+    /// Days of the change log to keep (`epf import --keep-history`): each
+    /// apply deletes the changes older than this before the newest export
+    /// the log holds. nil keeps every change.
+    public var keepHistoryDays: Int? = 400
     /// Keep only these storefronts' rows in tables with a `storefront_id`
     /// column (`StorefrontFilter`); nil keeps every row. Recorded in the
     /// journal as the catalog's storefront set. `CatalogImport` sets it
@@ -395,7 +399,8 @@ public final class PlanRunner {
                 hint: "Real EPF tables have a few dozen columns: the header is damaged or this is not an EPF table")
         }
 
-        let target = StagingTarget(table: file.table, header: header, sourceName: file.path, feed: report.feed, source: identity)
+        var target = StagingTarget(table: file.table, header: header, sourceName: file.path, feed: report.feed, source: identity)
+        target.keepHistoryDays = options.keepHistoryDays
         let loader = try store.makeLoader(for: target, strict: options.strict)
         do {
             try checkFreeSpace(for: file, mode: header.exportMode, resumingAt: loader.resumedFrom)

@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// How a feed's files are loaded into the catalog, shared by `epf import`
 /// and `epf sync`: the table prefix, text repair, resuming, the journal
-/// mode, and the shrink guard.
+/// mode, the shrink guard and how long changes are kept.
 struct LoadOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Prefix for the catalog's table names (e.g. epf_).", valueName: "prefix"))
     var tablePrefix: String = ""
@@ -21,7 +21,20 @@ struct LoadOptions: ParsableArguments {
     @Flag(name: .long, help: "Apply a FULL file even if it has fewer than half the rows of the table it replaces.")
     var allowShrink = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Days of price and application changes to keep (epf changes, epf price-history); older ones are deleted by each import. 0 keeps all.",
+            valueName: "days"))
+    var keepHistory = 400
+
+    /// `--keep-history` as the import takes it: nil keeps every change.
+    var keepHistoryDays: Int? { keepHistory == 0 ? nil : keepHistory }
+
     func validate() throws {
         try TablePrefixOption.validate(tablePrefix)
+        guard keepHistory >= 0 else {
+            throw ValidationError("--keep-history must be a number of days, 0 or more (0 keeps every change), not \(keepHistory)")
+        }
     }
 }

@@ -45,6 +45,7 @@ struct ConsoleImport {
         var options = ImportOptions(
             strict: load.strict, requireMD5: requireMD5, allowShrink: load.allowShrink,
             parallelTables: location.loadsTablesAtOnce ? jobs : 1)
+        options.keepHistoryDays = load.keepHistoryDays
         if let chunkBytes = testing.chunkBytes { options.chunkSize = chunkBytes }
         let catalogImport = CatalogImport(store: store, options: options, force: force, storefronts: storefronts)
         metrics?.catalogImport = catalogImport
