@@ -27,6 +27,10 @@ package enum CatalogTables {
     /// The change log of applications: new, a new version, renamed,
     /// removed (`SQLChangeLog`).
     package static let appChanges = "epf_app_change"
+    /// Per logged FULL table (prices, applications), the digest of each application's rows in
+    /// its last FULL file (`ApplicationDigests`): the next FULL's change log
+    /// compares only the applications whose digests differ.
+    package static let applicationDigests = "epf_application_digest"
     /// Prefix of the tables files load into before they are applied.
     package static let stagingPrefix = "epf_stage_"
     /// Prefix of the search table of an indexed table (`SearchIndex`).

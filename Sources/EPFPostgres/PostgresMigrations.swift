@@ -14,6 +14,8 @@ extension PostgresCatalogStore {
             case .checkpointsShared: return PostgresCheckpointTable.sharedFormSQL
             // Hashes do not compress: stored out of line as they are.
             case .rowDigests: return "ALTER TABLE \(CatalogTables.rowDigests) ALTER COLUMN digests SET STORAGE EXTERNAL"
+            case .applicationDigests:
+                return "ALTER TABLE \(CatalogTables.applicationDigests) ALTER COLUMN digests SET STORAGE EXTERNAL"
             case .journalOriginSizeMD5, .journalOriginModified, .journalOriginHash, .tableInfoRowCount, .changeLog: return ""
             }
         }

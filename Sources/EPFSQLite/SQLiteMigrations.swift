@@ -15,7 +15,7 @@ extension SQLiteCatalogStore {
             case .checkpoints: SQLCheckpoints.createSQL(dialect: SQLiteDialect())
             case .checkpointsShared: sharedCheckpointsSQL
             case .journalAndTableInfo, .journalOriginSizeMD5, .checkpointResumeColumns, .journalOriginModified,
-                .journalOriginHash, .tableInfoRowCount, .rowDigests, .changeLog:
+                .journalOriginHash, .tableInfoRowCount, .rowDigests, .changeLog, .applicationDigests:
                 ""
             }
         }

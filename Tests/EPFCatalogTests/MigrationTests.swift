@@ -126,7 +126,7 @@ struct MigrationTests {
         #expect(store.resumableLoads.map(\.table) == ["genre"])
         #expect(
             try store.database.rows(
-                "SELECT name, sql FROM sqlite_schema WHERE name LIKE 'epf%' AND name NOT IN ('epf_schema', 'epf_checkpoint', 'epf_table_info', 'epf_row_digest', 'epf_price_change', 'epf_app_change') AND tbl_name NOT IN ('epf_price_change', 'epf_app_change') ORDER BY name"
+                "SELECT name, sql FROM sqlite_schema WHERE name LIKE 'epf%' AND name NOT IN ('epf_schema', 'epf_checkpoint', 'epf_table_info', 'epf_row_digest', 'epf_price_change', 'epf_app_change', 'epf_application_digest') AND tbl_name NOT IN ('epf_price_change', 'epf_app_change') ORDER BY name"
             )
                 == tablesBefore)
         #expect(try store.database.columnNames(of: "epf_table_info").suffix(2) == ["applied_at", "row_count"])
@@ -159,7 +159,7 @@ struct MigrationTests {
                 == [
                     "journal-and-table-info", "journal-origin-size-md5", "journal-origin-mtime", "checkpoints",
                     "checkpoint-resume-columns", "journal-origin-hash", "checkpoints-shared", "table-info-row-count", "row-digests",
-                    "change-log",
+                    "change-log", "application-digests",
                 ])
         #expect(try store.database.columnNames(of: "epf_journal").last == "origin_hash")
         #expect(try store.appliedFiles().first?.originModified == 1_700_000_000)

@@ -46,4 +46,18 @@ struct RowDigestSetTests {
         let swapped = Array(bytes[16..<32] + bytes[0..<16] + bytes[32...])
         #expect(swapped.withUnsafeBytes { RowDigestSet(bytes: $0) } == nil)
     }
+
+    /// Applications differ when their digests do or when one side lacks
+    /// them; the stored form reads back the same.
+    @Test func applicationDigestsTellWhichApplicationsDiffer() throws {
+        let before = ApplicationDigests(sorted: [1, 2, 3, 5].map { ApplicationDigest(application: $0, rows: UInt64($0) * 10) })
+        let after = ApplicationDigests(
+            sorted: [(1, 10), (2, 21), (4, 40), (5, 50), (6, 60)].map { ApplicationDigest(application: $0.0, rows: UInt64($0.1)) })
+        #expect(after.applicationsDiffering(from: before) == [2, 3, 4, 6])
+        #expect(before.applicationsDiffering(from: after) == [2, 3, 4, 6])
+        #expect(after.applicationsDiffering(from: after).isEmpty)
+        let read = try #require(after.bytes.withUnsafeBytes { ApplicationDigests(bytes: $0) })
+        #expect(read == after)
+        #expect([UInt8](repeating: 0, count: 32).withUnsafeBytes { ApplicationDigests(bytes: $0) } == nil)
+    }
 }

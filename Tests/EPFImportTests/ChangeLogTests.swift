@@ -5,10 +5,10 @@ import EPFTestSupport
 import Foundation
 import Testing
 
-/// The apply writes what changed to the change log: prices that changed or
-/// appeared (`epf_price_change`), applications new, of a new version,
-/// renamed or removed (`epf_app_change`). A catalog's first FULL records
-/// nothing; a later FULL records what its applications differ in.
+/// The apply writes what changed to the change log: prices that changed,
+/// appeared or went (`epf_price_change`), applications new, of a new
+/// version, renamed or removed (`epf_app_change`). A catalog's first FULL
+/// records nothing; a later FULL records what differs from the catalog.
 @Suite("The change log")
 struct ChangeLogTests {
     static let day = 86_400_000
@@ -105,8 +105,39 @@ struct ChangeLogTests {
                     try Self.prices("FULL", date: d7, [["1", "0.49", Self.us], ["3", "2.99", Self.us]], to: folder, as: "d7"),
                 ], into: catalog)
             #expect(try Self.appChanges(catalog).suffix(1) == [["2", "removed", "Two!", "NULL", "\(d7)"]])
-            // A FULL file of prices is not compared yet (docs/changes.md).
-            #expect(try Self.priceChanges(catalog).count == 2)
+            // The FULL's prices against the catalog's: 1 dropped, 2's went.
+            #expect(
+                try Self.priceChanges(catalog).suffix(3) == [
+                    ["1", Self.us, "0", "0.49", "\(d7)"], ["2", Self.us, "0", "NULL", "\(d7)"], ["2", "143462", "1.99", "NULL", "\(d7)"],
+                ])
+            #expect(try Self.priceChanges(catalog).count == 5)
+        }
+    }
+
+    /// A FULL of prices compares only the applications whose rows differ
+    /// from the FULL before's, or that a day since changed: an application
+    /// a day changed and the FULL changes back is recorded; one the FULL
+    /// repeats is not looked at.
+    @Test func aFullOfPricesComparesTheApplicationsThatMayDiffer() throws {
+        try withTemporaryFolder { folder in
+            let catalog = folder.appendingPathComponent("c.sqlite").path
+            let full = [["1", "1.99", Self.us], ["2", "2.99", Self.us], ["3", "3.99", Self.us]]
+            try Self.importing([try Self.prices("FULL", date: 100 * Self.day, full, to: folder, as: "d0")], into: catalog)
+            try Self.importing(
+                [try Self.prices("INCREMENTAL", date: 101 * Self.day, [["2", "0", Self.us]], to: folder, as: "d1")], into: catalog)
+            // The next FULL is the first again: 2 back to 2.99, 3 to 0.
+            let next = [["1", "1.99", Self.us], ["2", "2.99", Self.us], ["3", "0", Self.us]]
+            let reports = try Self.importing([try Self.prices("FULL", date: 107 * Self.day, next, to: folder, as: "d7")], into: catalog)
+            #expect(reports.first?.outcome?.changesLogged == 2)
+            #expect(
+                try Self.priceChanges(catalog) == [
+                    ["2", Self.us, "2.99", "0", "\(101 * Self.day)"], ["2", Self.us, "0", "2.99", "\(107 * Self.day)"],
+                    ["3", Self.us, "3.99", "0", "\(107 * Self.day)"],
+                ])
+            #expect(
+                try KnownRowsTests.texts(catalog, "SELECT applications, export_date FROM epf_application_digest") == [
+                    ["3", "\(107 * Self.day)"]
+                ])
         }
     }
 

@@ -62,6 +62,32 @@ struct EndToEndTests {
             }
             let sqlite = try CanonicalCatalog(sqlite: run.sqlite)
             sqlite.expectEqual(to: try CanonicalCatalog(postgres: try database.connect()))
+            // The same change log on both, prices compared as numbers.
+            let connection = try database.connect()
+            for (sql, prices) in [
+                ("SELECT application_id, kind, value_before, value_after, export_date FROM epf_app_change", false),
+                ("SELECT application_id, storefront_id, price_before, price_after, export_date FROM epf_price_change", true),
+            ] {
+                func number(_ text: String) -> String { Double(text).map { String(format: "%.3f", $0) } ?? text }
+                let fromSQLite = try RawSQLiteReader(path: run.sqlite).rows(sql).map { row in
+                    row.enumerated().map { column, value -> String in
+                        switch value {
+                        case .integer(let integer): prices && (2...3).contains(column) ? number(String(integer)) : String(integer)
+                        case .real(let real): number(String(real))
+                        case .null: "NULL"
+                        default: value.string ?? value.description
+                        }
+                    }
+                }
+                let fromPostgres = try connection.query(sql).map { row in
+                    row.enumerated().map { column, value in
+                        value.map { prices && (2...3).contains(column) ? number($0) : $0 } ?? "NULL"
+                    }
+                }
+                let order = { (left: [String], right: [String]) in left.joined(separator: "|") < right.joined(separator: "|") }
+                #expect(fromSQLite.sorted(by: order) == fromPostgres.sorted(by: order), "\(sql)")
+                #expect(!fromSQLite.isEmpty, "\(sql)")
+            }
         }
     }
 

@@ -98,7 +98,7 @@ struct PostgresMigrationTests {
                 == [
                     "journal-and-table-info", "journal-origin-size-md5", "checkpoints", "checkpoint-resume-columns",
                     "journal-origin-mtime", "journal-origin-hash", "checkpoints-shared", "table-info-row-count", "row-digests",
-                    "change-log",
+                    "change-log", "application-digests",
                 ])
         #expect(Set(try Self.columns(of: "epf_journal", connection)).isSuperset(of: ["origin_hash", "origin_mtime"]))
         #expect(Set(try Self.columns(of: "epf_checkpoint", connection)).isSuperset(of: ["source", "header", "key_index"]))

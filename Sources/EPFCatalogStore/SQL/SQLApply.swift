@@ -22,6 +22,7 @@ extension SQLStoreBackend {
                 outcomes.append(outcome)
                 try saveTableInfo(table, rows: outcome.rowsAfter)
                 try saveRowDigests(table)
+                try saveApplicationDigests(table)
                 // The load is done; what it kept beside its rows stays.
                 try SQLCheckpoints.delete(staging: table.stagingName, on: connection, dialect: dialect)
             }

@@ -105,6 +105,15 @@ package struct SQLMigrations<Connection: SQLConnection, Dialect: SQLDialect>: Ca
                 CREATE INDEX IF NOT EXISTS \(apps)_by_kind ON \(apps) (kind, export_date);
                 CREATE INDEX IF NOT EXISTS \(apps)_by_application ON \(apps) (application_id, export_date)
                 """
+        case .applicationDigests:
+            shared = """
+                CREATE TABLE IF NOT EXISTS \(CatalogTables.applicationDigests) (
+                    table_name TEXT PRIMARY KEY,
+                    export_date \(integer) NOT NULL,
+                    applications \(integer) NOT NULL,
+                    digests \(dialect.bytesType) NOT NULL
+                )
+                """
         }
         return [shared, own(step)].filter { !$0.isEmpty }.joined(separator: ";\n")
     }

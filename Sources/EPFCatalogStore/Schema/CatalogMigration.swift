@@ -46,6 +46,9 @@ package enum CatalogMigration: String, CaseIterable, Sendable {
     /// The change log: `epf_price_change` and `epf_app_change`
     /// (`SQLChangeLog`), written by the apply.
     case changeLog = "change-log"
+    /// Per application, the digest of its rows in the last FULL file of
+    /// prices (`epf_application_digest`, `ApplicationDigests`).
+    case applicationDigests = "application-digests"
 
     /// Whether an earlier step may already have made what this one makes,
     /// on a catalog that had neither (SQLite's `checkpoints` creates the
@@ -69,6 +72,7 @@ package enum CatalogMigration: String, CaseIterable, Sendable {
         case .tableInfoRowCount: [(CatalogTables.tableInfo, ["row_count"])]
         case .rowDigests: [(CatalogTables.rowDigests, [])]
         case .changeLog: [(CatalogTables.priceChanges, []), (CatalogTables.appChanges, [])]
+        case .applicationDigests: [(CatalogTables.applicationDigests, [])]
         }
     }
 }

@@ -22,6 +22,10 @@ public struct StagedTable: Sendable {
     package var rowDigests: KeptRowDigests?
     /// The layout the digests were taken in (`CatalogStore.rowDigests`).
     package var rowDigestLayout: Int64 = 0
+    /// A FULL file of prices: each application's digest, which the change
+    /// log compares with the FULL before's (`ApplicationDigests`); nil when
+    /// not taken (another table, a resumed load).
+    package var applicationDigests: ApplicationDigests?
 
     /// For stores outside this module (PostgreSQL).
     package init(target: StagingTarget, stagingName: String, keyIndexName: String?, counts: LoadCounts, firstExportDate: Int64?) {

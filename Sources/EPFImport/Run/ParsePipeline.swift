@@ -23,6 +23,8 @@ final class ParsedChunk: @unchecked Sendable {
     /// With a previous day's digests, while the sieve matches: whether each
     /// is among them (empty for a chunk not matched).
     var known: [Bool] = []
+    /// With an `ApplicationDigester`: the runs of each application's rows.
+    var applicationRuns: [ApplicationDigest] = []
 
     init(chunk: Chunk, sourcePosition: Int64) {
         self.chunk = chunk
@@ -119,6 +121,8 @@ final class ParsePipeline {
     let separators: Separators
     /// Hashes each record for the previous day's digests, when set.
     let sieve: RowSieve?
+    /// Sums each application's rows of a FULL file of prices, when set.
+    let digester: ApplicationDigester?
 
     /// - Parameters:
     ///   - batchCapacity: records per batch; by default 4096, fewer for
@@ -130,11 +134,15 @@ final class ParsePipeline {
     ///   - separators: how the file's rows end and fields split.
     ///   - sieve: takes each record's digest on the parsing workers
     ///     (`ParsedChunk.digests`), for the loader thread's `RowSieve.sift`.
+    ///   - digester: sums each application's rows on the parsing workers
+    ///     (`ParsedChunk.applicationRuns`).
     init(
         header: EPFHeader, inFlight: Int = 2 * ProcessInfo.processInfo.activeProcessorCount + 2, batchCapacity: Int? = nil,
-        storefronts: StorefrontFilter? = nil, separators: Separators = .relational, sieve: RowSieve? = nil
+        storefronts: StorefrontFilter? = nil, separators: Separators = .relational, sieve: RowSieve? = nil,
+        digester: ApplicationDigester? = nil
     ) {
         self.sieve = sieve
+        self.digester = digester
         self.separators = separators
         self.header = header
         self.inFlight = max(2, inFlight)
@@ -162,6 +170,7 @@ final class ParsePipeline {
         let storefronts = storefronts
         let separators = separators
         let sieve = sieve
+        let digester = digester
         let workers = DispatchQueue.global(qos: .userInitiated)
         let reader = SourceBox(source)
         let firstPosition = source.bytesRead
@@ -184,6 +193,9 @@ final class ParsePipeline {
                     parsed.batches.append(batch)
                     if let sieve, let base = chunk.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) {
                         sieve.digest(batch, base: base, matching: matching, into: &parsed.digests, known: &parsed.known)
+                    }
+                    if let digester, let base = chunk.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) {
+                        digester.digest(batch, base: base, into: &parsed.applicationRuns)
                     }
                     if batch.fault != nil || batch.footer != nil { break }
                     if batch.count < batch.capacity { break }

@@ -427,8 +427,11 @@ public final class PlanRunner {
                     }
                 }
             }
+            // A resumed FULL load has not seen its first rows: no digests.
+            let digester =
+                store.keepsRowDigests && loader.resumedFrom == nil ? ApplicationDigester(table: file.table, header: header) : nil
             if loader.resumedFrom?.staged != true {
-                try stream(source, first: first, header: header, path: file.path, into: loader, sieve: sieve)
+                try stream(source, first: first, header: header, path: file.path, into: loader, sieve: sieve, digester: digester)
             }
             events(.buildingKey(path: file.path, table: file.table))
             let indexing = ContinuousClock.now
@@ -442,6 +445,7 @@ public final class PlanRunner {
                 staged.rowDigests = .churning
                 staged.rowDigestLayout = churning
             }
+            staged.applicationDigests = digester?.finish()
             // Rows known from the previous day were read, not stored.
             report.rows = staged.counts.rowsRead + staged.counts.knownRows
             report.repaired = staged.counts.repairedRows
@@ -507,7 +511,8 @@ public final class PlanRunner {
     /// Parses the chunks on worker threads and hands their batches, in file
     /// order, to the loader on this thread; checks the footer.
     func stream(
-        _ source: any ChunkSource, first: Chunk, header: EPFHeader, path: String, into loader: any TableLoader, sieve: RowSieve? = nil
+        _ source: any ChunkSource, first: Chunk, header: EPFHeader, path: String, into loader: any TableLoader, sieve: RowSieve? = nil,
+        digester: ApplicationDigester? = nil
     ) throws {
         var recordsBefore = 0
         var first = first
@@ -531,7 +536,7 @@ public final class PlanRunner {
         var endOffset = Int64(0)
         let pipeline = ParsePipeline(
             header: header, inFlight: options.chunksInFlight, storefronts: options.storefronts, separators: options.separators,
-            sieve: sieve)
+            sieve: sieve, digester: digester)
         try pipeline.run(source: source, first: first, start: start) { parsed in
             let chunk = parsed.chunk
             if let footer, parsed.records > 0 || chunk.bytes.count > 0 {
@@ -540,6 +545,7 @@ public final class PlanRunner {
                     detail: "data follows the #recordsWritten footer at byte \(footer.offset)",
                     hint: "The file holds more than one table or was joined by hand; check the file")
             }
+            digester?.add(parsed.applicationRuns)
             var sifted = 0
             for batch in parsed.batches {
                 if let sieve {
