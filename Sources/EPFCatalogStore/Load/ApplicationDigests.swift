@@ -25,31 +25,13 @@ package struct ApplicationDigests: Sendable, Equatable {
     }
 
     /// The stored form: application and digest, little-endian, in order.
-    package var bytes: [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: digests.count * 16)
-        bytes.withUnsafeMutableBytes { raw in
-            for (index, digest) in digests.enumerated() {
-                raw.storeBytes(of: digest.application.littleEndian, toByteOffset: index * 16, as: Int64.self)
-                raw.storeBytes(of: digest.rows.littleEndian, toByteOffset: index * 16 + 8, as: UInt64.self)
-            }
-        }
-        return bytes
-    }
+    package var bytes: [UInt8] { StoredPairs.bytes(digests.map { (UInt64(bitPattern: $0.application), $0.rows) }) }
 
     /// The digests stored as `bytes`; nil when they are not (a length not
     /// a multiple of 16, applications out of order).
     package init?(bytes: UnsafeRawBufferPointer) {
-        guard bytes.count % 16 == 0 else { return nil }
-        var digests: [ApplicationDigest] = []
-        digests.reserveCapacity(bytes.count / 16)
-        for offset in stride(from: 0, to: bytes.count, by: 16) {
-            let digest = ApplicationDigest(
-                application: Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Int64.self)),
-                rows: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)))
-            if let last = digests.last, last.application >= digest.application { return nil }
-            digests.append(digest)
-        }
-        self.digests = digests
+        guard let pairs = StoredPairs.pairs(bytes, ascending: { Int64(bitPattern: $0) < Int64(bitPattern: $1) }) else { return nil }
+        digests = pairs.map { ApplicationDigest(application: Int64(bitPattern: $0.0), rows: $0.1) }
     }
 
     /// The applications whose rows differ between `self` and `other`:

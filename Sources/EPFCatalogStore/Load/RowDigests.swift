@@ -133,30 +133,13 @@ public struct RowDigestSet: Sendable {
     }
 
     /// The stored form: 16 bytes a row, little-endian, in order.
-    package var bytes: [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: digests.count * 16)
-        bytes.withUnsafeMutableBytes { raw in
-            for (index, digest) in digests.enumerated() {
-                raw.storeBytes(of: digest.key.littleEndian, toByteOffset: index * 16, as: UInt64.self)
-                raw.storeBytes(of: digest.row.littleEndian, toByteOffset: index * 16 + 8, as: UInt64.self)
-            }
-        }
-        return bytes
-    }
+    package var bytes: [UInt8] { StoredPairs.bytes(digests.map { ($0.key, $0.row) }) }
 
     /// The set stored as `bytes`; nil when they are not a stored set (a
     /// length not a multiple of 16, or out of order).
     package init?(bytes: UnsafeRawBufferPointer) {
-        guard bytes.count % 16 == 0 else { return nil }
-        var digests: [RowDigest] = []
-        digests.reserveCapacity(bytes.count / 16)
-        for offset in stride(from: 0, to: bytes.count, by: 16) {
-            let digest = RowDigest(
-                key: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)),
-                row: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)))
-            if let last = digests.last, last.key >= digest.key { return nil }
-            digests.append(digest)
-        }
+        guard let pairs = StoredPairs.pairs(bytes) else { return nil }
+        let digests = pairs.map { RowDigest(key: $0.0, row: $0.1) }
         self.init(sorted: digests)
     }
 }
@@ -172,4 +155,40 @@ public enum KeptRowDigests: Sendable {
     /// matched, hashed or kept for the table's INCREMENTAL files until its
     /// next FULL file.
     case churning
+}
+
+/// The stored form of the digests: pairs of 64-bit words, 16 bytes each,
+/// little-endian, in ascending order of the first word (read as the kind
+/// of number it is: unsigned for row digests, signed for applications).
+package enum StoredPairs {
+    /// `pairs` as stored.
+    package static func bytes(_ pairs: [(UInt64, UInt64)]) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: pairs.count * 16)
+        bytes.withUnsafeMutableBytes { raw in
+            for (index, pair) in pairs.enumerated() {
+                raw.storeBytes(of: pair.0.littleEndian, toByteOffset: index * 16, as: UInt64.self)
+                raw.storeBytes(of: pair.1.littleEndian, toByteOffset: index * 16 + 8, as: UInt64.self)
+            }
+        }
+        return bytes
+    }
+
+    /// The pairs stored as `bytes`; nil for a length not a multiple of 16
+    /// or first words not ascending (compared with `ascending`).
+    package static func pairs(
+        _ bytes: UnsafeRawBufferPointer, ascending: (UInt64, UInt64) -> Bool = { $0 < $1 }
+    ) -> [(UInt64, UInt64)]? {
+        guard bytes.count % 16 == 0 else { return nil }
+        var pairs: [(UInt64, UInt64)] = []
+        pairs.reserveCapacity(bytes.count / 16)
+        for offset in stride(from: 0, to: bytes.count, by: 16) {
+            let pair = (
+                UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)),
+                UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+            )
+            if let last = pairs.last, !ascending(last.0, pair.0) { return nil }
+            pairs.append(pair)
+        }
+        return pairs
+    }
 }
