@@ -95,6 +95,7 @@ package struct SQLMigrations<Connection: SQLConnection, Dialect: SQLDialect>: Ca
                 );
                 CREATE INDEX IF NOT EXISTS \(prices)_by_storefront ON \(prices) (storefront_id, export_date);
                 CREATE INDEX IF NOT EXISTS \(prices)_by_application ON \(prices) (application_id, storefront_id, export_date);
+                CREATE INDEX IF NOT EXISTS \(prices)_by_date ON \(prices) (export_date);
                 CREATE TABLE IF NOT EXISTS \(apps) (
                     application_id \(integer) NOT NULL,
                     kind TEXT NOT NULL,
@@ -103,7 +104,8 @@ package struct SQLMigrations<Connection: SQLConnection, Dialect: SQLDialect>: Ca
                     export_date \(integer) NOT NULL
                 );
                 CREATE INDEX IF NOT EXISTS \(apps)_by_kind ON \(apps) (kind, export_date);
-                CREATE INDEX IF NOT EXISTS \(apps)_by_application ON \(apps) (application_id, export_date)
+                CREATE INDEX IF NOT EXISTS \(apps)_by_application ON \(apps) (application_id, export_date);
+                CREATE INDEX IF NOT EXISTS \(apps)_by_date ON \(apps) (export_date)
                 """
         case .applicationDigests:
             shared = """
