@@ -1,9 +1,11 @@
-/// Per application, a digest of all its rows in a FULL file of prices:
-/// the wrapping sum of the XXH64s of its rows' bytes after `export_date`,
-/// so the order of the rows does not matter. Two FULL files whose digests
-/// of an application are the same hold the same prices for it; the change
-/// log compares only the applications whose digests differ
-/// (`SQLChangeLog`), not the 175M rows of the file.
+/// Per application, a digest of all its rows in a FULL file of prices or
+/// applications: the wrapping sum of the XXH64s of the values the change
+/// log compares in each row (a price's storefront and price; an
+/// application's title, version and release date), so the order of the
+/// rows does not matter. Two FULL files whose digests of an application
+/// are the same hold the same of those values for it; the change log
+/// compares only the applications whose digests differ (`SQLChangeLog`),
+/// not the 175M rows of the file.
 package struct ApplicationDigest: Sendable, Equatable {
     package var application: Int64
     package var rows: UInt64

@@ -15,20 +15,30 @@ import EPFInput
 /// and `finish` run on the loader thread alone.
 final class ApplicationDigester: @unchecked Sendable {
     private let applicationColumn: Int
-    private let lastColumn: Int
+    /// The columns the change log compares, hashed in this order.
+    private let comparedColumns: [Int]
     private var sums: [Int64: UInt64] = [:]
+
+    /// The columns whose values the change log records, by table: only
+    /// they are hashed (an `application` row is 2 KB; its title, version
+    /// and release date are what the log compares).
+    static let compared = [
+        "application_price": ["storefront_id", "retail_price"],
+        "application": ["title", "version", "itunes_release_date"],
+    ]
 
     /// A digester for a FULL file of `header` into `table`, or nil when the
     /// change log does not compare it: not a FULL file of
-    /// `application_price` or `application`, or its first column is not
-    /// `export_date`.
+    /// `application_price` or `application`, or without the columns the
+    /// log compares.
     init?(table: String, header: EPFHeader) {
-        guard ["application_price", "application"].contains(table), header.exportMode == .full,
-            header.columns.first == CatalogTables.exportDateColumn, header.columns.count > 1,
+        guard let compared = Self.compared[table], header.exportMode == .full,
             let column = header.columns.firstIndex(of: "application_id")
         else { return nil }
+        let columns = compared.compactMap { header.columns.firstIndex(of: $0) }
+        guard columns.count == compared.count else { return nil }
         applicationColumn = column
-        lastColumn = header.columns.count - 1
+        comparedColumns = columns
     }
 
     /// The runs of `batch`: each application's rows in a row, with the sum
@@ -39,9 +49,13 @@ final class ApplicationDigester: @unchecked Sendable {
         for record in 0..<batch.count {
             let field = batch.field(record, applicationColumn)
             guard let application = ValueDecoding.integer(base + field.start, field.count) else { continue }
-            let first = batch.field(record, 1).start
-            let end = batch.field(record, lastColumn).end
-            let row = XXH64.hash(UnsafeRawBufferPointer(start: base + first, count: end - first), seed: RowSieve.rowSeed)
+            // Each field's hash seeds the next: the same values in other
+            // columns hash otherwise.
+            var row = RowSieve.rowSeed
+            for column in comparedColumns {
+                let span = batch.field(record, column)
+                row = XXH64.hash(UnsafeRawBufferPointer(start: base + span.start, count: span.count), seed: row)
+            }
             if current?.application == application {
                 current?.rows &+= row
             } else {
