@@ -170,9 +170,23 @@ extension AppFeedModel {
     }
 
     /// The price tier of application `index` on `day`: 0 (free) for 85%,
-    /// else 1 to 60 (`tier - 0.01` dollars), drawn again at each price change.
+    /// else 1 to 60 (`tier - 0.01` dollars), drawn again at each price
+    /// change (`tier(_:version:)`).
     func priceTier(_ index: Int, day: Int) -> Int {
-        let roll = hash(index, priceVersion(index, day: day), 13)
+        tier(index, version: priceVersion(index, day: day))
+    }
+
+    /// The tier of application `index` at its price `version`. A price
+    /// change of a paid application (above tier 1) is a drop to a lower
+    /// paid tier half the time, else a tier drawn again (85% free): so a
+    /// week of a few thousand applications has drops to show, not only
+    /// changes to and from free.
+    func tier(_ index: Int, version: Int) -> Int {
+        let roll = hash(index, version, 13)
+        if version > 0 {
+            let before = tier(index, version: version - 1)
+            if before > 1, (roll >> 20) % 2 == 0 { return 1 + Int((roll >> 24) % UInt64(before - 1)) }
+        }
         return roll % 100 < 85 ? 0 : 1 + Int((roll >> 8) % 60)
     }
 
