@@ -20,14 +20,14 @@ extension PostgresConnection: SQLConnection {
     /// other values as text.
     package func change(_ sql: String, bytes: [UInt8], _ values: [SQLValue]) throws {
         let texts = values.map(\.textValue)
-        let copies: [UnsafeMutablePointer<CChar>?] = texts.map { $0.map { strdup($0) } ?? nil }
-        defer { for copy in copies { free(copy) } }
         let lengths = [Int32(bytes.count)] + texts.map { _ in Int32(0) }
         let formats = [Int32(1)] + texts.map { _ in Int32(0) }
-        let result = bytes.withUnsafeBufferPointer { raw in
-            let first = UnsafeRawPointer(raw.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
-            let pointers: [UnsafePointer<CChar>?] = [first] + copies.map { UnsafePointer($0) }
-            return PQexecParams(handle, sql, Int32(pointers.count), nil, pointers, lengths, formats, 0)
+        let result = withParameters(texts) { textPointers in
+            bytes.withUnsafeBufferPointer { raw in
+                let first = UnsafeRawPointer(raw.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
+                let pointers = [first] + (0..<texts.count).map { textPointers?[$0] }
+                return PQexecParams(handle, sql, Int32(pointers.count), nil, pointers, lengths, formats, 0)
+            }
         }
         defer { PQclear(result) }
         try check(result, sql: sql)

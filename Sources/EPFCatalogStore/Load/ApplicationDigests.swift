@@ -1,3 +1,14 @@
+/// The tables the change log is written from, and the values of a row it
+/// compares (besides the key): the one list `SQLChangeLog` reads and
+/// `ApplicationDigester` (EPFImport) hashes.
+package enum ChangeLogColumns {
+    /// By table: the columns whose values the log records.
+    package static let compared = [
+        "application_price": ["storefront_id", "retail_price"],
+        "application": ["title", "version", "itunes_release_date"],
+    ]
+}
+
 /// Per application, a digest of all its rows in a FULL file of prices or
 /// applications: the wrapping sum of the XXH64s of the values the change
 /// log compares in each row (a price's storefront and price; an

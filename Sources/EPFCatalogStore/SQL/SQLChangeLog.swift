@@ -22,19 +22,13 @@ import EPFFormat
 /// file (no live table) records nothing, so a catalog's first FULL is not
 /// a million new applications.
 extension SQLStoreBackend {
-    /// The columns the log reads, by table.
-    private static var loggedColumns: [String: [String]] {
-        [
-            "application_price": ["application_id", "storefront_id", "retail_price", CatalogTables.exportDateColumn],
-            "application": ["application_id", "title", "version", "itunes_release_date", CatalogTables.exportDateColumn],
-        ]
-    }
-
     /// Whether the apply of `table` writes to the change log: a logged
     /// table whose file and live table both have the columns the log reads
     /// (asked before the apply creates the table or adds columns to it).
     func logsChanges(of table: StagedTable) throws -> Bool {
-        guard let columns = Self.loggedColumns[table.target.table],
+        guard let compared = ChangeLogColumns.compared[table.target.table] else { return false }
+        let columns = ["application_id", CatalogTables.exportDateColumn] + compared
+        guard
             Set(table.target.header.columns).isSuperset(of: columns),
             try applyConnection.tableExists(table.target.table)
         else { return false }

@@ -19,20 +19,14 @@ final class ApplicationDigester: @unchecked Sendable {
     private let comparedColumns: [Int]
     private var sums: [Int64: UInt64] = [:]
 
-    /// The columns whose values the change log records, by table: only
-    /// they are hashed (an `application` row is 2 KB; its title, version
-    /// and release date are what the log compares).
-    static let compared = [
-        "application_price": ["storefront_id", "retail_price"],
-        "application": ["title", "version", "itunes_release_date"],
-    ]
-
     /// A digester for a FULL file of `header` into `table`, or nil when the
     /// change log does not compare it: not a FULL file of
     /// `application_price` or `application`, or without the columns the
     /// log compares.
     init?(table: String, header: EPFHeader) {
-        guard let compared = Self.compared[table], header.exportMode == .full,
+        // Only the values the log compares are hashed: an `application` row
+        // is 2 KB, and its title, version and release date are what counts.
+        guard let compared = ChangeLogColumns.compared[table], header.exportMode == .full,
             let column = header.columns.firstIndex(of: "application_id")
         else { return nil }
         let columns = compared.compactMap { header.columns.firstIndex(of: $0) }

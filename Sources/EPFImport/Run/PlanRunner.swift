@@ -419,7 +419,7 @@ public final class PlanRunner {
             var churning: Int64?
             if store.keepsRowDigests, options.leavesOutKnownRows, loader.resumedFrom == nil {
                 let layout = RowSieve.layout(of: header, storefronts: options.storefronts, separators: options.separators)
-                if RowSieve(header: header, layout: layout, previous: nil) != nil {
+                if RowSieve.keyColumns(of: header) != nil {
                     switch try store.rowDigests(of: file.table, layout: layout) {
                     case .churning: churning = layout
                     case .rows(let previous): sieve = RowSieve(header: header, layout: layout, previous: previous)

@@ -56,16 +56,23 @@ final class RowSieve: @unchecked Sendable {
     /// be known by digest: not INCREMENTAL, no key, or a first column other
     /// than `export_date` (the bytes after it are what is compared).
     init?(header: EPFHeader, layout: Int64, previous: RowDigestSet?) {
-        guard header.exportMode == .incremental, header.columns.first == CatalogTables.exportDateColumn,
-            header.columns.count > 1
-        else { return nil }
-        let keyColumns = header.primaryKey.compactMap { header.columns.firstIndex(of: $0) }
-        guard !keyColumns.isEmpty, keyColumns.count == header.primaryKey.count, !keyColumns.contains(0) else { return nil }
+        guard let keyColumns = Self.keyColumns(of: header) else { return nil }
         self.keyColumns = keyColumns
         self.previous = previous
         self.layout = layout
         dropping = previous != nil
         lastColumn = header.columns.count - 1
+    }
+
+    /// The key's columns of a file whose rows can be known by digest, or
+    /// nil (see `init`).
+    static func keyColumns(of header: EPFHeader) -> [Int]? {
+        guard header.exportMode == .incremental, header.columns.first == CatalogTables.exportDateColumn,
+            header.columns.count > 1
+        else { return nil }
+        let keyColumns = header.primaryKey.compactMap { header.columns.firstIndex(of: $0) }
+        guard !keyColumns.isEmpty, keyColumns.count == header.primaryKey.count, !keyColumns.contains(0) else { return nil }
+        return keyColumns
     }
 
     /// The hash of what makes the same bytes the same row: the columns,
